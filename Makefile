@@ -1,0 +1,49 @@
+# mgbias: the two commands a new user needs are `make demo` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.mgbias-installed
+CORES ?= all
+SNAKEMAKE := $(BIN)/snakemake --cores $(CORES)
+
+.PHONY: demo test paper-plan lint format lock clean-results
+
+$(STAMP): pyproject.toml requirements.lock
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip==25.3
+	$(BIN)/python -m pip install --quiet -c requirements.lock -e '.[dev]'
+	@touch $@
+
+## demo: run the whole workflow on the embedded default (config/config.yaml)
+demo: $(STAMP)
+	$(SNAKEMAKE) --configfile config/config.yaml
+
+## test: the test suite (unit tests and the demo workflow in a temporary directory)
+test: $(STAMP)
+	$(BIN)/pytest
+
+## paper-plan: show, without running anything, the jobs of config/paper.yaml
+paper-plan: $(STAMP)
+	$(BIN)/snakemake -n --configfile config/paper.yaml
+
+## lint: the checks CI runs before the tests
+lint: $(STAMP)
+	$(BIN)/ruff check src tests scripts benchmarks
+	$(BIN)/ruff format --check src tests scripts benchmarks
+	$(BIN)/snakefmt --check Snakefile rules
+	$(BIN)/snakemake --lint --cores 1
+
+## format: apply the formatters
+format: $(STAMP)
+	$(BIN)/ruff format src tests scripts benchmarks
+	$(BIN)/snakefmt Snakefile rules
+
+## lock: record the exact versions of the current environment
+lock:
+	{ sed -n '1,3p' requirements.lock; $(BIN)/pip freeze --exclude-editable \
+	  | grep -v -i '^torch==' | grep -v '^mgbias'; } > requirements.lock.new
+	mv requirements.lock.new requirements.lock
+
+clean-results:
+	rm -rf data/demo/mirror data/raw data/mined models/demo-* results/scores results/mbe results/tables logs

@@ -1,0 +1,67 @@
+# Configuration checks and the helpers every rule file uses.
+import sys
+
+sys.path.insert(0, workflow.source_path("src"))
+
+from mgbias.config import validate_config
+from mgbias.corpora.opus import opus_pair
+from mgbias.demo.world import OPUS_CORPORA
+from mgbias.languages import PIVOT
+from mgbias.seeds import derive_seed
+from mgbias.workflow import (
+    evaluation_jobs,
+    expand_jobs,
+    local_file_of_url,
+    mining_jobs,
+    model_is_trained,
+)
+
+
+validate_config(config, workflow.source_path("config/schema.yaml"))
+
+LANGUAGES = config["languages"]
+WORLDS = config["worlds"]
+CORPORA = list(config["corpora"])
+MODELS = list(config["models"])
+DEMO_MIRROR = config.get("demo", {}).get("mirror", "data/demo/mirror")
+
+
+wildcard_constraints:
+    world="|".join(WORLDS),
+    corpus="|".join(CORPORA),
+    model="|".join(MODELS),
+    lang="[a-z]{2}",
+
+
+def corpus_code(corpus, lang):
+    """The corpus's own spelling of an ISO language code (e.g. zh -> zh_cn)."""
+    return config["corpora"][corpus].get("codes", {}).get(lang, lang)
+
+
+def corpus_pair(corpus, lang):
+    """OPUS pair name of English and ``lang`` in ``corpus`` (e.g. de-en)."""
+    return opus_pair(PIVOT, corpus_code(corpus, lang))
+
+
+def corpus_url(wildcards):
+    template = config["corpora"][wildcards.corpus]["url"]
+    tgt = next(c for c in wildcards.pair.split("-") if c != PIVOT)
+    return template.format(world=wildcards.world, pair=wildcards.pair, src=PIVOT, tgt=tgt)
+
+
+def monolingual_url(wildcards):
+    return config["monolingual"]["url"].format(world=wildcards.world, lang=wildcards.lang)
+
+
+def model_dir(model):
+    """Where the workflow keeps a trained model (hub models are not copied)."""
+    return f"models/{model}"
+
+
+def model_source(model):
+    entry = config["models"][model]
+    return model_dir(model) if model_is_trained(entry) else entry["source"]
+
+
+def step_seed(*keys):
+    return derive_seed(config["seed"], *keys)

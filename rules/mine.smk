@@ -1,0 +1,43 @@
+# MBE step 1 (Kaneko et al. 2022, §3): English sentences with a female xor a
+# male word, projected to the target side, downsampled to equal sizes.
+
+
+def _zip_of(wc):
+    return f"data/raw/{wc.world}/{wc.corpus}/{corpus_pair(wc.corpus, wc.lang)}.txt.zip"
+
+
+rule mine_gendered:
+    input:
+        archive=_zip_of,
+        checksum=lambda wc: _zip_of(wc) + ".sha256",
+    output:
+        sentences="data/mined/{world}/{corpus}/{lang}.tsv",
+        counts="data/mined/{world}/{corpus}/{lang}.counts.json",
+    params:
+        corpus="{corpus}",
+        pivot=PIVOT,
+        code=lambda wc: corpus_code(wc.corpus, wc.lang),
+        wordlists=config["wordlists"],
+        seed=lambda wc: step_seed("mine", wc.world, wc.corpus, wc.lang),
+    log:
+        "logs/mine_gendered/{world}/{corpus}/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    script:
+        "../scripts/mine_gendered.py"
+
+
+rule mining_table:
+    input:
+        counts=expand_jobs(
+            "data/mined/{world}/{corpus}/{lang}.counts.json", mining_jobs(config)
+        ),
+    output:
+        csv="results/tables/mined_sentences.csv",
+        markdown="results/tables/mined_sentences.md",
+    log:
+        "logs/mining_table.log",
+    conda:
+        "../envs/mgbias.yaml"
+    script:
+        "../scripts/mining_table.py"

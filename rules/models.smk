@@ -1,0 +1,29 @@
+# Demo MLMs: a WordPiece tokenizer and a small BERT trained from scratch on a
+# world's monolingual text (seeded, CPU-friendly). Hub models are not copied.
+
+
+rule train_mlm:
+    input:
+        text=lambda wc: expand(
+            "data/raw/{world}/monolingual/{lang}.txt.gz",
+            world=config["models"][wc.model]["train"]["world"],
+            lang=[PIVOT, *LANGUAGES],
+        ),
+    output:
+        directory("models/{model}"),
+    params:
+        training=config["mlm_training"],
+        seed=lambda wc: step_seed("train_mlm", wc.model),
+    threads: config["mlm_training"]["threads"]
+    resources:
+        gpu=1,
+        mem_mb=4000,
+        runtime=120,
+    log:
+        "logs/train_mlm/{model}.log",
+    benchmark:
+        "logs/benchmarks/train_mlm/{model}.tsv"
+    conda:
+        "../envs/mgbias.yaml"
+    script:
+        "../scripts/train_mlm.py"

@@ -1,0 +1,32 @@
+# The scoring engine: one pass of a model over a sentence set, cached; every
+# measure (AUL, AULA, MBE, ...) is computed from the cache.
+
+
+def _trained_model_input(wc):
+    entry = config["models"][wc.model]
+    return [model_dir(wc.model)] if model_is_trained(entry) else []
+
+
+rule score_unmasked:
+    input:
+        sentences="data/mined/{world}/{corpus}/{lang}.tsv",
+        model=_trained_model_input,
+    output:
+        cache="results/scores/{model}/{world}/{corpus}/{lang}.parquet",
+    params:
+        model_id=lambda wc: model_source(wc.model),
+        revision=lambda wc: config["models"][wc.model].get("revision"),
+        scoring=config["scoring"],
+    threads: 2
+    resources:
+        gpu=1,
+        mem_mb=8000,
+        runtime=60,
+    log:
+        "logs/score_unmasked/{model}/{world}/{corpus}/{lang}.log",
+    benchmark:
+        "logs/benchmarks/score_unmasked/{model}/{world}/{corpus}/{lang}.tsv"
+    conda:
+        "../envs/mgbias.yaml"
+    script:
+        "../scripts/score_unmasked.py"

@@ -1,0 +1,11 @@
+"""Fetch one configured source atomically and record its sha256."""
+
+from mgbias.corpora.download import fetch
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]) as log:
+    url = smk.params.url
+    digest = fetch(url, smk.output.archive, expected_sha256=smk.params.checksums.get(url))
+    log.info("%s -> %s sha256=%s", url, smk.output.archive, digest)

@@ -1,0 +1,35 @@
+"""MBE score, McNemar test and Shf baseline for one (model, corpus, language)."""
+
+from mgbias.atomic import write_json
+from mgbias.measures.aula import aula
+from mgbias.measures.mbe import mbe_score, shuffled_baseline
+from mgbias.mlm.cache import read_score_cache, sentences_sha256
+from mgbias.runlog import job_log
+from mgbias.sentences import read_gendered_sentences
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]) as log:
+    genders, sentences = read_gendered_sentences(smk.input.sentences)
+    scores, metadata = read_score_cache(smk.input.cache)
+    if metadata.get("input_sha256") != sentences_sha256(sentences):
+        raise ValueError(
+            f"{smk.input.cache}: cache was built from other sentences than "
+            f"{smk.input.sentences}; delete the cache and rerun"
+        )
+    likelihood = aula(scores.logprobs, scores.attention)
+    male, female = genders == "male", genders == "female"
+    options = {key: smk.params.mbe[key] for key in ("weighting", "chunk_size", "alpha")}
+    args = (likelihood[male], likelihood[female], scores.embeddings[male], scores.embeddings[female])
+    result = mbe_score(*args, seed=smk.params.seed, **options)
+    baseline = shuffled_baseline(*args, seed=smk.params.seed, **options)
+    record = {
+        **dict(smk.wildcards.items()),
+        **result.to_dict(),
+        "shf": baseline.score,
+        "shf_p_value": baseline.p_value,
+        "model_id": metadata.get("model_id"),
+        "revision": metadata.get("revision"),
+    }
+    write_json(smk.output[0], record)
+    log.info("MBE %.2f (p=%.3g, %s preferred)", result.score, result.p_value, result.preferred)

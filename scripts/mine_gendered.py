@@ -1,0 +1,34 @@
+"""MBE step 1: gendered target-language sentences from one parallel corpus."""
+
+import tempfile
+from pathlib import Path
+
+from mgbias.atomic import write_json
+from mgbias.corpora.checksums import verify_sidecar
+from mgbias.corpora.opus import iter_moses_zip
+from mgbias.mining import mine_gendered_sentences
+from mgbias.runlog import job_log
+from mgbias.sentences import write_gendered_sentences
+from mgbias.wordlists import load_gender_words
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]) as log:
+    archive = smk.input.archive
+    verify_sidecar(archive)
+    female_words, male_words = load_gender_words(
+        smk.params.wordlists["female"], smk.params.wordlists["male"]
+    )
+    pairs = iter_moses_zip(archive, smk.params.corpus, smk.params.pivot, smk.params.code)
+    out = Path(smk.output.sentences)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
+        female_path, male_path = Path(tmp, "female.txt"), Path(tmp, "male.txt")
+        counts = mine_gendered_sentences(
+            pairs, female_words, male_words, female_path, male_path, seed=smk.params.seed
+        )
+        with open(female_path, encoding="utf-8") as female, open(male_path, encoding="utf-8") as male:
+            n_female, n_male = write_gendered_sentences(out, female, male)
+    summary = {**dict(smk.wildcards.items()), **counts.to_dict()}
+    write_json(smk.output.counts, summary)
+    log.info("%s: %s; kept %d female and %d male sentences", archive, counts, n_female, n_male)

@@ -1,0 +1,36 @@
+"""One pass of a model over a sentence set -> the score cache."""
+
+import torch
+
+from mgbias.mlm.cache import sentences_sha256, write_score_cache
+from mgbias.mlm.engine import score_unmasked
+from mgbias.mlm.load import load_mlm, model_revision
+from mgbias.runlog import job_log
+from mgbias.sentences import read_gendered_sentences
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]) as log:
+    torch.set_num_threads(smk.threads)
+    scoring = smk.params.scoring
+    _, sentences = read_gendered_sentences(smk.input.sentences)
+    device = None if scoring["device"] == "auto" else scoring["device"]
+    model, tokenizer = load_mlm(smk.params.model_id, revision=smk.params.revision, device=device)
+    scores = score_unmasked(
+        model,
+        tokenizer,
+        sentences,
+        batch_size=scoring["batch_size"],
+        max_length=scoring["max_length"],
+    )
+    metadata = {
+        "model": smk.wildcards.model,
+        "model_id": smk.params.model_id,
+        "revision": smk.params.revision or model_revision(model),
+        "sentences": smk.input.sentences,
+        "input_sha256": sentences_sha256(sentences),
+        "n_sentences": len(sentences),
+        "n_truncated": scores.n_truncated,
+    }
+    write_score_cache(scores, smk.output.cache, metadata)
+    log.info("scored %d sentences with %s", len(sentences), smk.params.model_id)

@@ -1,0 +1,164 @@
+"""Load and validate the workflow configuration.
+
+The schema (``config/schema.yaml``) is the single description of every key;
+this module applies its defaults, turns jsonschema errors into messages that
+name the key and what was expected, and adds the checks a schema cannot
+express (ISO language codes, cross-references between sections).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from mgbias.languages import ISO_639_1, PIVOT
+
+
+class ConfigError(ValueError):
+    """A configuration value is missing, unknown or of the wrong kind."""
+
+
+def _with_defaults(validator_class):
+    """Extend a jsonschema validator so that it fills in ``default`` values."""
+    validate_properties = validator_class.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for name, subschema in properties.items():
+                if "default" in subschema and name not in instance:
+                    instance[name] = copy.deepcopy(subschema["default"])
+        yield from validate_properties(validator, properties, instance, schema)
+
+    return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
+
+
+_Validator = _with_defaults(jsonschema.Draft202012Validator)
+
+
+def _key(path) -> str:
+    return ".".join(str(p) for p in path) or "<top level>"
+
+
+def _describe(error: jsonschema.ValidationError) -> str:
+    key = _key(error.absolute_path)
+    if error.validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        where = f"under '{key}'" if error.absolute_path else "at the top level"
+        hint = f"; allowed keys: {', '.join(allowed)}" if allowed else ""
+        return f"unknown key {', '.join(repr(e) for e in extra)} {where}{hint}"
+    if error.validator == "type":
+        return (
+            f"key '{key}': expected {error.validator_value}, "
+            f"got {type(error.instance).__name__} {error.instance!r}"
+        )
+    if error.validator == "enum":
+        return f"key '{key}': expected one of {error.validator_value}, got {error.instance!r}"
+    if error.validator == "required":
+        return f"key '{key}': {error.message}"
+    if error.validator == "pattern":
+        return (
+            f"key '{key}': {error.instance!r} does not match the expected form "
+            f"{error.validator_value!r}"
+        )
+    return f"key '{key}': {error.message}"
+
+
+def load_schema(path: str | Path) -> dict:
+    """Read the YAML schema file."""
+    with open(path, encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def _check_languages(codes, key: str) -> None:
+    for index, code in enumerate(codes):
+        if code not in ISO_639_1:
+            raise ConfigError(
+                f"key '{key}.{index}': unknown language code {code!r}; "
+                "expected an ISO 639-1 code such as 'de', 'es' or 'ja'"
+            )
+        if code == PIVOT:
+            raise ConfigError(
+                f"key '{key}.{index}': {PIVOT!r} is the pivot language of the parallel "
+                "corpora and cannot be a target language"
+            )
+
+
+def _check_references(config: Mapping[str, Any]) -> None:
+    languages = set(config["languages"])
+    _check_languages(config["languages"], "languages")
+    for name, corpus in config["corpora"].items():
+        _check_languages(corpus.get("languages", []), f"corpora.{name}.languages")
+        unknown = set(corpus.get("languages", [])) - languages
+        if unknown:
+            raise ConfigError(
+                f"key 'corpora.{name}.languages': {sorted(unknown)} not among the "
+                f"configured languages {sorted(languages)}"
+            )
+        for code in corpus.get("codes", {}):
+            _check_languages([code], f"corpora.{name}.codes")
+    for name, model in config["models"].items():
+        has_source, has_train = "source" in model, "train" in model
+        if has_source == has_train:
+            raise ConfigError(
+                f"key 'models.{name}': expected exactly one of 'source' (a hub id or "
+                "a local directory) or 'train' (trained by the workflow)"
+            )
+        if has_train:
+            world = model["train"]["world"]
+            if world not in config["worlds"]:
+                raise ConfigError(
+                    f"key 'models.{name}.train.world': {world!r} is not one of the "
+                    f"configured worlds {config['worlds']}"
+                )
+            if "monolingual" not in config:
+                raise ConfigError(
+                    f"key 'models.{name}.train': training needs a 'monolingual' section"
+                )
+        _check_languages(model.get("languages", []), f"models.{name}.languages")
+        unknown = set(model.get("languages", [])) - languages
+        if unknown:
+            raise ConfigError(
+                f"key 'models.{name}.languages': {sorted(unknown)} not among the "
+                f"configured languages {sorted(languages)}"
+            )
+    if "demo" in config:
+        missing = [w for w in config["worlds"] if w not in ("planted", "balanced")]
+        if missing:
+            raise ConfigError(
+                f"key 'worlds': the demo generates only 'planted' and 'balanced', got {missing}"
+            )
+
+
+def validate_config(config: dict, schema: dict | str | Path) -> dict:
+    """Validate ``config`` in place, fill in defaults, and return it.
+
+    Raises
+    ------
+    ConfigError
+        naming the first offending key and what was expected.
+    """
+    if not isinstance(schema, dict):
+        schema = load_schema(schema)
+    if not isinstance(config, dict):
+        raise ConfigError(f"configuration must be a mapping, got {type(config).__name__}")
+    errors = sorted(_Validator(schema).iter_errors(config), key=lambda e: list(e.absolute_path))
+    if errors:
+        raise ConfigError("invalid configuration: " + _describe(errors[0]))
+    _check_references(config)
+    return config
+
+
+def load_config(path: str | Path, schema: str | Path) -> dict:
+    """Read a YAML configuration file and validate it against ``schema``."""
+    with open(path, encoding="utf-8") as handle:
+        config = yaml.safe_load(handle) or {}
+    try:
+        return validate_config(config, schema)
+    except ConfigError as error:
+        raise ConfigError(f"{path}: {error}") from None

@@ -1,0 +1,105 @@
+"""Result tables in the papers' shapes, written as CSV with a Markdown copy."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pandas as pd
+
+from mgbias.atomic import atomic_path, write_text
+
+MBE_COLUMNS = [
+    "model",
+    "corpus",
+    "lang",
+    "world",
+    "mbe",
+    "p_value",
+    "significant",
+    "preferred",
+    "shf",
+    "shf_p_value",
+    "n_male",
+    "n_female",
+    "n_pairs",
+    "weighting",
+    "model_id",
+]
+
+MINING_COLUMNS = [
+    "world",
+    "corpus",
+    "lang",
+    "n_pairs",
+    "n_female",
+    "n_male",
+    "n_both",
+    "n_neutral",
+    "total",
+    "n_kept_per_gender",
+]
+
+
+def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
+    """Write a CSV atomically (no index, fixed float format)."""
+    with atomic_path(path) as tmp:
+        frame.to_csv(tmp, index=False, float_format="%.6g")
+
+
+def markdown(frame: pd.DataFrame, floatfmt: str = ".2f") -> str:
+    """A GitHub-flavoured Markdown rendering of ``frame``."""
+    return frame.to_markdown(index=False, floatfmt=floatfmt)
+
+
+def mining_table(records: Iterable[Mapping]) -> pd.DataFrame:
+    """Sentences mined per world, corpus and language (Kaneko et al. 2022, Table 1).
+
+    ``total`` is the paper's quantity: male plus female sentences extracted
+    before downsampling; ``n_kept_per_gender`` is the size of each set after it.
+    """
+    frame = pd.DataFrame(list(records))
+    frame["total"] = frame["n_female"] + frame["n_male"]
+    return frame[MINING_COLUMNS].sort_values(["world", "corpus", "lang"], ignore_index=True)
+
+
+def mining_markdown(frame: pd.DataFrame) -> str:
+    """Table 1 layout: languages as rows, corpora as columns, one block per world."""
+    parts = ["# Sentences mined from parallel corpora (Kaneko et al. 2022, Table 1)", ""]
+    parts.append("Total male + female sentences before downsampling to equal sizes.")
+    for world, block in frame.groupby("world", sort=True):
+        pivot = block.pivot(index="lang", columns="corpus", values="total").reset_index()
+        parts += ["", f"## world: {world}", "", markdown(pivot, floatfmt=".0f")]
+    parts += ["", "## All counts", "", markdown(frame, floatfmt=".0f"), ""]
+    return "\n".join(parts)
+
+
+def mbe_table(records: Iterable[Mapping]) -> pd.DataFrame:
+    """One row per (model, world, corpus, language) with the MBE score and its test."""
+    frame = pd.DataFrame(list(records)).rename(columns={"score": "mbe"})
+    return frame[MBE_COLUMNS].sort_values(["model", "world", "corpus", "lang"], ignore_index=True)
+
+
+def mbe_markdown(frame: pd.DataFrame) -> str:
+    """Table 2 layout (MBE per language and corpus, ‡ = p < alpha), then all columns."""
+    parts = [
+        "# MBE scores (Kaneko et al. 2022, Table 2)",
+        "",
+        "Score = 100 x cosine-weighted share of (male, female) sentence pairs in which the",
+        "model's AULA prefers the male sentence (Eq. 2): above 50 = male sentences preferred,",
+        "below 50 = female. ‡ = significant against a random indicator (McNemar).",
+    ]
+    marked = frame.assign(
+        cell=[f"{s:.2f}{' ‡' if sig else ''}" for s, sig in zip(frame.mbe, frame.significant)]
+    )
+    for (model, world), block in marked.groupby(["model", "world"], sort=True):
+        pivot = block.pivot(index="lang", columns="corpus", values="cell").reset_index()
+        parts += ["", f"## model: {model}, world: {world}", "", markdown(pivot)]
+    parts += ["", "## All columns", "", markdown(frame, floatfmt=".4g"), ""]
+    return "\n".join(parts)
+
+
+def write_table(frame: pd.DataFrame, text: str, csv_path: str | Path, md_path: str | Path) -> None:
+    """Write ``frame`` as CSV and ``text`` as its Markdown copy."""
+    write_csv(frame, csv_path)
+    write_text(md_path, text)

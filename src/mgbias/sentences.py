@@ -1,0 +1,54 @@
+"""Gendered sentence sets: the TSV files between mining and scoring.
+
+One file per (world, corpus, language) with a header ``gender<TAB>sentence``
+and one row per target-language sentence, female rows first. The row order
+is the order of the score cache built from the file.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from mgbias.atomic import atomic_path
+
+GENDERS = ("female", "male")
+HEADER = ["gender", "sentence"]
+
+
+def write_gendered_sentences(
+    path: str | Path, female: Iterable[str], male: Iterable[str]
+) -> tuple[int, int]:
+    """Write the female then the male sentences; return both counts."""
+    counts = {}
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        writer.writerow(HEADER)
+        for gender, sentences in (("female", female), ("male", male)):
+            counts[gender] = 0
+            for sentence in sentences:
+                writer.writerow([gender, sentence.rstrip("\n")])
+                counts[gender] += 1
+    return counts["female"], counts["male"]
+
+
+def read_gendered_sentences(path: str | Path) -> tuple[np.ndarray, list[str]]:
+    """Return ``(genders, sentences)``; errors name the file and the line."""
+    genders: list[str] = []
+    sentences: list[str] = []
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle, delimiter="\t")
+        header = next(reader, None)
+        if header != HEADER:
+            raise ValueError(f"{path}:1: expected the header {HEADER}, found {header}")
+        for line, row in enumerate(reader, start=2):
+            if len(row) != 2 or row[0] not in GENDERS:
+                raise ValueError(
+                    f"{path}:{line}: expected '<female|male><TAB><sentence>', found {row!r}"
+                )
+            genders.append(row[0])
+            sentences.append(row[1])
+    return np.asarray(genders), sentences

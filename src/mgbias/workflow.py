@@ -1,0 +1,65 @@
+"""Plain functions the Snakemake rules use to plan jobs from the config.
+
+Kept outside the rule files so they are unit-tested like the rest of the
+library; nothing here touches data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+
+def local_file_of_url(url: str) -> str | None:
+    """The local path a ``file://`` URL points to, or ``None`` for remote URLs.
+
+    ``file://relative/path`` (two slashes) is read relative to the working
+    directory, which lets the demo mirror live inside the workflow; the
+    standard ``file:///absolute/path`` is absolute.
+    """
+    parsed = urlparse(url)
+    if parsed.scheme != "file":
+        return None
+    return unquote(parsed.netloc + parsed.path)
+
+
+def model_is_trained(entry: Mapping[str, Any]) -> bool:
+    """Whether a model entry of the config is trained by the workflow."""
+    return "train" in entry
+
+
+def model_languages(config: Mapping[str, Any], model: str) -> list[str]:
+    """Languages a model is evaluated on (its own list, else all configured)."""
+    return list(config["models"][model].get("languages") or config["languages"])
+
+
+def corpus_languages(config: Mapping[str, Any], corpus: str) -> list[str]:
+    """Target languages available in a corpus (its own list, else all)."""
+    return list(config["corpora"][corpus].get("languages") or config["languages"])
+
+
+def evaluation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Every (model, world, corpus, lang) combination to score, in a fixed order."""
+    jobs = []
+    for model in config["models"]:
+        model_langs = model_languages(config, model)
+        for world in config["worlds"]:
+            for corpus in config["corpora"]:
+                for lang in corpus_languages(config, corpus):
+                    if lang in model_langs:
+                        jobs.append({"model": model, "world": world, "corpus": corpus, "lang": lang})
+    return jobs
+
+
+def mining_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Every (world, corpus, lang) sentence set some model is evaluated on."""
+    seen: dict[tuple[str, str, str], None] = {}
+    for job in evaluation_jobs(config):
+        seen[(job["world"], job["corpus"], job["lang"])] = None
+    return [{"world": w, "corpus": c, "lang": lang} for (w, c, lang) in seen]
+
+
+def expand_jobs(pattern: str, jobs: list[dict[str, str]]) -> list[str]:
+    """Format ``pattern`` once per job dictionary."""
+    return [pattern.format(**job) for job in jobs]

@@ -1,0 +1,107 @@
+"""Configuration validation: defaults, and errors that name the key."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mgbias.config import ConfigError, load_config, validate_config
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA = REPO / "config" / "schema.yaml"
+
+
+@pytest.fixture()
+def demo_config() -> dict:
+    with open(REPO / "config" / "config.yaml", encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "paper.yaml", "test.yaml"])
+def test_shipped_configs_are_valid(name):
+    config = load_config(REPO / "config" / name, SCHEMA)
+    assert config["languages"]
+    assert config["mbe"]["weighting"] in {"cosine", "dot"}
+
+
+def test_defaults_are_filled(demo_config):
+    del demo_config["mbe"]
+    del demo_config["seed"]
+    config = validate_config(demo_config, SCHEMA)
+    assert config["seed"] == 12345
+    assert config["mbe"] == {"weighting": "cosine", "chunk_size": 2048, "alpha": 0.05}
+    assert config["scoring"]["batch_size"] == 64
+
+
+def test_unknown_top_level_key_is_named(demo_config):
+    demo_config["langauges"] = ["de"]
+    with pytest.raises(ConfigError, match=r"unknown key 'langauges' at the top level"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_unknown_nested_key_is_named(demo_config):
+    demo_config["mbe"]["weigting"] = "dot"
+    with pytest.raises(ConfigError, match=r"unknown key 'weigting' under 'mbe'.*weighting"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_wrong_type_is_named(demo_config):
+    demo_config["mlm_training"]["steps"] = "many"
+    with pytest.raises(ConfigError, match=r"key 'mlm_training.steps': expected integer, got str"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_wrong_enum_is_named(demo_config):
+    demo_config["mbe"]["weighting"] = "cos"
+    with pytest.raises(ConfigError, match=r"key 'mbe.weighting': expected one of \['cosine'"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_unknown_language_code_is_named(demo_config):
+    demo_config["languages"] = ["de", "xx"]
+    with pytest.raises(ConfigError, match=r"key 'languages.1': unknown language code 'xx'"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_pivot_is_not_a_target(demo_config):
+    demo_config["languages"] = ["en"]
+    with pytest.raises(ConfigError, match="pivot"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_model_needs_source_or_train(demo_config):
+    demo_config["models"]["bad"] = {"languages": ["de"]}
+    with pytest.raises(ConfigError, match=r"key 'models.bad': expected exactly one of"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_model_world_must_exist(demo_config):
+    demo_config["models"]["demo-planted"]["train"]["world"] = "elsewhere"
+    with pytest.raises(ConfigError, match=r"models.demo-planted.train.world.*'elsewhere'"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_validation_does_not_need_a_copy(demo_config):
+    original = copy.deepcopy(demo_config)
+    validate_config(demo_config, SCHEMA)
+    assert demo_config["languages"] == original["languages"]
+
+
+def test_workflow_stops_before_any_job_on_bad_config(tmp_path, demo_config):
+    demo_config["languages"] = ["de", "qq"]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(demo_config), encoding="utf-8")
+    snakemake = Path(sys.executable).with_name("snakemake")
+    result = subprocess.run(
+        [str(snakemake), "-n", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path),
+         "--configfile", str(bad), "--cores", "1"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode != 0
+    assert "key 'languages.1': unknown language code 'qq'" in result.stdout + result.stderr
+    assert not (tmp_path / "data").exists()
