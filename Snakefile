@@ -24,7 +24,7 @@ include: "rules/mbe.smk"
 
 
 rule all:
+    default_target: True
     input:
         "results/tables/mined_sentences.csv",
         "results/tables/mbe_scores.csv",
-    default_target: True

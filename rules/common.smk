@@ -1,8 +1,4 @@
 # Configuration checks and the helpers every rule file uses.
-import sys
-
-sys.path.insert(0, workflow.source_path("src"))
-
 from mgbias.config import validate_config
 from mgbias.corpora.opus import opus_pair
 from mgbias.demo.world import OPUS_CORPORA
@@ -16,8 +12,7 @@ from mgbias.workflow import (
     model_is_trained,
 )
 
-
-validate_config(config, workflow.source_path("config/schema.yaml"))
+validate_config(config, workflow.source_path("../config/schema.yaml"))
 
 LANGUAGES = config["languages"]
 WORLDS = config["worlds"]
@@ -46,11 +41,15 @@ def corpus_pair(corpus, lang):
 def corpus_url(wildcards):
     template = config["corpora"][wildcards.corpus]["url"]
     tgt = next(c for c in wildcards.pair.split("-") if c != PIVOT)
-    return template.format(world=wildcards.world, pair=wildcards.pair, src=PIVOT, tgt=tgt)
+    return template.format(
+        world=wildcards.world, pair=wildcards.pair, src=PIVOT, tgt=tgt
+    )
 
 
 def monolingual_url(wildcards):
-    return config["monolingual"]["url"].format(world=wildcards.world, lang=wildcards.lang)
+    return config["monolingual"]["url"].format(
+        world=wildcards.world, lang=wildcards.lang
+    )
 
 
 def model_dir(model):

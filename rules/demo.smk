@@ -15,15 +15,15 @@ rule demo_world:
             f"{DEMO_MIRROR}/{{world}}/news-crawl/{lang}/news.2021.{lang}.shuffled.deduped.gz"
             for lang in [PIVOT, *LANGUAGES]
         ],
+    log:
+        "logs/demo_world/{world}.log",
+    conda:
+        "../envs/mgbias.yaml"
     params:
         demo=config.get("demo", {}),
         languages=LANGUAGES,
         corpora=CORPORA,
         seed=lambda wc: step_seed("demo_world", wc.world),
         mirror=DEMO_MIRROR,
-    log:
-        "logs/demo_world/{world}.log",
-    conda:
-        "../envs/mgbias.yaml"
     script:
         "../scripts/demo_world.py"

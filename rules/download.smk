@@ -14,14 +14,14 @@ rule download_corpus:
     output:
         archive="data/raw/{world}/{corpus}/{pair}.txt.zip",
         checksum="data/raw/{world}/{corpus}/{pair}.txt.zip.sha256",
-    params:
-        url=corpus_url,
-        checksums=config["checksums"],
     log:
         "logs/download_corpus/{world}/{corpus}/{pair}.log",
     retries: 1
     conda:
         "../envs/mgbias.yaml"
+    params:
+        url=corpus_url,
+        checksums=config["checksums"],
     script:
         "../scripts/download.py"
 
@@ -32,13 +32,13 @@ rule download_monolingual:
     output:
         archive="data/raw/{world}/monolingual/{lang}.txt.gz",
         checksum="data/raw/{world}/monolingual/{lang}.txt.gz.sha256",
-    params:
-        url=monolingual_url,
-        checksums=config["checksums"],
     log:
         "logs/download_monolingual/{world}/{lang}.log",
     retries: 1
     conda:
         "../envs/mgbias.yaml"
+    params:
+        url=monolingual_url,
+        checksums=config["checksums"],
     script:
         "../scripts/download.py"

@@ -8,20 +8,22 @@ rule mbe:
         cache="results/scores/{model}/{world}/{corpus}/{lang}.parquet",
     output:
         "results/mbe/{model}/{world}/{corpus}/{lang}.json",
-    params:
-        mbe=config["mbe"],
-        seed=lambda wc: step_seed("mbe", wc.model, wc.world, wc.corpus, wc.lang),
     log:
         "logs/mbe/{model}/{world}/{corpus}/{lang}.log",
     conda:
         "../envs/mgbias.yaml"
+    params:
+        mbe=config["mbe"],
+        seed=lambda wc: step_seed("mbe", wc.model, wc.world, wc.corpus, wc.lang),
     script:
         "../scripts/mbe.py"
 
 
 rule mbe_table:
     input:
-        expand_jobs("results/mbe/{model}/{world}/{corpus}/{lang}.json", evaluation_jobs(config)),
+        expand_jobs(
+            "results/mbe/{model}/{world}/{corpus}/{lang}.json", evaluation_jobs(config)
+        ),
     output:
         csv="results/tables/mbe_scores.csv",
         markdown="results/tables/mbe_scores.md",

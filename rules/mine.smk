@@ -13,16 +13,16 @@ rule mine_gendered:
     output:
         sentences="data/mined/{world}/{corpus}/{lang}.tsv",
         counts="data/mined/{world}/{corpus}/{lang}.counts.json",
+    log:
+        "logs/mine_gendered/{world}/{corpus}/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
     params:
         corpus="{corpus}",
         pivot=PIVOT,
         code=lambda wc: corpus_code(wc.corpus, wc.lang),
         wordlists=config["wordlists"],
         seed=lambda wc: step_seed("mine", wc.world, wc.corpus, wc.lang),
-    log:
-        "logs/mine_gendered/{world}/{corpus}/{lang}.log",
-    conda:
-        "../envs/mgbias.yaml"
     script:
         "../scripts/mine_gendered.py"
 

@@ -11,19 +11,19 @@ rule train_mlm:
         ),
     output:
         directory("models/{model}"),
-    params:
-        training=config["mlm_training"],
-        seed=lambda wc: step_seed("train_mlm", wc.model),
-    threads: config["mlm_training"]["threads"]
-    resources:
-        gpu=1,
-        mem_mb=4000,
-        runtime=120,
     log:
         "logs/train_mlm/{model}.log",
     benchmark:
         "logs/benchmarks/train_mlm/{model}.tsv"
     conda:
         "../envs/mgbias.yaml"
+    threads: config["mlm_training"]["threads"]
+    resources:
+        gpu=1,
+        mem_mb=4000,
+        runtime=120,
+    params:
+        training=config["mlm_training"],
+        seed=lambda wc: step_seed("train_mlm", wc.model),
     script:
         "../scripts/train_mlm.py"

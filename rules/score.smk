@@ -13,20 +13,20 @@ rule score_unmasked:
         model=_trained_model_input,
     output:
         cache="results/scores/{model}/{world}/{corpus}/{lang}.parquet",
-    params:
-        model_id=lambda wc: model_source(wc.model),
-        revision=lambda wc: config["models"][wc.model].get("revision"),
-        scoring=config["scoring"],
-    threads: 2
-    resources:
-        gpu=1,
-        mem_mb=8000,
-        runtime=60,
     log:
         "logs/score_unmasked/{model}/{world}/{corpus}/{lang}.log",
     benchmark:
         "logs/benchmarks/score_unmasked/{model}/{world}/{corpus}/{lang}.tsv"
     conda:
         "../envs/mgbias.yaml"
+    threads: 2
+    resources:
+        gpu=1,
+        mem_mb=8000,
+        runtime=60,
+    params:
+        model_id=lambda wc: model_source(wc.model),
+        revision=lambda wc: config["models"][wc.model].get("revision"),
+        scoring=config["scoring"],
     script:
         "../scripts/score_unmasked.py"

@@ -1,0 +1,406 @@
+"""Gendered sentences from parallel corpora: Step 1 of MBE (Kaneko et al. 2022, §3).
+
+Given English-target sentence pairs :math:`(e_i, t_i)` and English word lists
+:math:`\\mathcal{V}_f` (female) and :math:`\\mathcal{V}_m` (male), the English
+sentences containing a word of :math:`\\mathcal{V}_f` form :math:`\\mathcal{E}_f`,
+those containing a word of :math:`\\mathcal{V}_m` form :math:`\\mathcal{E}_m`, and
+sentences containing both kinds of words are excluded. The target sides of
+:math:`\\mathcal{E}_f` and :math:`\\mathcal{E}_m` are :math:`\\mathcal{T}_f` and
+:math:`\\mathcal{T}_m`. As in the paper's §4, the two sets are then downsampled to
+the same size.
+
+Word matching
+-------------
+English sentences are split into lowercase word tokens by :func:`english_tokens`:
+a token is a maximal run of letters and digits, so every other character —
+spaces, punctuation, hyphens, underscores and apostrophes — separates tokens
+("she's" -> ``she``, ``s``; "ex-wife" -> ``ex``, ``wife``). A word-list entry
+matches when its tokens occur as consecutive tokens of the sentence; most entries
+are one token ("she"), an entry such as "ex_wife" or "ex-wife" matches the two
+tokens ``ex wife``. Matching is therefore whole-word and case-insensitive:
+"shepherd" does not contain "she".
+
+Outputs
+-------
+One target sentence per line (UTF-8, ``\\n`` line ends). Line-break characters
+inside a target sentence (``\\r``, U+2028 and the others :meth:`str.splitlines`
+breaks on) are replaced by a space, and surrounding whitespace is stripped, so
+every reader sees exactly one sentence per line.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+from tqdm.auto import tqdm
+
+FEMALE = "female"
+MALE = "male"
+BOTH = "both"
+
+_WORD = re.compile(r"[^\W_]+")
+# Characters str.splitlines() treats as line boundaries.
+_LINE_BREAKS = re.compile(r"[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
+
+
+def english_tokens(sentence: str) -> list[str]:
+    """Split an English sentence into lowercase word tokens.
+
+    A token is a maximal run of letters and digits; every other character separates
+    tokens, apostrophes and hyphens included.
+
+    >>> english_tokens("She's an ex-wife, isn't she?")
+    ['she', 's', 'an', 'ex', 'wife', 'isn', 't', 'she']
+    """
+    return _WORD.findall(sentence.lower())
+
+
+@dataclass(frozen=True)
+class _CompiledWords:
+    """A word list as token tuples, grouped for fast lookup."""
+
+    unigrams: frozenset[str]
+    ngrams: frozenset[tuple[str, ...]]
+    max_len: int
+
+    def occurs_in(self, tokens: list[str]) -> bool:
+        if not self.unigrams.isdisjoint(tokens):
+            return True
+        for n in range(2, self.max_len + 1):
+            for start in range(len(tokens) - n + 1):
+                if tuple(tokens[start : start + n]) in self.ngrams:
+                    return True
+        return False
+
+
+def _compile_words(words: frozenset[str], label: str) -> _CompiledWords:
+    unigrams: set[str] = set()
+    ngrams: set[tuple[str, ...]] = set()
+    for word in words:
+        tokens = english_tokens(word)
+        if not tokens:
+            raise ValueError(f"{label} word list entry {word!r} contains no letters or digits")
+        if len(tokens) == 1:
+            unigrams.add(tokens[0])
+        else:
+            ngrams.add(tuple(tokens))
+    max_len = max((len(gram) for gram in ngrams), default=1)
+    return _CompiledWords(frozenset(unigrams), frozenset(ngrams), max_len)
+
+
+@functools.lru_cache(maxsize=16)
+def _compile_lexicon(
+    female: frozenset[str], male: frozenset[str]
+) -> tuple[_CompiledWords, _CompiledWords]:
+    female_words = _compile_words(female, FEMALE)
+    male_words = _compile_words(male, MALE)
+    overlap = (female_words.unigrams & male_words.unigrams) | (
+        female_words.ngrams & male_words.ngrams
+    )
+    if overlap:
+        shown = sorted(" ".join(g) if isinstance(g, tuple) else g for g in overlap)
+        raise ValueError(
+            f"the female and male word lists share {len(overlap)} entries "
+            f"(after lowercasing and tokenising): {', '.join(shown[:20])}"
+        )
+    return female_words, male_words
+
+
+def gender_of(sentence: str, female: frozenset[str], male: frozenset[str]) -> str | None:
+    """Classify an English sentence by the gendered words it contains.
+
+    Parameters
+    ----------
+    sentence
+        An English sentence.
+    female, male
+        The word lists :math:`\\mathcal{V}_f` and :math:`\\mathcal{V}_m` (case and
+        punctuation inside entries do not matter; see the module docstring).
+
+    Returns
+    -------
+    str or None
+        ``"female"`` if the sentence contains a female word and no male word,
+        ``"male"`` for the converse, ``"both"`` if it contains words of both lists
+        (the paper excludes these), ``None`` if it contains neither.
+
+    Raises
+    ------
+    ValueError
+        If the two word lists share an entry or an entry has no word characters.
+    """
+    female_words, male_words = _compile_lexicon(frozenset(female), frozenset(male))
+    tokens = english_tokens(sentence)
+    is_female = female_words.occurs_in(tokens)
+    is_male = male_words.occurs_in(tokens)
+    if is_female and is_male:
+        return BOTH
+    if is_female:
+        return FEMALE
+    if is_male:
+        return MALE
+    return None
+
+
+@dataclass
+class MiningCounts:
+    """Sentence-pair counts of one mining run (the numbers behind the paper's Table 1).
+
+    ``n_pairs = n_female + n_male + n_both + n_neutral + n_empty``. Pairs with an
+    empty target side are counted in ``n_empty`` only, whatever their English side.
+    ``n_kept_per_gender`` is the size of each of the two downsampled sets
+    (``min(n_female, n_male)``), filled in after downsampling.
+    """
+
+    n_pairs: int = 0
+    n_female: int = 0
+    n_male: int = 0
+    n_both: int = 0
+    n_neutral: int = 0
+    n_empty: int = 0
+    n_kept_per_gender: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        """Return the counts as a JSON-serialisable dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MiningCounts:
+        """Build counts from :meth:`to_dict` output; every field must be present.
+
+        Raises
+        ------
+        ValueError
+            On a missing or unknown key, or a value that is not a non-negative integer.
+        """
+        names = [field.name for field in fields(cls)]
+        missing = [name for name in names if name not in data]
+        unknown = sorted(set(data) - set(names))
+        if missing or unknown:
+            raise ValueError(
+                f"mining counts: missing keys {missing}, unknown keys {unknown}; "
+                f"expected exactly {names}"
+            )
+        for name in names:
+            value = data[name]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(
+                    f"mining counts: key {name!r} must be a non-negative integer, got {value!r}"
+                )
+        return cls(**{name: data[name] for name in names})
+
+
+def _one_line(sentence: str) -> str:
+    return _LINE_BREAKS.sub(" ", sentence).strip()
+
+
+def mine_parallel(
+    pairs: Iterable[tuple[str, str]],
+    female: frozenset[str],
+    male: frozenset[str],
+    out_female: Path,
+    out_male: Path,
+    *,
+    progress: bool = True,
+) -> MiningCounts:
+    """Write the target sides of female and male English sentences to two files.
+
+    Streams ``pairs`` once, writing each gendered pair's target sentence as soon as it
+    is classified, so memory does not grow with the corpus. Pairs whose English side
+    contains both kinds of words (``"both"``) or neither are counted and dropped, as
+    in Kaneko et al. (2022), §3, Step 1.
+
+    Parameters
+    ----------
+    pairs
+        ``(english, target)`` sentence pairs, e.g. from
+        :func:`mgbias.corpora.opus.iter_moses_zip` with ``src_lang="en"``.
+    female, male
+        English word lists (see :func:`gender_of`).
+    out_female, out_male
+        Output files for :math:`\\mathcal{T}_f` and :math:`\\mathcal{T}_m`, one sentence per
+        line, in corpus order. They are written in place (not atomically); use
+        :func:`mine_gendered_sentences` for atomic outputs.
+    progress
+        Show a tqdm counter of pairs read (only when stderr is a terminal).
+
+    Returns
+    -------
+    MiningCounts
+        With ``n_kept_per_gender`` left at 0.
+    """
+    _compile_lexicon(frozenset(female), frozenset(male))  # fail fast on bad lists
+    counts = MiningCounts()
+    with (
+        open(out_female, "w", encoding="utf-8", newline="\n") as female_file,
+        open(out_male, "w", encoding="utf-8", newline="\n") as male_file,
+    ):
+        sinks = {FEMALE: female_file, MALE: male_file}
+        pairs_read = tqdm(pairs, unit=" pairs", desc="mining", disable=None if progress else True)
+        for english, target in pairs_read:
+            counts.n_pairs += 1
+            target_line = _one_line(target)
+            if not target_line:
+                counts.n_empty += 1
+                continue
+            gender = gender_of(english, female, male)
+            if gender is None:
+                counts.n_neutral += 1
+            elif gender == BOTH:
+                counts.n_both += 1
+            else:
+                sinks[gender].write(target_line + "\n")
+                if gender == FEMALE:
+                    counts.n_female += 1
+                else:
+                    counts.n_male += 1
+    return counts
+
+
+def count_lines(path: Path) -> int:
+    """Return the number of lines of a text file (a last line without ``\\n`` counts)."""
+    n_lines = 0
+    last = b"\n"
+    with open(path, "rb") as stream:
+        while chunk := stream.read(1 << 20):
+            n_lines += chunk.count(b"\n")
+            last = chunk[-1:]
+    return n_lines + (last != b"\n")
+
+
+def _choose_sorted_indices(n_lines: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    """Return ``k`` distinct line indices out of ``n_lines``, uniformly, sorted ascending."""
+    if k == n_lines:
+        return np.arange(n_lines)
+    # Generator.choice without replacement draws a set (memory O(k)) when k is small
+    # relative to n_lines and a permutation (memory O(n_lines) < O(k / 0.4)) otherwise.
+    return np.sort(rng.choice(n_lines, size=k, replace=False))
+
+
+def _lines(path: Path) -> Iterator[str]:
+    with open(path, encoding="utf-8", newline="\n") as stream:
+        yield from stream
+
+
+def _copy_selected_lines(source: Path, keep: np.ndarray, sink: TextIO) -> None:
+    """Copy the lines of ``source`` whose 0-based index is in sorted ``keep``."""
+    wanted = keep.tolist()
+    position = 0
+    for index, line in enumerate(_lines(source)):
+        if position == len(wanted):
+            break
+        if index == wanted[position]:
+            sink.write(line if line.endswith("\n") else line + "\n")
+            position += 1
+    if position != len(wanted):
+        raise ValueError(
+            f"{source}: changed while being read; expected line {wanted[position] + 1} "
+            "but the file ended"
+        )
+
+
+def _check_seed(seed: int) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+
+
+def downsample_to_equal(
+    in_female: Path, in_male: Path, out_female: Path, out_male: Path, *, seed: int
+) -> int:
+    """Downsample two sentence files to the same number of lines, keeping their order.
+
+    The paper downsamples the extracted male and female sentences "to create sets of
+    an equal number of sentences" (Kaneko et al. 2022, §4). Here each file keeps
+    ``k = min(n_female, n_male)`` lines chosen uniformly at random without replacement;
+    the kept lines stay in their original order. The female and male choices use two
+    independent streams spawned from ``numpy.random.SeedSequence(seed)`` (the first
+    for female, the second for male), so the same seed gives the same bytes.
+
+    Two passes over each input (count, then copy) keep memory at O(k) line indices.
+    Each output is written to a temporary file in its directory and renamed into
+    place once both are complete.
+
+    Returns
+    -------
+    int
+        ``k``, the number of lines in each output.
+    """
+    _check_seed(seed)
+    in_female, in_male = Path(in_female), Path(in_male)
+    out_female, out_male = Path(out_female), Path(out_male)
+    n_female, n_male = count_lines(in_female), count_lines(in_male)
+    k = min(n_female, n_male)
+    female_rng, male_rng = (
+        np.random.default_rng(child) for child in np.random.SeedSequence(int(seed)).spawn(2)
+    )
+    plan = [
+        (in_female, out_female, _choose_sorted_indices(n_female, k, female_rng)),
+        (in_male, out_male, _choose_sorted_indices(n_male, k, male_rng)),
+    ]
+    temp_paths: list[Path] = []
+    try:
+        for source, target, keep in plan:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            handle = tempfile.NamedTemporaryFile(
+                "w",
+                encoding="utf-8",
+                newline="\n",
+                dir=target.parent,
+                prefix=f".{target.name}.",
+                suffix=".part",
+                delete=False,
+            )
+            temp_paths.append(Path(handle.name))
+            with handle:
+                _copy_selected_lines(source, keep, handle)
+        for temp_path, (_, target, _) in zip(temp_paths, plan, strict=True):
+            os.replace(temp_path, target)
+    except BaseException:
+        for temp_path in temp_paths:
+            temp_path.unlink(missing_ok=True)
+        raise
+    return k
+
+
+def mine_gendered_sentences(
+    pairs: Iterable[tuple[str, str]],
+    female: frozenset[str],
+    male: frozenset[str],
+    out_female: Path,
+    out_male: Path,
+    *,
+    seed: int,
+    workdir: Path | None = None,
+    progress: bool = True,
+) -> MiningCounts:
+    """MBE Step 1 end to end: mine :math:`\\mathcal{T}_f`, :math:`\\mathcal{T}_m`, equalise.
+
+    Runs :func:`mine_parallel` into temporary files (in ``workdir``, by default the
+    directory of ``out_female``), then :func:`downsample_to_equal` into the outputs,
+    which appear atomically only when both are complete.
+
+    Returns
+    -------
+    MiningCounts
+        Counts before downsampling, with ``n_kept_per_gender`` set.
+    """
+    _check_seed(seed)
+    out_female, out_male = Path(out_female), Path(out_male)
+    scratch_parent = Path(workdir) if workdir is not None else out_female.parent
+    scratch_parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=scratch_parent, prefix=".mining.") as scratch:
+        all_female = Path(scratch) / "female.txt"
+        all_male = Path(scratch) / "male.txt"
+        counts = mine_parallel(pairs, female, male, all_female, all_male, progress=progress)
+        counts.n_kept_per_gender = downsample_to_equal(
+            all_female, all_male, out_female, out_male, seed=seed
+        )
+    return counts

@@ -1,0 +1,100 @@
+"""The whole demo DAG in a temporary directory: planted bias must be recovered.
+
+Runs ``snakemake`` on ``config/test.yaml`` (the demo world at test size) once
+per session, then checks the tables and that a second plan has nothing to do.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+
+pytestmark = pytest.mark.integration
+
+
+def snakemake(workdir: Path, *args: str, timeout: int = 1500) -> subprocess.CompletedProcess:
+    command = [
+        SNAKEMAKE,
+        "-s",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(REPO / "config" / "test.yaml"),
+        "--cores",
+        "2",
+        *args,
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def demo_run(tmp_path_factory) -> Path:
+    workdir = tmp_path_factory.mktemp("demo")
+    result = snakemake(workdir)
+    if result.returncode != 0:
+        pytest.fail(f"demo workflow failed:\n{result.stdout[-5000:]}\n{result.stderr[-10000:]}")
+    return workdir
+
+
+@pytest.fixture(scope="session")
+def mbe(demo_run) -> pd.DataFrame:
+    return pd.read_csv(demo_run / "results" / "tables" / "mbe_scores.csv")
+
+
+def test_mbe_table_has_the_documented_columns(demo_run, mbe):
+    for column in ["model", "corpus", "lang", "world", "mbe", "p_value", "preferred"]:
+        assert column in mbe.columns
+    assert set(mbe["lang"]) == {"de", "es", "fr"}
+    assert set(mbe["corpus"]) == {"TED2020", "GlobalVoices"}
+    assert (demo_run / "results" / "tables" / "mbe_scores.md").read_text().startswith("# MBE")
+
+
+def test_mining_table_counts(demo_run):
+    mined = pd.read_csv(demo_run / "results" / "tables" / "mined_sentences.csv")
+    assert len(mined) == 2 * 2 * 3  # worlds x corpora x languages
+    assert (mined["n_kept_per_gender"] > 100).all()
+    assert (mined["n_both"] > 0).all(), "sentences with both genders must be seen and excluded"
+    planted = mined[mined.world == "planted"]
+    # the planted world has a 2:1 male:female ratio among gendered sentences
+    ratio = planted["n_male"] / planted["n_female"]
+    assert ((ratio > 1.6) & (ratio < 2.5)).all(), ratio
+
+
+def test_planted_model_prefers_male_sentences_significantly(mbe):
+    planted = mbe[mbe.model == "demo-planted"]
+    assert len(planted) == 2 * 2 * 3
+    assert (planted["mbe"] > 50).all(), planted[["world", "corpus", "lang", "mbe"]]
+    assert (planted["p_value"] < 0.05).all()
+    assert (planted["preferred"] == "male").all()
+
+
+def test_planted_is_further_from_neutral_than_balanced(mbe):
+    keys = ["world", "corpus", "lang"]
+    planted = mbe[mbe.model == "demo-planted"].set_index(keys)["mbe"]
+    balanced = mbe[mbe.model == "demo-balanced"].set_index(keys)["mbe"]
+    gap = (planted - 50).abs() - (balanced.loc[planted.index] - 50).abs()
+    assert (gap > 0).all(), gap
+
+
+def test_shf_baseline_is_near_neutral(mbe):
+    assert ((mbe["shf"] - 50).abs() < 5).all(), mbe["shf"]
+
+
+def test_every_job_wrote_a_log(demo_run):
+    logs = list((demo_run / "logs").rglob("*.log"))
+    assert any("train_mlm" in str(p) for p in logs)
+    assert any("score_unmasked" in str(p) for p in logs)
+
+
+def test_second_run_has_nothing_to_do(demo_run):
+    result = snakemake(demo_run, "-n", timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "Nothing to be done" in result.stdout + result.stderr
