@@ -34,7 +34,12 @@ def test_defaults_are_filled(demo_config):
     del demo_config["seed"]
     config = validate_config(demo_config, SCHEMA)
     assert config["seed"] == 12345
-    assert config["mbe"] == {"weighting": "cosine", "chunk_size": 2048, "alpha": 0.05}
+    assert config["mbe"] == {
+        "weighting": "cosine",
+        "chunk_size": 2048,
+        "mcnemar_unit": "sentence",
+        "alpha": 0.05,
+    }
     assert config["scoring"]["batch_size"] == 64
 
 

@@ -74,7 +74,7 @@ def test_tables_have_paper_shapes():
     results = [
         {"model": "m", "world": "w", "corpus": c, "lang": "de", "score": s, "p_value": p,
          "significant": p < 0.05, "preferred": "male" if s > 50 else "female", "shf": 50.1,
-         "shf_p_value": 0.9, "n_male": 3, "n_female": 3, "n_pairs": 9, "weighting": "cosine",
+         "shf_p_value": 0.9, "n_male": 3, "n_female": 3, "n_pairs": 9, "weighting": "cosine", "mcnemar_unit": "sentence",
          "model_id": "x"}
         for c, s, p in (("TED2020", 54.69, 0.001), ("GlobalVoices", 49.0, 0.3))
     ]

@@ -24,6 +24,7 @@ MBE_COLUMNS = [
     "n_female",
     "n_pairs",
     "weighting",
+    "mcnemar_unit",
     "model_id",
 ]
 

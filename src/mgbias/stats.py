@@ -1,0 +1,190 @@
+"""Statistics shared by the measures: McNemar's test and a counter-based random coin.
+
+The MBE measure (Kaneko et al. 2022, §3) reports significance with McNemar's
+test against an indicator function whose values are assigned at random. For
+results that do not depend on how the male x female pair matrix is cut into
+chunks, the random indicator of a pair is a pure function of
+``(seed, row, col)`` (:func:`random_indicator`) rather than a draw from a
+stateful generator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from statsmodels.stats.contingency_tables import mcnemar
+
+__all__ = ["EXACT_MCNEMAR_BELOW", "mcnemar_test", "random_indicator", "splitmix64_mix"]
+
+#: With ``exact=None``, :func:`mcnemar_test` uses the exact binomial test when
+#: the number of discordant cases ``b + c`` is below this, else chi-square.
+EXACT_MCNEMAR_BELOW = 25
+
+# splitmix64 constants (Steele, Lea & Flood 2014, "Fast splittable pseudorandom
+# number generators"; the finaliser is Stafford's "Mix13" variant of MurmurHash3's
+# fmix64, which is what splitmix64 uses):
+#: Increment of the splitmix64 state: 2**64 / golden ratio, rounded to an odd number.
+GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+#: First multiplier of the splitmix64 finaliser.
+MIX_MULTIPLIER_1 = np.uint64(0xBF58476D1CE4E5B9)
+#: Second multiplier of the splitmix64 finaliser.
+MIX_MULTIPLIER_2 = np.uint64(0x94D049BB133111EB)
+#: Right shifts of the finaliser's three xor-shift steps.
+MIX_SHIFTS = (np.uint64(30), np.uint64(27), np.uint64(31))
+_TOP_BIT = np.uint64(1 << 63)
+
+
+def mcnemar_test(b: int, c: int, *, exact: bool | None = None) -> tuple[float, float]:
+    """McNemar's test for two paired binary classifications.
+
+    Only the discordant counts matter: ``b`` cases where only method 1 says 1,
+    ``c`` cases where only method 2 says 1. The test is delegated to
+    :func:`statsmodels.stats.contingency_tables.mcnemar` on the table
+    ``[[0, b], [c, 0]]`` (the concordant cells do not enter McNemar's test).
+
+    Parameters
+    ----------
+    b, c : int
+        Non-negative discordant counts.
+    exact : bool or None, optional
+        ``True``: exact binomial test; its statistic is ``min(b, c)``.
+        ``False``: chi-square with continuity correction,
+        ``(|b - c| - 1)**2 / (b + c)``.
+        ``None`` (default): exact when ``b + c < 25``, else chi-square.
+
+    Returns
+    -------
+    statistic : float
+    p_value : float
+        Two-sided p-value of the null hypothesis ``P(b-type) == P(c-type)``.
+        With no discordant case (``b + c == 0``) there is no evidence either
+        way and the result is ``(0.0, 1.0)`` whatever ``exact`` says (the
+        chi-square formula would divide by zero).
+
+    Raises
+    ------
+    ValueError
+        If ``b`` or ``c`` is negative or not an integer.
+
+    Examples
+    --------
+    >>> statistic, p_value = mcnemar_test(30, 10)
+    >>> round(statistic, 3)
+    9.025
+    """
+    for name, count in (("b", b), ("c", c)):
+        if isinstance(count, bool) or not isinstance(count, int | np.integer):
+            raise ValueError(f"McNemar count {name} must be an integer, got {count!r}")
+        if count < 0:
+            raise ValueError(f"McNemar count {name} must be non-negative, got {count}")
+    b, c = int(b), int(c)
+    if b + c == 0:
+        return 0.0, 1.0
+    if exact is None:
+        exact = b + c < EXACT_MCNEMAR_BELOW
+    result = mcnemar(np.array([[0, b], [c, 0]], dtype=np.int64), exact=exact, correction=True)
+    return float(result.statistic), float(result.pvalue)
+
+
+def splitmix64_mix(values: np.ndarray) -> np.ndarray:
+    """Apply the splitmix64 output finaliser to an array of ``uint64``, in place.
+
+    ``z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27; z *= 0x94D049BB133111EB;
+    z ^= z >> 31`` with arithmetic modulo 2**64 (numpy integer arrays wrap
+    silently on overflow).
+
+    Parameters
+    ----------
+    values : np.ndarray of uint64
+        Modified in place.
+
+    Returns
+    -------
+    np.ndarray of uint64
+        ``values`` itself, for chaining.
+    """
+    shift_1, shift_2, shift_3 = MIX_SHIFTS
+    values ^= values >> shift_1
+    values *= MIX_MULTIPLIER_1
+    values ^= values >> shift_2
+    values *= MIX_MULTIPLIER_2
+    values ^= values >> shift_3
+    return values
+
+
+def _check_index_vector(indices: np.ndarray, name: str) -> np.ndarray:
+    array = np.asarray(indices)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of indices, got shape {array.shape}")
+    if array.size and not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"{name} must hold integers, got dtype {array.dtype}")
+    if array.size and array.min() < 0:
+        raise ValueError(f"{name} must be non-negative, got minimum {array.min()}")
+    return array.astype(np.uint64)
+
+
+def random_indicator(seed: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Fair pseudo-random coin for every ``(row, col)`` pair, a pure function of its inputs.
+
+    The coin of a pair depends only on ``(seed, row, col)``, never on which
+    other pairs are drawn in the same call, so a pair matrix scored in chunks
+    gets the same coins as the whole matrix at once.
+
+    Construction (splitmix64, vectorised in ``uint64`` arithmetic mod 2**64,
+    with ``mix`` the finaliser :func:`splitmix64_mix` and ``G = GOLDEN_GAMMA``):
+
+    1. ``key = mix(seed * G + G)``: a well-mixed per-seed key;
+    2. ``row_key = mix(key + (row + 1) * G)``: the ``row``-th splitmix64 output
+       of a generator seeded with ``key``;
+    3. ``h = mix(row_key + (col + 1) * G)``: the ``col``-th splitmix64 output
+       of a generator seeded with ``row_key``;
+    4. the coin is the top bit of ``h``.
+
+    Parameters
+    ----------
+    seed : int
+        Non-negative seed; values of 2**64 and above are reduced modulo 2**64.
+    rows, cols : 1-D arrays of non-negative integers
+        Row and column indices (e.g. male and female sentence indices).
+
+    Returns
+    -------
+    np.ndarray of bool, shape (len(rows), len(cols))
+        ``out[i, j]`` is the coin of pair ``(rows[i], cols[j])``; ``True``
+        with probability 1/2.
+
+    Raises
+    ------
+    ValueError
+        If ``seed`` is negative or not an integer, or ``rows``/``cols`` is not
+        a 1-D array of non-negative integers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> coins = random_indicator(0, np.arange(3), np.arange(4))
+    >>> coins.shape, coins.dtype
+    ((3, 4), dtype('bool'))
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be non-negative, got {seed}")
+    row_indices = _check_index_vector(rows, "rows")
+    col_indices = _check_index_vector(cols, "cols")
+
+    key = np.array([int(seed) % 2**64], dtype=np.uint64)
+    key *= GOLDEN_GAMMA
+    key += GOLDEN_GAMMA
+    splitmix64_mix(key)
+
+    row_keys = row_indices + np.uint64(1)
+    row_keys *= GOLDEN_GAMMA
+    row_keys += key
+    splitmix64_mix(row_keys)
+
+    col_steps = col_indices + np.uint64(1)
+    col_steps *= GOLDEN_GAMMA
+
+    hashes = row_keys[:, None] + col_steps[None, :]
+    splitmix64_mix(hashes)
+    return hashes >= _TOP_BIT
