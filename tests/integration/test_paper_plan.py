@@ -1,0 +1,74 @@
+"""The paper's plan (config/paper.yaml) is made offline, with GPU resources on model rules."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def plan(tmp_path_factory) -> str:
+    workdir = tmp_path_factory.mktemp("paper")
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("snakemake")),
+            "-n",
+            "-s",
+            str(REPO / "Snakefile"),
+            "--directory",
+            str(workdir),
+            "--configfile",
+            str(REPO / "config" / "paper.yaml"),
+            "--cores",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"HF_HUB_OFFLINE": "1", "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin"},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert not (workdir / "data").exists(), "a dry run must not create data"
+    return result.stdout + result.stderr
+
+
+def job_counts(plan: str) -> dict[str, int]:
+    table = plan.split("Job stats:")[1].split("Reasons:")[0]
+    return {m[1]: int(m[2]) for m in re.finditer(r"^(\w+)\s+(\d+)$", table, re.M)}
+
+
+def test_paper_plan_has_every_language_corpus_and_model(plan):
+    counts = job_counts(plan)
+    # 8 languages x 2 corpora; one monolingual model per language (Table 2)
+    assert counts["download_corpus"] == 16
+    assert counts["mine_gendered"] == 16
+    assert counts["score_unmasked"] == 16
+    assert counts["mbe"] == 16
+    assert "train_mlm" not in counts and "demo_world" not in counts
+    for model in [
+        "gbert-base",
+        "bert-base-japanese-wwm",
+        "chinese-bert-wwm-ext",
+        "roberta-base-russian-v0",
+    ]:
+        assert f"results/mbe/{model}/real/" in plan
+
+
+def test_paper_plan_uses_each_corpus_language_codes(plan):
+    assert "data/raw/real/TED2020/en-zh_cn.txt.zip" in plan
+    assert "data/raw/real/GlobalVoices/en-zhs.txt.zip" in plan
+    assert "data/raw/real/TED2020/de-en.txt.zip" in plan
+
+
+def test_model_rules_declare_a_gpu(plan):
+    for block in plan.split("\n\n"):
+        if "rule score_unmasked:" in block:
+            assert re.search(r"resources: .*\bgpu=1\b", block), block
+        if "rule mine_gendered:" in block or "rule download_corpus:" in block:
+            assert not re.search(r"\bgpu=", block), block
