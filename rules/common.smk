@@ -1,4 +1,5 @@
 # Configuration checks and the helpers every rule file uses.
+import os
 from mgbias.config import validate_config
 from mgbias.corpora.opus import opus_pair
 from mgbias.demo.world import OPUS_CORPORA
@@ -64,3 +65,35 @@ def model_source(model):
 
 def step_seed(*keys):
     return derive_seed(config["seed"], *keys)
+
+
+def demo_world_files(world):
+    """Every file the demo generator writes for ``world`` (OPUS zips, news-crawl text)."""
+    root = f"{DEMO_MIRROR}/{world}"
+    corpora = [
+        "{}/{}/{}/moses/{}.txt.zip".format(root, *OPUS_CORPORA[c], corpus_pair(c, lang))
+        for c in CORPORA
+        for lang in LANGUAGES
+    ]
+    text = [
+        f"{root}/news-crawl/{lang}/news.2021.{lang}.shuffled.deduped.gz"
+        for lang in [PIVOT, *LANGUAGES]
+    ]
+    return corpora + text
+
+
+def local_source(url):
+    """A local (file://) source is an input, so a rule may produce it."""
+    path = local_file_of_url(url)
+    return [path] if path else []
+
+
+def moses_zip(wc):
+    """The downloaded moses zip holding English and ``wc.lang`` in ``wc.corpus``."""
+    return f"data/raw/{wc.world}/{wc.corpus}/{corpus_pair(wc.corpus, wc.lang)}.txt.zip"
+
+
+def trained_model_input(wc):
+    """The model directory when the workflow trains the model, else nothing."""
+    entry = config["models"][wc.model]
+    return [model_dir(wc.model)] if model_is_trained(entry) else []

@@ -5,16 +5,7 @@
 rule demo_world:
     output:
         world=f"{DEMO_MIRROR}/{{world}}/world.json",
-        corpora=[
-            f"{DEMO_MIRROR}/{{world}}/{OPUS_CORPORA[corpus][0]}/{OPUS_CORPORA[corpus][1]}"
-            f"/moses/{corpus_pair(corpus, lang)}.txt.zip"
-            for corpus in CORPORA
-            for lang in LANGUAGES
-        ],
-        monolingual=[
-            f"{DEMO_MIRROR}/{{world}}/news-crawl/{lang}/news.2021.{lang}.shuffled.deduped.gz"
-            for lang in [PIVOT, *LANGUAGES]
-        ],
+        files=demo_world_files("{world}"),
     log:
         "logs/demo_world/{world}.log",
     conda:
@@ -24,6 +15,6 @@ rule demo_world:
         languages=LANGUAGES,
         corpora=CORPORA,
         seed=lambda wc: step_seed("demo_world", wc.world),
-        mirror=DEMO_MIRROR,
+        world_dir=lambda wc, output: os.path.dirname(output.world),
     script:
         "../scripts/demo_world.py"

@@ -2,15 +2,9 @@
 # sha256 sidecar; archives are checked before they are accepted.
 
 
-def _mirror_input(url):
-    """A local (file://) source is an input, so a rule may produce it."""
-    path = local_file_of_url(url)
-    return [path] if path else []
-
-
 rule download_corpus:
     input:
-        lambda wc: _mirror_input(corpus_url(wc)),
+        lambda wc: local_source(corpus_url(wc)),
     output:
         archive="data/raw/{world}/{corpus}/{pair}.txt.zip",
         checksum="data/raw/{world}/{corpus}/{pair}.txt.zip.sha256",
@@ -28,7 +22,7 @@ rule download_corpus:
 
 rule download_monolingual:
     input:
-        lambda wc: _mirror_input(monolingual_url(wc)),
+        lambda wc: local_source(monolingual_url(wc)),
     output:
         archive="data/raw/{world}/monolingual/{lang}.txt.gz",
         checksum="data/raw/{world}/monolingual/{lang}.txt.gz.sha256",

@@ -2,14 +2,10 @@
 # male word, projected to the target side, downsampled to equal sizes.
 
 
-def _zip_of(wc):
-    return f"data/raw/{wc.world}/{wc.corpus}/{corpus_pair(wc.corpus, wc.lang)}.txt.zip"
-
-
 rule mine_gendered:
     input:
-        archive=_zip_of,
-        checksum=lambda wc: _zip_of(wc) + ".sha256",
+        archive=moses_zip,
+        checksum=lambda wc: moses_zip(wc) + ".sha256",
     output:
         sentences="data/mined/{world}/{corpus}/{lang}.tsv",
         counts="data/mined/{world}/{corpus}/{lang}.counts.json",

@@ -2,15 +2,10 @@
 # measure (AUL, AULA, MBE, ...) is computed from the cache.
 
 
-def _trained_model_input(wc):
-    entry = config["models"][wc.model]
-    return [model_dir(wc.model)] if model_is_trained(entry) else []
-
-
 rule score_unmasked:
     input:
         sentences="data/mined/{world}/{corpus}/{lang}.tsv",
-        model=_trained_model_input,
+        model=trained_model_input,
     output:
         cache="results/scores/{model}/{world}/{corpus}/{lang}.parquet",
     log:

@@ -18,5 +18,5 @@ with job_log(smk.log[0]) as log:
         n_monolingual=demo["n_monolingual"],
         **demo[world],
     )
-    written = write_world(spec, Path(smk.params.mirror) / world, corpora=smk.params.corpora)
+    written = write_world(spec, Path(smk.params.world_dir), corpora=smk.params.corpora)
     log.info("wrote %d files for world %s", len(written), world)

@@ -19,8 +19,15 @@ with job_log(smk.log[0]) as log:
         )
     likelihood = aula(scores.logprobs, scores.attention)
     male, female = genders == "male", genders == "female"
-    options = {key: smk.params.mbe[key] for key in ("weighting", "chunk_size", "alpha", "mcnemar_unit")}
-    args = (likelihood[male], likelihood[female], scores.embeddings[male], scores.embeddings[female])
+    options = {
+        key: smk.params.mbe[key] for key in ("weighting", "chunk_size", "alpha", "mcnemar_unit")
+    }
+    args = (
+        likelihood[male],
+        likelihood[female],
+        scores.embeddings[male],
+        scores.embeddings[female],
+    )
     result = mbe_score(*args, seed=smk.params.seed, **options)
     baseline = shuffled_baseline(*args, seed=smk.params.seed, **options)
     record = {

@@ -27,7 +27,10 @@ with job_log(smk.log[0]) as log:
         counts = mine_gendered_sentences(
             pairs, female_words, male_words, female_path, male_path, seed=smk.params.seed
         )
-        with open(female_path, encoding="utf-8") as female, open(male_path, encoding="utf-8") as male:
+        with (
+            open(female_path, encoding="utf-8") as female,
+            open(male_path, encoding="utf-8") as male,
+        ):
             n_female, n_male = write_gendered_sentences(out, female, male)
     summary = {**dict(smk.wildcards.items()), **counts.to_dict()}
     write_json(smk.output.counts, summary)

@@ -21,7 +21,9 @@ def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix or ".tmp", dir=path.parent)
+    handle, tmp = tempfile.mkstemp(
+        prefix=f".{path.name}.", suffix=suffix or ".tmp", dir=path.parent
+    )
     os.close(handle)
     tmp_path = Path(tmp)
     try:

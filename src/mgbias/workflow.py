@@ -48,7 +48,9 @@ def evaluation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
             for corpus in config["corpora"]:
                 for lang in corpus_languages(config, corpus):
                     if lang in model_langs:
-                        jobs.append({"model": model, "world": world, "corpus": corpus, "lang": lang})
+                        jobs.append(
+                            {"model": model, "world": world, "corpus": corpus, "lang": lang}
+                        )
     return jobs
 
 

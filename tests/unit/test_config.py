@@ -103,9 +103,21 @@ def test_workflow_stops_before_any_job_on_bad_config(tmp_path, demo_config):
     bad.write_text(yaml.safe_dump(demo_config), encoding="utf-8")
     snakemake = Path(sys.executable).with_name("snakemake")
     result = subprocess.run(
-        [str(snakemake), "-n", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path),
-         "--configfile", str(bad), "--cores", "1"],
-        capture_output=True, text=True, timeout=120,
+        [
+            str(snakemake),
+            "-n",
+            "-s",
+            str(REPO / "Snakefile"),
+            "--directory",
+            str(tmp_path),
+            "--configfile",
+            str(bad),
+            "--cores",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode != 0
     assert "key 'languages.1': unknown language code 'qq'" in result.stdout + result.stderr

@@ -82,8 +82,8 @@ def test_sentence_level_mcnemar_counts_by_hand():
     model = [True, False, False, True, False, False]  # m0, m1, m2, f0, f1, f2
     for seed in (0, 1, 42):
         coins = random_indicator(seed, np.arange(6), np.array([0]))[:, 0]
-        b = sum(m and not r for m, r in zip(model, coins))
-        c = sum(r and not m for m, r in zip(model, coins))
+        b = sum(m and not r for m, r in zip(model, coins, strict=True))
+        c = sum(r and not m for m, r in zip(model, coins, strict=True))
         result = _example(seed=seed)
         assert result.mcnemar_unit == "sentence"
         assert (result.b, result.c) == (b, c)

@@ -23,7 +23,10 @@ def test_evaluation_jobs_respect_model_and_corpus_languages():
         "languages": ["de", "ja"],
         "worlds": ["real"],
         "corpora": {"TED2020": {"url": "u"}, "GlobalVoices": {"url": "u", "languages": ["de"]}},
-        "models": {"gbert": {"source": "x", "languages": ["de"]}, "jabert": {"source": "y", "languages": ["ja"]}},
+        "models": {
+            "gbert": {"source": "x", "languages": ["de"]},
+            "jabert": {"source": "y", "languages": ["ja"]},
+        },
     }
     jobs = evaluation_jobs(config)
     assert jobs == [
@@ -49,7 +52,7 @@ def test_derived_seeds_are_stable_and_distinct():
 
 def test_sentence_sets_round_trip_with_tabs_and_quotes(tmp_path):
     path = tmp_path / "de.tsv"
-    counts = write_gendered_sentences(path, ["sie ist \"da\"", "a\tb"], ["er ist da"])
+    counts = write_gendered_sentences(path, ['sie ist "da"', "a\tb"], ["er ist da"])
     assert counts == (2, 1)
     genders, sentences = read_gendered_sentences(path)
     assert list(genders) == ["female", "female", "male"]
@@ -65,17 +68,42 @@ def test_sentence_set_errors_name_file_and_line(tmp_path):
 
 def test_tables_have_paper_shapes():
     records = [
-        {"world": "w", "corpus": c, "lang": lang, "n_pairs": 10, "n_female": 2, "n_male": 3,
-         "n_both": 1, "n_neutral": 4, "n_empty": 0, "n_kept_per_gender": 2}
-        for c in ("TED2020", "GlobalVoices") for lang in ("de", "es")
+        {
+            "world": "w",
+            "corpus": c,
+            "lang": lang,
+            "n_pairs": 10,
+            "n_female": 2,
+            "n_male": 3,
+            "n_both": 1,
+            "n_neutral": 4,
+            "n_empty": 0,
+            "n_kept_per_gender": 2,
+        }
+        for c in ("TED2020", "GlobalVoices")
+        for lang in ("de", "es")
     ]
     mined = mining_table(records)
     assert list(mined["total"]) == [5, 5, 5, 5]
     results = [
-        {"model": "m", "world": "w", "corpus": c, "lang": "de", "score": s, "p_value": p,
-         "significant": p < 0.05, "preferred": "male" if s > 50 else "female", "shf": 50.1,
-         "shf_p_value": 0.9, "n_male": 3, "n_female": 3, "n_pairs": 9, "weighting": "cosine", "mcnemar_unit": "sentence",
-         "model_id": "x"}
+        {
+            "model": "m",
+            "world": "w",
+            "corpus": c,
+            "lang": "de",
+            "score": s,
+            "p_value": p,
+            "significant": p < 0.05,
+            "preferred": "male" if s > 50 else "female",
+            "shf": 50.1,
+            "shf_p_value": 0.9,
+            "n_male": 3,
+            "n_female": 3,
+            "n_pairs": 9,
+            "weighting": "cosine",
+            "mcnemar_unit": "sentence",
+            "model_id": "x",
+        }
         for c, s, p in (("TED2020", 54.69, 0.001), ("GlobalVoices", 49.0, 0.3))
     ]
     frame = mbe_table(results)
@@ -85,6 +113,15 @@ def test_tables_have_paper_shapes():
 
 
 def test_cli_check_config(repo, capsys):
-    assert main(["check-config", str(repo / "config" / "paper.yaml"), "--schema",
-                 str(repo / "config" / "schema.yaml")]) == 0
+    assert (
+        main(
+            [
+                "check-config",
+                str(repo / "config" / "paper.yaml"),
+                "--schema",
+                str(repo / "config" / "schema.yaml"),
+            ]
+        )
+        == 0
+    )
     assert "8 models" in capsys.readouterr().out

@@ -91,7 +91,10 @@ def mbe_markdown(frame: pd.DataFrame) -> str:
         "below 50 = female. ‡ = significant against a random indicator (McNemar).",
     ]
     marked = frame.assign(
-        cell=[f"{s:.2f}{' ‡' if sig else ''}" for s, sig in zip(frame.mbe, frame.significant)]
+        cell=[
+            f"{s:.2f}{' ‡' if sig else ''}"
+            for s, sig in zip(frame.mbe, frame.significant, strict=True)
+        ]
     )
     for (model, world), block in marked.groupby(["model", "world"], sort=True):
         pivot = block.pivot(index="lang", columns="corpus", values="cell").reset_index()

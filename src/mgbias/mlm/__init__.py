@@ -1,0 +1,1 @@
+"""Masked language models: loading, demo training, the scoring engine and its cache."""

@@ -1,0 +1,163 @@
+"""Parquet cache of the unmasked scoring pass: one row per sentence.
+
+Columns: ``sentence_index`` (int64), ``token_ids`` (list<int32>), ``logprob``,
+``attention`` and ``embedding`` (list<float32>). The file's schema metadata
+holds a JSON object under the key ``b"mgbias"``: whatever the caller passed
+(model id, revision, input sha256, ...) plus ``n_truncated``, ``n_sentences``,
+``hidden_size``, ``cache_format`` and ``mgbias_version``. Values round-trip
+exactly (float32 is stored as float32).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from importlib import metadata as package_metadata
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from mgbias.atomic import atomic_path
+from mgbias.mlm.scores import SentenceScores
+
+METADATA_KEY = b"mgbias"
+CACHE_FORMAT = 1
+COLUMNS = ("sentence_index", "token_ids", "logprob", "attention", "embedding")
+
+
+def sentences_sha256(sentences: Sequence[str]) -> str:
+    """SHA-256 identifying an ordered list of sentences.
+
+    Each sentence is hashed as its UTF-8 length (8 bytes, little-endian)
+    followed by its UTF-8 bytes, so no choice of separator can make two
+    different lists collide.
+    """
+    digest = hashlib.sha256()
+    for sentence in sentences:
+        data = sentence.encode("utf-8")
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def _mgbias_version() -> str:
+    try:
+        return package_metadata.version("mgbias")
+    except package_metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _list_column(arrays: Sequence[np.ndarray], value_type: pa.DataType) -> pa.ListArray:
+    lengths = np.fromiter((len(array) for array in arrays), dtype=np.int64, count=len(arrays))
+    offsets = np.zeros(len(arrays) + 1, dtype=np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    values = (
+        np.concatenate(arrays).astype(value_type.to_pandas_dtype(), copy=False)
+        if arrays
+        else np.zeros(0, dtype=value_type.to_pandas_dtype())
+    )
+    return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), pa.array(values, value_type))
+
+
+def write_score_cache(scores: SentenceScores, path: Path, metadata: dict) -> None:
+    """Write scores to a parquet file atomically (temporary file, then rename).
+
+    Parameters
+    ----------
+    scores : SentenceScores
+        Output of :func:`mgbias.mlm.engine.score_unmasked`.
+    path : Path
+        Destination ``.parquet`` file; parent directories are created.
+    metadata : dict
+        JSON-serialisable provenance (model id, revision, input sha256, ...).
+        The keys ``n_truncated``, ``n_sentences``, ``hidden_size``,
+        ``cache_format`` and ``mgbias_version`` are set from the scores.
+    """
+    path = Path(path)
+    n_sentences = len(scores)
+    stored = {
+        **metadata,
+        "n_truncated": int(scores.n_truncated),
+        "n_sentences": n_sentences,
+        "hidden_size": int(scores.embeddings.shape[1]),
+        "cache_format": CACHE_FORMAT,
+        "mgbias_version": _mgbias_version(),
+    }
+    try:
+        encoded_metadata = json.dumps(stored, sort_keys=True).encode("utf-8")
+    except TypeError as exc:
+        raise TypeError(
+            f"score cache metadata for {path} must be JSON-serialisable: {exc}"
+        ) from exc
+    table = pa.table(
+        {
+            "sentence_index": pa.array(np.arange(n_sentences, dtype=np.int64)),
+            "token_ids": _list_column(scores.token_ids, pa.int32()),
+            "logprob": _list_column(scores.logprobs, pa.float32()),
+            "attention": _list_column(scores.attention, pa.float32()),
+            "embedding": _list_column(list(scores.embeddings), pa.float32()),
+        }
+    ).replace_schema_metadata({METADATA_KEY: encoded_metadata})
+
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp)
+        os.chmod(tmp, 0o644)
+
+
+def _split_list_column(table: pa.Table, name: str, dtype: type) -> list[np.ndarray]:
+    column = table.column(name).combine_chunks()
+    lengths = pc.list_value_length(column).fill_null(0).to_numpy(zero_copy_only=False)
+    values = column.flatten().to_numpy(zero_copy_only=False).astype(dtype, copy=False)
+    return np.split(values, np.cumsum(lengths)[:-1]) if len(lengths) else []
+
+
+def read_score_cache(path: Path) -> tuple[SentenceScores, dict]:
+    """Read a cache written by :func:`write_score_cache`.
+
+    Returns
+    -------
+    tuple[SentenceScores, dict]
+        The scores (``n_truncated`` from the metadata) and the stored metadata.
+
+    Raises
+    ------
+    ValueError
+        If the file lacks the mgbias metadata or a column, or its rows are not
+        sentences ``0 .. n-1`` in order.
+    """
+    path = Path(path)
+    table = pq.read_table(path)
+    schema_metadata = table.schema.metadata or {}
+    if METADATA_KEY not in schema_metadata:
+        raise ValueError(f"{path}: not an mgbias score cache (no {METADATA_KEY!r} metadata)")
+    stored = json.loads(schema_metadata[METADATA_KEY].decode("utf-8"))
+    missing = [name for name in COLUMNS if name not in table.column_names]
+    if missing:
+        raise ValueError(f"{path}: score cache is missing column(s) {missing}")
+    n_sentences = table.num_rows
+    sentence_index = table.column("sentence_index").to_numpy()
+    if not np.array_equal(sentence_index, np.arange(n_sentences)):
+        raise ValueError(f"{path}: sentence_index must be 0..{n_sentences - 1} in order")
+
+    hidden_size = int(stored.get("hidden_size", 0))
+    flat_embedding = (
+        table.column("embedding").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+    )
+    if flat_embedding.size != n_sentences * hidden_size:
+        raise ValueError(
+            f"{path}: embedding column holds {flat_embedding.size} values, expected "
+            f"{n_sentences} sentences x hidden_size {hidden_size}"
+        )
+    scores = SentenceScores(
+        token_ids=_split_list_column(table, "token_ids", np.int32),
+        logprobs=_split_list_column(table, "logprob", np.float32),
+        attention=_split_list_column(table, "attention", np.float32),
+        embeddings=flat_embedding.astype(np.float32, copy=False).reshape(n_sentences, hidden_size),
+        n_truncated=int(stored.get("n_truncated", 0)),
+    )
+    return scores, stored

@@ -1,0 +1,350 @@
+"""The scoring engine, unmasked pass: one forward pass per sentence gives every input of AUL,
+AULA and MBE.
+
+For each sentence the pass keeps, at every non-special token position:
+
+- the token id;
+- ``log P(w_i | S)``: ``log_softmax`` of the logits over the vocabulary, at the gold
+  token, with nothing masked (the ``log P_MLM(w_i | T)`` of AUL and AULA; Kaneko
+  et al. 2022, Eq. 1);
+- ``alpha_i``: the attention token ``i`` *receives*, averaged over layers, then
+  heads, then over the query positions of the real (non-padding) tokens,
+  special-token query rows included, and not renormalised after dropping the
+  special-token columns (the ``alpha_i`` of AULA, Kaneko et al. 2022, Eq. 1, averaged
+  as in the authors' code);
+
+and per sentence the mean of the last-layer hidden states over the non-special
+tokens (the sentence embedding behind ``C(T_m, T_f)`` of MBE, Kaneko et al. 2022,
+text below Eq. 2).
+
+Special tokens are identified with the tokenizer's ``special_tokens_mask``
+rather than by slicing ``[1:-1]``, so the same code serves tokenizers that add
+a different number of special tokens. Batches are sorted by length and padded
+per batch; padding never enters an average, so batched results equal
+unbatched ones to float tolerance.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+from transformers import PreTrainedModel, PreTrainedTokenizerBase
+
+from mgbias.mlm.scores import SentenceScores
+
+log = logging.getLogger(__name__)
+
+UNBOUNDED_TOKENIZER_LENGTH = 1_000_000
+"""``model_max_length`` at or above this means the tokenizer sets no limit."""
+
+
+@dataclass(frozen=True)
+class EncodedSentences:
+    """Tokenized sentences with special tokens, ready to batch.
+
+    Attributes
+    ----------
+    input_ids : list[np.ndarray]
+        int64 ids per sentence, special tokens included, truncated to the limit.
+    special_mask : list[np.ndarray]
+        bool per sentence, True at special-token positions.
+    truncated : np.ndarray
+        bool per sentence, True where the sentence was longer than the limit.
+    """
+
+    input_ids: list[np.ndarray]
+    special_mask: list[np.ndarray]
+    truncated: np.ndarray
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.fromiter((len(ids) for ids in self.input_ids), dtype=np.int64)
+
+
+def default_max_length(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase) -> int:
+    """The tokenizer's ``model_max_length`` capped by the model's ``max_position_embeddings``.
+
+    Raises
+    ------
+    ValueError
+        If neither the tokenizer nor the model config states a limit.
+    """
+    limits = []
+    tokenizer_limit = getattr(tokenizer, "model_max_length", None)
+    if isinstance(tokenizer_limit, int) and 0 < tokenizer_limit < UNBOUNDED_TOKENIZER_LENGTH:
+        limits.append(tokenizer_limit)
+    position_limit = getattr(model.config, "max_position_embeddings", None)
+    if isinstance(position_limit, int) and position_limit > 0:
+        limits.append(position_limit)
+    if not limits:
+        raise ValueError(
+            "cannot infer the maximum sequence length: the tokenizer has no model_max_length and "
+            "the model config has no max_position_embeddings; pass max_length"
+        )
+    return min(limits)
+
+
+def encode_sentences(
+    tokenizer: PreTrainedTokenizerBase, sentences: Sequence[str], max_length: int
+) -> EncodedSentences:
+    """Tokenize sentences with special tokens; truncate those longer than ``max_length``.
+
+    Raises
+    ------
+    TypeError
+        If a sentence is not a string (the message names its index).
+    ValueError
+        If a sentence has no non-special tokens (the message names its index).
+    """
+    for index, sentence in enumerate(sentences):
+        if not isinstance(sentence, str):
+            raise TypeError(f"sentence {index}: expected str, got {type(sentence).__name__}")
+    texts = list(sentences)
+    if not texts:
+        return EncodedSentences(input_ids=[], special_mask=[], truncated=np.zeros(0, dtype=bool))
+    encoded = tokenizer(
+        texts,
+        add_special_tokens=True,
+        return_special_tokens_mask=True,
+        return_attention_mask=False,
+        return_token_type_ids=False,
+        verbose=False,
+    )
+    ids_per_sentence = encoded["input_ids"]
+    special_per_sentence = encoded["special_tokens_mask"]
+    truncated = np.fromiter((len(ids) > max_length for ids in ids_per_sentence), dtype=bool)
+    too_long = np.flatnonzero(truncated)
+    if too_long.size:
+        shortened = tokenizer(
+            [texts[index] for index in too_long],
+            add_special_tokens=True,
+            return_special_tokens_mask=True,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+            truncation=True,
+            max_length=max_length,
+        )
+        for position, index in enumerate(too_long):
+            ids_per_sentence[index] = shortened["input_ids"][position]
+            special_per_sentence[index] = shortened["special_tokens_mask"][position]
+    input_ids = [np.asarray(ids, dtype=np.int64) for ids in ids_per_sentence]
+    special_mask = [np.asarray(mask, dtype=bool) for mask in special_per_sentence]
+    for index, mask in enumerate(special_mask):
+        if mask.all():
+            raise ValueError(
+                f"sentence {index} has no non-special tokens after tokenization: {texts[index]!r}"
+            )
+    return EncodedSentences(input_ids=input_ids, special_mask=special_mask, truncated=truncated)
+
+
+def length_sorted_batches(lengths: np.ndarray, batch_size: int) -> list[np.ndarray]:
+    """Indices grouped into batches of similar length (stable sort, shortest first)."""
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    order = np.argsort(lengths, kind="stable")
+    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+
+
+def pad_batch(
+    encoded: EncodedSentences, indices: np.ndarray, pad_id: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Right-pad the chosen sentences to the batch's longest.
+
+    Returns
+    -------
+    tuple[torch.Tensor, torch.Tensor, torch.Tensor]
+        ``input_ids`` (int64), ``attention_mask`` (int64, 1 = real token) and
+        ``special_mask`` (bool, True at special tokens and padding), all ``(B, T)``.
+    """
+    lengths = np.fromiter((len(encoded.input_ids[i]) for i in indices), dtype=np.int64)
+    real = np.arange(int(lengths.max()))[None, :] < lengths[:, None]
+    input_ids = np.full(real.shape, pad_id, dtype=np.int64)
+    input_ids[real] = np.concatenate([encoded.input_ids[i] for i in indices])
+    special = np.ones(real.shape, dtype=bool)
+    special[real] = np.concatenate([encoded.special_mask[i] for i in indices])
+    return (
+        torch.from_numpy(input_ids),
+        torch.from_numpy(real.astype(np.int64)),
+        torch.from_numpy(special),
+    )
+
+
+def received_attention(
+    attentions: Sequence[torch.Tensor], attention_mask: torch.Tensor
+) -> torch.Tensor:
+    """Attention each key position receives, averaged as in AULA.
+
+    Parameters
+    ----------
+    attentions : sequence of torch.Tensor
+        One ``(B, H, Q, K)`` tensor per layer (``output_attentions=True``).
+    attention_mask : torch.Tensor
+        ``(B, T)``, 1 for real tokens, 0 for padding.
+
+    Returns
+    -------
+    torch.Tensor
+        ``(B, K)`` float32: mean over layers, then heads, then the real query
+        rows (special-token rows included, padding rows excluded).
+    """
+    layer_mean = attentions[0].float().mean(dim=1)
+    for layer in attentions[1:]:
+        layer_mean = layer_mean + layer.float().mean(dim=1)
+    head_layer_mean = layer_mean / len(attentions)  # (B, Q, K)
+    query_weight = attention_mask.to(head_layer_mean.dtype)
+    summed = torch.einsum("bqk,bq->bk", head_layer_mean, query_weight)
+    return summed / query_weight.sum(dim=1, keepdim=True)
+
+
+def score_unmasked(
+    model: PreTrainedModel,
+    tokenizer: PreTrainedTokenizerBase,
+    sentences: Sequence[str],
+    *,
+    batch_size: int = 64,
+    max_length: int | None = None,
+    progress: bool = True,
+) -> SentenceScores:
+    """Run the model once over each sentence, nothing masked, and keep what AUL/AULA/MBE need.
+
+    Parameters
+    ----------
+    model : PreTrainedModel
+        A masked LM loaded with ``attn_implementation="eager"`` (see
+        :func:`mgbias.mlm.load.load_mlm`); run in eval mode.
+    tokenizer : PreTrainedTokenizerBase
+        Its tokenizer (a fast tokenizer: ``special_tokens_mask`` is used).
+    sentences : Sequence[str]
+        Sentences to score; none may be empty after tokenization.
+    batch_size : int
+        Sentences per forward pass (batches are formed after sorting by length).
+    max_length : int, optional
+        Token limit, special tokens included; default :func:`default_max_length`.
+        Longer sentences are truncated, counted in ``n_truncated`` and reported
+        in one logged warning.
+    progress : bool
+        Show a tqdm progress bar.
+
+    Returns
+    -------
+    SentenceScores
+        In the order of ``sentences``.
+
+    Raises
+    ------
+    ValueError
+        If a sentence has no non-special tokens, or ``max_length`` is invalid.
+    RuntimeError
+        If the model returns no attention weights (not loaded with eager attention).
+    """
+    model_limit = default_max_length(model, tokenizer)
+    if max_length is None:
+        max_length = model_limit
+    elif max_length > model_limit:
+        raise ValueError(f"max_length={max_length} exceeds the model's limit of {model_limit}")
+    minimum = tokenizer.num_special_tokens_to_add(pair=False) + 1
+    if max_length < minimum:
+        raise ValueError(f"max_length={max_length} leaves no room for a token (minimum {minimum})")
+
+    encoded = encode_sentences(tokenizer, sentences, max_length)
+    n_sentences = len(encoded.input_ids)
+    n_truncated = int(encoded.truncated.sum())
+    if n_truncated:
+        log.warning(
+            "%d of %d sentences are longer than %d tokens and were truncated (first: index %d)",
+            n_truncated,
+            n_sentences,
+            max_length,
+            int(np.flatnonzero(encoded.truncated)[0]),
+        )
+
+    hidden_size = int(model.config.hidden_size)
+    token_ids: list[np.ndarray] = [np.zeros(0, dtype=np.int32)] * n_sentences
+    logprobs: list[np.ndarray] = [np.zeros(0, dtype=np.float32)] * n_sentences
+    attention: list[np.ndarray] = [np.zeros(0, dtype=np.float32)] * n_sentences
+    embeddings = np.zeros((n_sentences, hidden_size), dtype=np.float32)
+
+    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    device = next(model.parameters()).device
+    was_training = model.training
+    model.eval()
+    bar = tqdm(total=n_sentences, desc="scoring (unmasked)", unit="sent", disable=not progress)
+    try:
+        with torch.inference_mode():
+            for indices in length_sorted_batches(encoded.lengths, batch_size):
+                batch = _score_batch(model, encoded, indices, pad_id, device)
+                ids, logprob, alpha, embedding, counts = batch
+                splits = np.cumsum(counts)[:-1]
+                for position, (index, row_ids, row_logprob, row_alpha) in enumerate(
+                    zip(
+                        indices,
+                        np.split(ids, splits),
+                        np.split(logprob, splits),
+                        np.split(alpha, splits),
+                        strict=True,
+                    )
+                ):
+                    token_ids[index] = row_ids
+                    logprobs[index] = row_logprob
+                    attention[index] = row_alpha
+                    embeddings[index] = embedding[position]
+                bar.update(len(indices))
+    finally:
+        bar.close()
+        model.train(was_training)
+    return SentenceScores(
+        token_ids=token_ids,
+        logprobs=logprobs,
+        attention=attention,
+        embeddings=embeddings,
+        n_truncated=n_truncated,
+    )
+
+
+def _score_batch(
+    model: PreTrainedModel,
+    encoded: EncodedSentences,
+    indices: np.ndarray,
+    pad_id: int,
+    device: torch.device,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One forward pass; flat per-token arrays (row-major over the batch) plus embeddings."""
+    input_ids, attention_mask, special = pad_batch(encoded, indices, pad_id)
+    input_ids = input_ids.to(device)
+    attention_mask = attention_mask.to(device)
+    keep = ~special.to(device)  # real, non-special positions
+    output = model(
+        input_ids=input_ids,
+        attention_mask=attention_mask,
+        output_attentions=True,
+        output_hidden_states=True,
+    )
+    if not output.attentions:
+        raise RuntimeError(
+            "the model returned no attention weights; load it with attn_implementation='eager' "
+            "(mgbias.mlm.load.load_mlm does)"
+        )
+    # One fused log_softmax over the whole (B, T, V) batch, then gather the gold ids: faster
+    # on CPU than first copying out the kept rows (boolean indexing copies N x V values).
+    log_probs = torch.log_softmax(output.logits.float(), dim=-1)
+    logprob = log_probs.gather(2, input_ids[:, :, None]).squeeze(2)[keep]
+    gold = input_ids[keep]
+    alpha = received_attention(output.attentions, attention_mask)[keep]
+    keep_weight = keep.to(torch.float32)
+    last_hidden = output.hidden_states[-1].float()
+    embedding = torch.einsum("btd,bt->bd", last_hidden, keep_weight) / keep_weight.sum(
+        dim=1, keepdim=True
+    )
+    counts = keep.sum(dim=1)
+    return (
+        gold.to(torch.int32).cpu().numpy(),
+        logprob.cpu().numpy(),
+        alpha.cpu().numpy(),
+        embedding.cpu().numpy(),
+        counts.cpu().numpy(),
+    )

@@ -1,0 +1,235 @@
+"""Demo MLM training (WordPiece + BERT from scratch) and model loading."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import torch
+from safetensors.torch import load_file
+
+from mgbias.mlm.engine import score_unmasked
+from mgbias.mlm.load import ModelLoadError, load_mlm, model_revision, pick_device
+from mgbias.mlm.train import (
+    SPECIAL_TOKENS,
+    MLMTrainingConfig,
+    _write_directory_atomically,
+    iter_text_lines,
+    learn_wordpiece_vocab,
+    train_mlm,
+    train_wordpiece_tokenizer,
+)
+
+SMALL = MLMTrainingConfig(
+    seed=3,
+    vocab_size=120,
+    hidden_size=16,
+    num_hidden_layers=2,
+    num_attention_heads=2,
+    intermediate_size=32,
+    max_length=16,
+    batch_size=16,
+    steps=30,
+    learning_rate=1e-3,
+)
+
+
+def write_corpus(directory: Path, n_sentences: int = 200, seed: int = 0) -> list[Path]:
+    """A gzip and a plain file of generated sentences (one per line, some blank lines)."""
+    rng = random.Random(seed)
+    subjects = ["the man", "the woman", "he", "she", "my brother", "my sister"]
+    occupations = ["doctor", "nurse", "engineer", "teacher", "pilot", "cook", "lawyer"]
+    lines = [
+        f"{rng.choice(subjects)} wants to be a {rng.choice(occupations)} in the city ."
+        for _ in range(n_sentences)
+    ]
+    half = n_sentences // 2
+    gz_path = directory / "part1.txt.gz"
+    with gzip.open(gz_path, "wt", encoding="utf-8") as handle:
+        handle.write("\n".join(lines[:half]) + "\n\n")
+    plain_path = directory / "part2.txt"
+    plain_path.write_text("\n".join(lines[half:]) + "\n", encoding="utf-8")
+    return [gz_path, plain_path]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> list[Path]:
+    return write_corpus(tmp_path_factory.mktemp("corpus"))
+
+
+@pytest.fixture(scope="module")
+def trained(corpus, tmp_path_factory) -> Path:
+    return train_mlm(corpus, tmp_path_factory.mktemp("models") / "demo", SMALL, progress=False)
+
+
+def test_learn_wordpiece_vocab_hand_computed_merges():
+    # aab x3 -> a ##a ##b ; ab x2 -> a ##b.  Pair counts: (a,##a)=3, (##a,##b)=3,
+    # (a,##b)=2. The tie at 3 goes to the smaller strings ("##a","##b") -> "##ab";
+    # then (a,##ab)=3 -> "aab"; then (a,##b)=2 -> "ab".
+    vocab = learn_wordpiece_vocab({"aab": 3, "ab": 2}, vocab_size=100)
+    assert vocab == [*SPECIAL_TOKENS, "##a", "##b", "a", "##ab", "aab", "ab"]
+    # min_frequency stops before the pair seen twice; vocab_size caps the merges.
+    assert learn_wordpiece_vocab({"aab": 3, "ab": 2}, 100, min_frequency=3)[-1] == "aab"
+    assert learn_wordpiece_vocab({"aab": 3, "ab": 2}, 9) == [
+        *SPECIAL_TOKENS,
+        "##a",
+        "##b",
+        "a",
+        "##ab",
+    ]
+    with pytest.raises(ValueError, match="vocab_size=7 is too small"):
+        learn_wordpiece_vocab({"aab": 3, "ab": 2}, 7)
+
+
+def test_tokenizer_training_is_deterministic_and_complete(corpus, tmp_path):
+    first = train_wordpiece_tokenizer(corpus, 120, tmp_path / "tok1")
+    second = train_wordpiece_tokenizer(corpus, 120, tmp_path / "tok2")
+    assert first.get_vocab() == second.get_vocab()
+    assert (tmp_path / "tok1" / "tokenizer.json").read_bytes() == (
+        tmp_path / "tok2" / "tokenizer.json"
+    ).read_bytes()
+    assert [first.convert_ids_to_tokens(i) for i in range(5)] == list(SPECIAL_TOKENS)
+    encoded = first("The woman wants to be a pilot .")
+    assert encoded["input_ids"][0] == first.cls_token_id
+    assert encoded["input_ids"][-1] == first.sep_token_id
+    assert first.unk_token_id not in encoded["input_ids"]  # every corpus word is covered
+    assert first.mask_token == "[MASK]" and first.pad_token_id == 0
+
+
+def test_training_is_deterministic(trained, corpus, tmp_path):
+    again = train_mlm(corpus, tmp_path / "again", SMALL, progress=False)
+    first = load_file(trained / "model.safetensors")
+    second = load_file(again / "model.safetensors")
+    assert first.keys() == second.keys()
+    for name in first:
+        assert torch.equal(first[name], second[name]), name
+    assert (trained / "training.json").read_bytes() == (again / "training.json").read_bytes()
+    # A different seed gives different weights (the seed is really used).
+    other = train_mlm(corpus, tmp_path / "other", replace(SMALL, seed=4), progress=False)
+    other_weights = load_file(other / "model.safetensors")
+    assert not torch.equal(
+        first["bert.embeddings.word_embeddings.weight"],
+        other_weights["bert.embeddings.word_embeddings.weight"],
+    )
+
+
+def test_training_output_and_summary(trained):
+    summary = json.loads((trained / "training.json").read_text())
+    assert summary["config"]["steps"] == 30 and summary["config"]["seed"] == 3
+    assert summary["n_sentences"] == 200  # the blank line is skipped
+    assert summary["text_files"] == ["part1.txt.gz", "part2.txt"]
+    assert summary["loss_history"][-1]["step"] == 30
+    # Loss falls from about log(vocab) at the start.
+    assert summary["final_loss"] < summary["loss_history"][0]["loss"]
+    assert {path.name for path in trained.parent.iterdir()} == {"demo"}  # no temp dirs left
+
+
+def test_saved_model_loads_and_returns_attentions(trained):
+    model, tokenizer = load_mlm(str(trained), device="cpu")
+    assert not model.training
+    assert model_revision(model) is None  # local directory
+    assert tokenizer.model_max_length == SMALL.max_length
+    batch = tokenizer(["she wants to be a doctor ."], return_tensors="pt")
+    with torch.inference_mode():
+        output = model(**batch, output_attentions=True)
+    assert len(output.attentions) == SMALL.num_hidden_layers
+    assert output.attentions[0].shape[1] == SMALL.num_attention_heads
+    scores = score_unmasked(model, tokenizer, ["he wants to be a nurse ."], progress=False)
+    assert len(scores.token_ids[0]) == 7
+
+
+def test_load_errors_name_the_problem(tmp_path):
+    empty = tmp_path / "not_a_model"
+    empty.mkdir()
+    with pytest.raises(FileNotFoundError, match=r"not_a_model has no config\.json"):
+        load_mlm(str(empty))
+    a_file = tmp_path / "weights.bin"
+    a_file.write_bytes(b"")
+    with pytest.raises(FileNotFoundError, match="is a file"):
+        load_mlm(str(a_file))
+    with pytest.raises(ModelLoadError, match="treated as a Hugging Face hub id") as caught:
+        load_mlm("no-such-org/no/such-model")
+    assert caught.value.__cause__ is not None
+
+
+def test_pick_device():
+    assert pick_device("cpu") == torch.device("cpu")
+    expected = "cuda" if torch.cuda.is_available() else "cpu"
+    assert pick_device().type == expected
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="CUDA is not available"):
+            pick_device("cuda")
+
+
+def test_text_lines_errors_name_file_and_line(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"good line\nbad \xff line\n")
+    with pytest.raises(ValueError, match=r"bad\.txt, line 2: expected UTF-8"):
+        list(iter_text_lines([path]))
+
+
+def test_config_validation():
+    with pytest.raises(ValueError, match="hidden_size .* divisible by num_attention_heads"):
+        MLMTrainingConfig(hidden_size=10, num_attention_heads=3)
+    with pytest.raises(ValueError, match="mlm_probability"):
+        MLMTrainingConfig(mlm_probability=1.5)
+    with pytest.raises(ValueError, match="steps must be a positive integer"):
+        MLMTrainingConfig(steps=0)
+
+
+def test_failed_directory_write_leaves_previous_output(tmp_path):
+    out_dir = tmp_path / "model"
+    out_dir.mkdir()
+    (out_dir / "old.txt").write_text("previous")
+
+    def failing_write(directory: Path) -> None:
+        (directory / "partial.bin").write_bytes(b"half")
+        raise RuntimeError("killed")
+
+    with pytest.raises(RuntimeError, match="killed"):
+        _write_directory_atomically(out_dir, failing_write)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["model"]
+    assert [path.name for path in out_dir.iterdir()] == ["old.txt"]
+
+    _write_directory_atomically(out_dir, lambda d: (d / "new.txt").write_text("new"))
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["model"]
+    assert [path.name for path in out_dir.iterdir()] == ["new.txt"]
+
+
+def test_masking_counts_follow_the_80_10_10_rule():
+    from mgbias.mlm.train import mask_tokens
+
+    generator = torch.Generator().manual_seed(0)
+    input_ids = torch.randint(5, 50, (400, 30), generator=generator)
+    input_ids[:, 0], input_ids[:, -1] = 2, 3
+    attention_mask = torch.ones_like(input_ids)
+    attention_mask[:200, 20:] = 0
+    masked, labels = mask_tokens(
+        input_ids,
+        attention_mask,
+        special_ids=[0, 1, 2, 3, 4],
+        mask_id=4,
+        random_token_range=(5, 50),
+        mlm_probability=0.15,
+        generator=generator,
+    )
+    selected = labels != -100
+    assert not selected[:, 0].any() and not selected[:, -1].any()
+    assert not selected[:200, 20:].any()  # padding is never selected
+    assert torch.equal(labels[selected], input_ids[selected])
+    assert torch.equal(masked[~selected], input_ids[~selected])
+    share = selected.sum().item() / (attention_mask.sum().item() - 2 * 400)
+    assert 0.13 < share < 0.17
+    counts = Counter(
+        "mask" if new == 4 else "same" if new == old else "random"
+        for new, old in zip(masked[selected].tolist(), input_ids[selected].tolist(), strict=True)
+    )
+    total = sum(counts.values())
+    assert 0.77 < counts["mask"] / total < 0.83
+    # "random" may draw the original token (1 in 45), which then counts as "same".
+    assert 0.08 < counts["random"] / total < 0.12
