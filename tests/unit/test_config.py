@@ -22,7 +22,7 @@ def demo_config() -> dict:
         return yaml.safe_load(handle)
 
 
-@pytest.mark.parametrize("name", ["config.yaml", "paper.yaml", "test.yaml"])
+@pytest.mark.parametrize("name", ["config.yaml", "paper.yaml", "test.yaml", "tiny.yaml"])
 def test_shipped_configs_are_valid(name):
     config = load_config(REPO / "config" / name, SCHEMA)
     assert config["languages"]
