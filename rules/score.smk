@@ -14,7 +14,7 @@ rule score_unmasked:
         "logs/benchmarks/score_unmasked/{model}/{world}/{corpus}/{lang}.tsv"
     conda:
         "../envs/mgbias.yaml"
-    threads: 2
+    threads: config["scoring"]["threads"]
     resources:
         gpu=1,
         mem_mb=8000,
