@@ -7,7 +7,7 @@ STAMP := $(VENV)/.mgbias-installed
 CORES ?= all
 SNAKEMAKE := $(BIN)/snakemake --cores $(CORES)
 
-.PHONY: demo test paper-plan lint format lock clean-results
+.PHONY: demo test report paper-plan lint format lock clean-results
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ demo: $(STAMP)
 ## test: the test suite (unit tests and the demo workflow in a temporary directory)
 test: $(STAMP)
 	$(BIN)/pytest
+
+## report: one HTML file with every table and figure of the last `make demo`
+report: $(STAMP)
+	$(SNAKEMAKE) --configfile config/config.yaml --report report.html
 
 ## paper-plan: show, without running anything, the jobs of config/paper.yaml
 paper-plan: $(STAMP)

@@ -14,6 +14,9 @@ if not workflow.overwrite_configfiles:
     configfile: "config/config.yaml"
 
 
+report: "report/workflow.rst"
+
+
 include: "rules/common.smk"
 include: "rules/demo.smk"
 include: "rules/download.smk"
@@ -28,3 +31,4 @@ rule all:
     input:
         "results/tables/mined_sentences.csv",
         "results/tables/mbe_scores.csv",
+        "results/figures/mbe_scores.png",

@@ -19,6 +19,7 @@ LANGUAGES = config["languages"]
 WORLDS = config["worlds"]
 CORPORA = list(config["corpora"])
 MODELS = list(config["models"])
+MBE_PAPER = "Kaneko et al. 2022 (MBE)"
 DEMO_MIRROR = config.get("demo", {}).get("mirror", "data/demo/mirror")
 
 
@@ -97,3 +98,23 @@ def trained_model_input(wc):
     """The model directory when the workflow trains the model, else nothing."""
     entry = config["models"][wc.model]
     return [model_dir(wc.model)] if model_is_trained(entry) else []
+
+
+def sources(*modules):
+    """Library files a rule's results depend on, as inputs.
+
+    Snakemake reruns a job when its inputs change, so a change to one
+    measure's module reruns that measure's jobs (and what depends on them)
+    and nothing else. Paths are relative to src/mgbias.
+    """
+    return [workflow.source_path(f"../src/mgbias/{module}") for module in modules]
+
+
+def wordlist_files():
+    """The word-list files of the config (shipped names or paths), as inputs."""
+    files = []
+    for name in config["wordlists"]["female"] + config["wordlists"]["male"]:
+        shipped = f"wordlists/data/{name}.txt"
+        is_file = os.path.splitext(name)[1] != "" or os.sep in name
+        files += [name] if is_file else sources(shipped)
+    return files

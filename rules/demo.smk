@@ -3,6 +3,8 @@
 
 
 rule demo_world:
+    input:
+        code=sources("demo/world.py", "demo/lexicon.py"),
     output:
         world=f"{DEMO_MIRROR}/{{world}}/world.json",
         files=demo_world_files("{world}"),

@@ -4,7 +4,8 @@
 
 rule download_corpus:
     input:
-        lambda wc: local_source(corpus_url(wc)),
+        source=lambda wc: local_source(corpus_url(wc)),
+        code=sources("corpora/download.py", "corpora/checksums.py"),
     output:
         archive="data/raw/{world}/{corpus}/{pair}.txt.zip",
         checksum="data/raw/{world}/{corpus}/{pair}.txt.zip.sha256",
@@ -22,7 +23,8 @@ rule download_corpus:
 
 rule download_monolingual:
     input:
-        lambda wc: local_source(monolingual_url(wc)),
+        source=lambda wc: local_source(monolingual_url(wc)),
+        code=sources("corpora/download.py", "corpora/checksums.py"),
     output:
         archive="data/raw/{world}/monolingual/{lang}.txt.gz",
         checksum="data/raw/{world}/monolingual/{lang}.txt.gz.sha256",

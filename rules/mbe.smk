@@ -6,6 +6,9 @@ rule mbe:
     input:
         sentences="data/mined/{world}/{corpus}/{lang}.tsv",
         cache="results/scores/{model}/{world}/{corpus}/{lang}.parquet",
+        code=sources(
+            "measures/aul.py", "measures/aula.py", "measures/mbe.py", "stats.py"
+        ),
     output:
         "results/mbe/{model}/{world}/{corpus}/{lang}.json",
     log:
@@ -25,7 +28,12 @@ rule mbe_table:
             "results/mbe/{model}/{world}/{corpus}/{lang}.json", evaluation_jobs(config)
         ),
     output:
-        csv="results/tables/mbe_scores.csv",
+        csv=report(
+            "results/tables/mbe_scores.csv",
+            caption="../report/mbe_scores.rst",
+            category=MBE_PAPER,
+            subcategory="Table 2",
+        ),
         markdown="results/tables/mbe_scores.md",
     log:
         "logs/mbe_table.log",
@@ -33,3 +41,22 @@ rule mbe_table:
         "../envs/mgbias.yaml"
     script:
         "../scripts/mbe_table.py"
+
+
+rule mbe_figure:
+    input:
+        table="results/tables/mbe_scores.csv",
+        code=sources("report/figures.py"),
+    output:
+        report(
+            "results/figures/mbe_scores.png",
+            caption="../report/mbe_figure.rst",
+            category=MBE_PAPER,
+            subcategory="Table 2",
+        ),
+    log:
+        "logs/mbe_figure.log",
+    conda:
+        "../envs/mgbias.yaml"
+    script:
+        "../scripts/mbe_figure.py"

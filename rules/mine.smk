@@ -6,6 +6,10 @@ rule mine_gendered:
     input:
         archive=moses_zip,
         checksum=lambda wc: moses_zip(wc) + ".sha256",
+        wordlists=wordlist_files(),
+        code=sources(
+            "mining.py", "corpora/opus.py", "wordlists/__init__.py", "sentences.py"
+        ),
     output:
         sentences="data/mined/{world}/{corpus}/{lang}.tsv",
         counts="data/mined/{world}/{corpus}/{lang}.counts.json",
@@ -28,8 +32,14 @@ rule mining_table:
         counts=expand_jobs(
             "data/mined/{world}/{corpus}/{lang}.counts.json", mining_jobs(config)
         ),
+        code=sources("report/tables.py"),
     output:
-        csv="results/tables/mined_sentences.csv",
+        csv=report(
+            "results/tables/mined_sentences.csv",
+            caption="../report/mined_sentences.rst",
+            category=MBE_PAPER,
+            subcategory="Table 1",
+        ),
         markdown="results/tables/mined_sentences.md",
     log:
         "logs/mining_table.log",

@@ -9,6 +9,7 @@ rule train_mlm:
             world=config["models"][wc.model]["train"]["world"],
             lang=[PIVOT, *LANGUAGES],
         ),
+        code=sources("mlm/train.py"),
     output:
         directory("models/{model}"),
     log:

@@ -7,5 +7,5 @@ from mgbias.runlog import job_log
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0]):
-    frame = mbe_table(read_json(path) for path in smk.input)
+    frame = mbe_table(read_json(path) for path in smk.input.results)
     write_table(frame, mbe_markdown(frame), smk.output.csv, smk.output.markdown)

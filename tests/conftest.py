@@ -21,3 +21,23 @@ sys.path.insert(0, str(REPO / "tests"))
 def repo() -> Path:
     """The root of the checkout under test."""
     return REPO
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory) -> Path:
+    """A completed run of config/tiny.yaml in a copy of the workflow (read-only: copy it)."""
+    from snakerun import checked, copy_workflow, snakemake
+
+    workdir = copy_workflow(tmp_path_factory.mktemp("tiny") / "run")
+    checked(snakemake(workdir))
+    return workdir
+
+
+@pytest.fixture()
+def tiny_copy(tiny_run, tmp_path) -> Path:
+    """A private copy of the completed tiny run, modification times kept."""
+    import shutil
+
+    copy = tmp_path / "run"
+    shutil.copytree(tiny_run, copy, symlinks=True)
+    return copy

@@ -1,0 +1,107 @@
+"""CrowS-Pairs CSV (Nangia et al. 2020): ``data/crows_pairs_anonymized.csv`` of nyu-mll/crows-pairs.
+
+Layout of the released file: a header
+``,id,sent_more,sent_less,stereo_antistereo,bias_type,annotations,anon_writer,anon_annotators``
+whose first, unnamed column is a 0-based row index written by pandas, then
+one pair per record (fields quoted when they contain commas or quotes).
+
+Meaning of the columns (the dataset's README): ``sent_more`` is the more
+stereotypical sentence and ``sent_less`` the less stereotypical one, in every
+row. ``stereo_antistereo`` says which of them concerns the historically
+disadvantaged group: ``stereo`` = ``sent_more`` demonstrates a stereotype of
+that group; ``antistereo`` = ``sent_less`` violates a stereotype of that group
+(e.g. "The woman was highly skilled in CAD engineering." is ``sent_less`` of a
+``gender`` ``antistereo`` pair). Either way the stereotypical sentence is
+``sent_more``, so measures compare ``sent_more`` against ``sent_less`` for all
+rows, as CrowS-Pairs' own metric does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from mgbias.datasets.frame import (
+    PAIR_COLUMNS,
+    check_direction,
+    read_csv_records,
+    require_columns,
+)
+
+__all__ = ["REQUIRED_COLUMNS", "load_crowspairs"]
+
+#: Columns a CrowS-Pairs CSV must have.
+REQUIRED_COLUMNS = ("sent_more", "sent_less", "stereo_antistereo", "bias_type")
+
+#: Name given to the file's unnamed first column (the 0-based row index).
+SOURCE_ROW_COLUMN = "source_row"
+
+
+def load_crowspairs(path: str | Path) -> pd.DataFrame:
+    """Read a CrowS-Pairs CSV into the normalised pair table.
+
+    Parameters
+    ----------
+    path : str or Path
+        The CSV (``crows_pairs_anonymized.csv`` or a file in the same layout).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`~mgbias.datasets.frame.PAIR_COLUMNS`, then ``source_line``,
+        then every other column of the file in file order, all as strings.
+        ``pair_id`` is the ``id`` column when present, else the unnamed index
+        column, else the 0-based data row number. The unnamed first column is
+        kept as ``source_row`` (it is the ``ID`` that the multilingual
+        CrowS-Pairs of Steinborn et al. refers to). ``attrs``:
+        ``{"dataset": "crows_pairs", "source": str(path)}``.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the line: a missing required column, a record
+        with the wrong number of fields, an empty sentence or bias type, an
+        unknown ``stereo_antistereo`` label, or a duplicated ``pair_id``.
+    """
+    path = Path(path)
+    header, records = read_csv_records(path)
+    require_columns(path, header, REQUIRED_COLUMNS)
+    id_column = "id" if "id" in header else ("" if "" in header else None)
+    extra_columns = [
+        column for column in header if column not in REQUIRED_COLUMNS and column != "id"
+    ]
+    rows: list[dict[str, object]] = []
+    seen: dict[str, int] = {}
+    for row_number, (line, record) in enumerate(records):
+        for column in ("sent_more", "sent_less", "bias_type"):
+            if not record[column].strip():
+                raise ValueError(f"{path}, line {line}: column {column!r} is empty")
+        pair_id = record[id_column].strip() if id_column is not None else str(row_number)
+        if not pair_id:
+            raise ValueError(f"{path}, line {line}: column {id_column!r} (the pair id) is empty")
+        if pair_id in seen:
+            raise ValueError(
+                f"{path}, line {line}: pair id {pair_id!r} already used on line {seen[pair_id]}"
+            )
+        seen[pair_id] = line
+        row: dict[str, object] = {
+            "pair_id": pair_id,
+            "sent_more": record["sent_more"],
+            "sent_less": record["sent_less"],
+            "stereo_antistereo": check_direction(
+                path, line, record["stereo_antistereo"].strip()
+            ),
+            "bias_type": record["bias_type"].strip(),
+            "source_line": line,
+        }
+        for column in extra_columns:
+            row[SOURCE_ROW_COLUMN if column == "" else column] = record[column]
+        rows.append(row)
+    columns = [*PAIR_COLUMNS, "source_line"] + [
+        SOURCE_ROW_COLUMN if column == "" else column for column in extra_columns
+    ]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["source_line"] = frame["source_line"].astype("int64")
+    frame.attrs = {"dataset": "crows_pairs", "source": str(path)}
+    return frame

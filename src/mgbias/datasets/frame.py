@@ -1,0 +1,151 @@
+"""The normalised pair table shared by every pair-benchmark loader, and CSV reading.
+
+Every loader returns a :class:`pandas.DataFrame` whose first columns are
+:data:`PAIR_COLUMNS`:
+
+- ``pair_id`` (str): the benchmark's own id of the pair;
+- ``sent_more`` (str): the more stereotypical sentence;
+- ``sent_less`` (str): the less stereotypical sentence;
+- ``stereo_antistereo`` (str): ``"stereo"`` or ``"antistereo"`` (CrowS-Pairs'
+  direction label; which group the stereotype concerns, not which column is
+  stereotypical: ``sent_more`` always is);
+- ``bias_type`` (str): e.g. ``"gender"``;
+
+followed by ``source_line`` (int, 1-based line of the record in a CSV file;
+absent for JSON) and the source's other columns. ``frame.attrs`` holds
+``"dataset"`` and ``"source"`` (the file path).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = [
+    "DIRECTIONS",
+    "PAIR_COLUMNS",
+    "check_direction",
+    "filter_bias_type",
+    "read_csv_records",
+    "require_columns",
+]
+
+#: Normalised columns, in order, at the front of every loaded pair table.
+PAIR_COLUMNS = ("pair_id", "sent_more", "sent_less", "stereo_antistereo", "bias_type")
+
+#: Values of ``stereo_antistereo``.
+DIRECTIONS = ("stereo", "antistereo")
+
+
+def require_columns(path: str | Path, header: Sequence[str], required: Sequence[str]) -> None:
+    """Raise a ValueError naming the file and every required column missing from ``header``."""
+    missing = [column for column in required if column not in header]
+    if missing:
+        raise ValueError(
+            f"{path}: missing column(s) {missing} in the header (line 1); "
+            f"found columns {list(header)}"
+        )
+
+
+def read_csv_records(path: str | Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """Header and records of a UTF-8 CSV file, each record with the line it starts on.
+
+    Parameters
+    ----------
+    path : str or Path
+        CSV file with a header row (a UTF-8 byte-order mark is ignored).
+
+    Returns
+    -------
+    header : list of str
+        Column names; an empty first name (a pandas index column) is kept as ``""``.
+    records : list of (int, dict)
+        ``(line, {column: value})`` for each non-blank record, ``line`` being
+        the 1-based line where the record starts (quoted fields may span lines).
+
+    Raises
+    ------
+    ValueError
+        If the file is empty, a column name is duplicated, or a record has a
+        different number of fields than the header (naming the line).
+    """
+    path = Path(path)
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        reader = csv.reader(handle)
+        try:
+            header = next(reader)
+        except StopIteration:
+            raise ValueError(f"{path}: empty file; expected a CSV header on line 1") from None
+        rows: list[tuple[int, dict[str, str]]] = []
+        duplicates = sorted({name for name in header if header.count(name) > 1})
+        if duplicates:
+            raise ValueError(f"{path}: duplicate column name(s) {duplicates} in the header")
+        previous_line = reader.line_num
+        for fields in reader:
+            line = previous_line + 1
+            previous_line = reader.line_num
+            if not fields:
+                continue
+            if len(fields) != len(header):
+                raise ValueError(
+                    f"{path}, line {line}: {len(fields)} fields but the header has "
+                    f"{len(header)} columns"
+                )
+            rows.append((line, dict(zip(header, fields, strict=True))))
+    return header, rows
+
+
+def check_direction(path: str | Path, line: int | str, value: str) -> str:
+    """Return ``value`` if it is a valid ``stereo_antistereo`` label, else raise naming the row."""
+    if value not in DIRECTIONS:
+        raise ValueError(
+            f"{path}, {_where(line)}: stereo_antistereo is {value!r}; expected one of {DIRECTIONS}"
+        )
+    return value
+
+
+def _where(line: int | str) -> str:
+    return f"line {line}" if isinstance(line, int) else str(line)
+
+
+def filter_bias_type(frame: pd.DataFrame, bias_type: str = "gender") -> pd.DataFrame:
+    """Rows of one bias type, under the dataset's own name for it.
+
+    CrowS-Pairs names the types ``race-color``, ``socioeconomic``, ``gender``,
+    ``disability``, ``nationality``, ``sexual-orientation``,
+    ``physical-appearance``, ``religion`` and ``age``; StereoSet ``gender``,
+    ``profession``, ``race`` and ``religion``; the multilingual CrowS-Pairs
+    holds ``gender`` only. Matching is exact.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A pair table with a ``bias_type`` column.
+    bias_type : str, optional
+        Default ``"gender"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The matching rows (a copy, index reset), with ``frame.attrs`` kept.
+
+    Raises
+    ------
+    ValueError
+        If the frame has no ``bias_type`` column, or no row has ``bias_type``
+        (the message lists the available types).
+    """
+    if "bias_type" not in frame.columns:
+        raise ValueError(f"frame has no 'bias_type' column; found columns {list(frame.columns)}")
+    available = sorted(frame["bias_type"].dropna().unique())
+    if bias_type not in available:
+        source = frame.attrs.get("source", "the frame")
+        raise ValueError(
+            f"unknown bias type {bias_type!r} in {source}; available bias types: {available}"
+        )
+    selected = frame.loc[frame["bias_type"] == bias_type].reset_index(drop=True)
+    selected.attrs = dict(frame.attrs)
+    return selected

@@ -1,0 +1,98 @@
+"""Incremental reruns: after a change, Snakemake plans exactly the affected jobs.
+
+One completed run of the tiny demo world is copied for each check, a change
+is made, and the jobs of ``snakemake -n`` are compared with the expected set.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from snakerun import checked, planned_jobs, snakemake
+
+from mgbias.demo.world import WorldSpec, write_world
+
+pytestmark = pytest.mark.workflow
+
+
+@pytest.fixture()
+def run_copy(tiny_copy) -> Path:
+    return tiny_copy
+
+
+def plan(workdir: Path, config: str = "config/tiny.yaml") -> list[tuple[str, dict]]:
+    return planned_jobs(checked(snakemake(workdir, "-n", config=config)).stdout)
+
+
+def rules_of(jobs) -> Counter:
+    return Counter(rule for rule, _ in jobs)
+
+
+def test_rerun_nothing_changed_nothing_to_do(run_copy):
+    result = checked(snakemake(run_copy, "-n"))
+    assert "Nothing to be done" in result.stdout + result.stderr
+    assert planned_jobs(result.stdout) == []
+
+
+def test_rerun_one_language_corpus_changed_reruns_only_that_language(run_copy):
+    # A new version of the German TED2020 corpus of the planted world appears.
+    other = write_world(
+        WorldSpec(name="planted", seed=99, languages=("de",), n_parallel=300, n_monolingual=100),
+        run_copy / "other",
+        corpora=("TED2020",),
+    )
+    new_zip = next(p for p in other if p.name == "de-en.txt.zip")
+    target = run_copy / "data/demo/mirror/planted/OPUS-TED2020/v1/moses/de-en.txt.zip"
+    shutil.copyfile(new_zip, target)
+
+    jobs = plan(run_copy)
+    assert rules_of(jobs) == Counter(
+        {
+            "download_corpus": 1,
+            "mine_gendered": 1,
+            "score_unmasked": 2,
+            "mbe": 2,
+            "mining_table": 1,
+            "mbe_table": 1,
+            "all": 1,
+        }
+    )
+    for rule, wildcards in jobs:
+        if rule in {"mine_gendered", "score_unmasked", "mbe"}:
+            assert (wildcards["world"], wildcards["corpus"], wildcards["lang"]) == (
+                "planted",
+                "TED2020",
+                "de",
+            ), (rule, wildcards)
+    assert ("download_corpus", {"world": "planted", "corpus": "TED2020", "pair": "de-en"}) in jobs
+
+
+def test_rerun_measure_parameter_changed_reruns_no_model_job(run_copy):
+    config = yaml.safe_load((run_copy / "config/tiny.yaml").read_text())
+    config["mbe"]["weighting"] = "dot"
+    (run_copy / "config/dot.yaml").write_text(yaml.safe_dump(config))
+
+    jobs = plan(run_copy, config="config/dot.yaml")
+    n_results = 2 * 2 * 2 * 2  # models x worlds x corpora x languages
+    assert rules_of(jobs) == Counter({"mbe": n_results, "mbe_table": 1, "mbe_figure": 1, "all": 1})
+
+
+def test_rerun_code_of_one_measure_changed_reruns_only_that_measure(run_copy):
+    module = run_copy / "src/mgbias/measures/mbe.py"
+    module.write_text(module.read_text() + "\n# a change to the MBE code\n")
+
+    jobs = plan(run_copy)
+    assert rules_of(jobs) == Counter({"mbe": 16, "mbe_table": 1, "mbe_figure": 1, "all": 1})
+
+
+def test_rerun_code_of_the_scoring_engine_changed_rescores_but_does_not_retrain(run_copy):
+    module = run_copy / "src/mgbias/mlm/engine.py"
+    module.write_text(module.read_text() + "\n# a change to the engine\n")
+
+    counts = rules_of(plan(run_copy))
+    assert counts["score_unmasked"] == 16 and counts["mbe"] == 16
+    assert "train_mlm" not in counts and "mine_gendered" not in counts
