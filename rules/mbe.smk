@@ -24,9 +24,10 @@ rule mbe:
 
 rule mbe_table:
     input:
-        expand_jobs(
+        results=expand_jobs(
             "results/mbe/{model}/{world}/{corpus}/{lang}.json", evaluation_jobs(config)
         ),
+        code=sources("report/tables.py"),
     output:
         csv=report(
             "results/tables/mbe_scores.csv",

@@ -63,9 +63,9 @@ def test_mining_table_counts(demo_run):
     assert (mined["n_kept_per_gender"] > 100).all()
     assert (mined["n_both"] > 0).all(), "sentences with both genders must be seen and excluded"
     planted = mined[mined.world == "planted"]
-    # the planted world has a 2:1 male:female ratio among gendered sentences
+    # the planted world has a 3:1 male:female ratio among gendered sentences
     ratio = planted["n_male"] / planted["n_female"]
-    assert ((ratio > 1.6) & (ratio < 2.5)).all(), ratio
+    assert ((ratio > 2.4) & (ratio < 3.8)).all(), ratio
 
 
 def test_planted_model_prefers_male_sentences_significantly(mbe):
