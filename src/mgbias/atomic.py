@@ -18,13 +18,16 @@ def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
 
     The temporary file lives in the destination directory so the final
     ``os.replace`` is atomic. On any exception it is removed and ``path`` is
-    left as it was.
+    left as it was. A process killed outright (SIGKILL) cannot clean up; the
+    partial file it leaves (``.<name>.partial-*``) is hidden, never at
+    ``path``, and removed by the next write of ``path``.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(
-        prefix=f".{path.name}.", suffix=suffix or ".tmp", dir=path.parent
-    )
+    prefix = f".{path.name}.partial-"
+    for stale in path.parent.glob(f"{glob.escape(prefix)}*"):
+        stale.unlink(missing_ok=True)
+    handle, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=path.parent)
     os.close(handle)
     tmp_path = Path(tmp)
     try:

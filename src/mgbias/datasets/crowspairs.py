@@ -89,9 +89,7 @@ def load_crowspairs(path: str | Path) -> pd.DataFrame:
             "pair_id": pair_id,
             "sent_more": record["sent_more"],
             "sent_less": record["sent_less"],
-            "stereo_antistereo": check_direction(
-                path, line, record["stereo_antistereo"].strip()
-            ),
+            "stereo_antistereo": check_direction(path, line, record["stereo_antistereo"].strip()),
             "bias_type": record["bias_type"].strip(),
             "source_line": line,
         }

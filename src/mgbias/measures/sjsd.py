@@ -7,7 +7,10 @@ the correct token. The Jensen–Shannon divergence (Eq. 1, base 2, in
 ``[0, 1]``) against a one-hot distribution depends only on ``P_G``, the
 probability of the gold token (Eq. 3):
 
-.. math:: \\mathrm{JSD}(P \\| G) = \\tfrac12 \\left(P_G \\log_2 P_G - (P_G + 1) \\log_2 (P_G + 1) + 2\\right)
+.. math::
+
+    \\mathrm{JSD}(P \\| G)
+        = \\tfrac12 \\left(P_G \\log_2 P_G - (P_G + 1) \\log_2 (P_G + 1) + 2\\right)
 
 and the Jensen–Shannon distance is its square root (a metric; Endres &
 Schindelin 2003). Per token (Eq. 2),
