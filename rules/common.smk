@@ -105,9 +105,14 @@ def sources(*modules):
 
     Snakemake reruns a job when its inputs change, so a change to one
     measure's module reruns that measure's jobs (and what depends on them)
-    and nothing else. Paths are relative to src/mgbias.
+    and nothing else. ``modules`` are relative to src/mgbias; the inputs are
+    relative to the working directory, so a copy or a clone of a completed
+    run elsewhere (DVC) records the same inputs and has nothing to redo.
     """
-    return [workflow.source_path(f"../src/mgbias/{module}") for module in modules]
+    return [
+        os.path.relpath(os.path.join(workflow.basedir, "src", "mgbias", module))
+        for module in modules
+    ]
 
 
 def wordlist_files():

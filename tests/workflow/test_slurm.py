@@ -41,8 +41,6 @@ RULES_WITHOUT_ACTION = {"all"}
 TOY_TIMEOUT_SECONDS = 300
 DEMO_TIMEOUT_SECONDS = 1800
 
-pytestmark = pytest.mark.workflow
-
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[SlurmCluster]:
