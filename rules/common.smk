@@ -123,3 +123,16 @@ def wordlist_files():
         is_file = os.path.splitext(name)[1] != "" or os.sep in name
         files += [name] if is_file else sources(shipped)
     return files
+
+
+def canonical(value):
+    """``value`` with dictionary keys sorted, for rule params.
+
+    Snakemake compares params by their text, so the same settings written in
+    another key order would otherwise rerun every job that takes them.
+    """
+    if isinstance(value, dict):
+        return {key: canonical(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [canonical(item) for item in value]
+    return value

@@ -13,9 +13,9 @@ rule demo_world:
     conda:
         "../envs/mgbias.yaml"
     params:
-        demo=config.get("demo", {}),
-        languages=LANGUAGES,
-        corpora=CORPORA,
+        demo=canonical(config.get("demo", {})),
+        languages=sorted(LANGUAGES),
+        corpora=sorted(CORPORA),
         seed=lambda wc: step_seed("demo_world", wc.world),
         world_dir=lambda wc, output: os.path.dirname(output.world),
     script:

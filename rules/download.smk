@@ -16,7 +16,7 @@ rule download_corpus:
         "../envs/mgbias.yaml"
     params:
         url=corpus_url,
-        checksums=config["checksums"],
+        checksums=canonical(config["checksums"]),
     script:
         "../scripts/download.py"
 
@@ -35,6 +35,6 @@ rule download_monolingual:
         "../envs/mgbias.yaml"
     params:
         url=monolingual_url,
-        checksums=config["checksums"],
+        checksums=canonical(config["checksums"]),
     script:
         "../scripts/download.py"

@@ -16,7 +16,7 @@ rule mbe:
     conda:
         "../envs/mgbias.yaml"
     params:
-        mbe=config["mbe"],
+        mbe=canonical(config["mbe"]),
         seed=lambda wc: step_seed("mbe", wc.model, wc.world, wc.corpus, wc.lang),
     script:
         "../scripts/mbe.py"

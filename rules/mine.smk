@@ -21,7 +21,7 @@ rule mine_gendered:
         corpus="{corpus}",
         pivot=PIVOT,
         code=lambda wc: corpus_code(wc.corpus, wc.lang),
-        wordlists=config["wordlists"],
+        wordlists=canonical(config["wordlists"]),
         seed=lambda wc: step_seed("mine", wc.world, wc.corpus, wc.lang),
     script:
         "../scripts/mine_gendered.py"

@@ -24,7 +24,7 @@ rule train_mlm:
         mem_mb=4000,
         runtime=120,
     params:
-        training=config["mlm_training"],
+        training=canonical(config["mlm_training"]),
         seed=lambda wc: step_seed("train_mlm", wc.model),
     script:
         "../scripts/train_mlm.py"

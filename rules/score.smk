@@ -23,6 +23,6 @@ rule score_unmasked:
     params:
         model_id=lambda wc: model_source(wc.model),
         revision=lambda wc: config["models"][wc.model].get("revision"),
-        scoring=config["scoring"],
+        scoring=canonical(config["scoring"]),
     script:
         "../scripts/score_unmasked.py"
