@@ -51,7 +51,7 @@ REQUIRED_PROGRAMS = (
 
 CLUSTER_NAME = "mgbiastest"
 NODE_NAME = "localhost"
-MIN_JOB_AGE_SECONDS = 600
+MIN_JOB_AGE_SECONDS = 86400
 """How long ``squeue`` keeps reporting a finished job (no accounting storage)."""
 
 
