@@ -88,12 +88,6 @@ def write_score_cache(scores: SentenceScores, path: Path, metadata: dict) -> Non
         "cache_format": CACHE_FORMAT,
         "mgbias_version": _mgbias_version(),
     }
-    try:
-        encoded_metadata = json.dumps(stored, sort_keys=True).encode("utf-8")
-    except TypeError as exc:
-        raise TypeError(
-            f"score cache metadata for {path} must be JSON-serialisable: {exc}"
-        ) from exc
     table = pa.table(
         {
             "sentence_index": pa.array(np.arange(n_sentences, dtype=np.int64)),
@@ -102,8 +96,17 @@ def write_score_cache(scores: SentenceScores, path: Path, metadata: dict) -> Non
             "attention": _list_column(scores.attention, pa.float32()),
             "embedding": _list_column(list(scores.embeddings), pa.float32()),
         }
-    ).replace_schema_metadata({METADATA_KEY: encoded_metadata})
+    )
+    _write_parquet_with_metadata(table, path, stored, "score cache")
 
+
+def _write_parquet_with_metadata(table: pa.Table, path: Path, stored: dict, what: str) -> None:
+    """Attach ``stored`` as JSON schema metadata and write ``table`` atomically."""
+    try:
+        encoded_metadata = json.dumps(stored, sort_keys=True).encode("utf-8")
+    except TypeError as exc:
+        raise TypeError(f"{what} metadata for {path} must be JSON-serialisable: {exc}") from exc
+    table = table.replace_schema_metadata({METADATA_KEY: encoded_metadata})
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp)
         os.chmod(tmp, 0o644)

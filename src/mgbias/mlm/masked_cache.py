@@ -29,7 +29,6 @@ loading a model library.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,12 +37,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mgbias.atomic import atomic_path
 from mgbias.mlm.cache import (
     METADATA_KEY,
     _list_column,
     _mgbias_version,
     _split_list_column,
+    _write_parquet_with_metadata,
     sentences_sha256,
 )
 
@@ -233,12 +232,6 @@ def write_pair_cache(scores: PairScores, path: Path, metadata: dict) -> None:
         "cache_format": CACHE_FORMAT,
         "mgbias_version": _mgbias_version(),
     }
-    try:
-        encoded_metadata = json.dumps(stored, sort_keys=True).encode("utf-8")
-    except TypeError as exc:
-        raise TypeError(
-            f"masked pair cache metadata for {path} must be JSON-serialisable: {exc}"
-        ) from exc
     columns: dict[str, pa.Array] = {
         "pair_index": pa.array(np.arange(n_pairs, dtype=np.int64)),
         "n_dropped_shared": pa.array(np.asarray(scores.n_dropped_shared, dtype=np.int32)),
@@ -254,10 +247,7 @@ def write_pair_cache(scores: PairScores, path: Path, metadata: dict) -> None:
         columns[f"{name}_n_dropped_modified"] = pa.array(
             np.asarray(side.n_dropped_modified, dtype=np.int32)
         )
-    table = pa.table(columns).replace_schema_metadata({METADATA_KEY: encoded_metadata})
-    with atomic_path(path) as tmp:
-        pq.write_table(table, tmp)
-        os.chmod(tmp, 0o644)
+    _write_parquet_with_metadata(pa.table(columns), path, stored, "masked pair cache")
 
 
 def _column_names() -> list[str]:
