@@ -23,6 +23,33 @@ def _check_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _score(args: argparse.Namespace) -> int:
+    from mgbias.mlm.load import load_mlm
+    from mgbias.pair_scoring import load_pairs, parse_measures, score_pair_dataset
+
+    try:
+        measures = parse_measures(args.measures)
+        frame = load_pairs(args.data, lang=args.lang, bias_type=args.bias_type)
+    except (ValueError, OSError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    pairs = list(zip(frame["sent_more"], frame["sent_less"], strict=True))
+    if not pairs:
+        print(f"mgbias: {args.data}: no {args.bias_type} pairs", file=sys.stderr)
+        return 2
+    device = None if args.device == "auto" else args.device
+    model, tokenizer = load_mlm(args.model, revision=args.revision, device=device)
+    table = score_pair_dataset(
+        model, tokenizer, pairs, measures, seed=args.seed, batch_size=args.batch_size
+    )
+    print(table.to_markdown(index=False, floatfmt=".4g"))
+    if args.output:
+        from mgbias.report.tables import write_csv
+
+        write_csv(table, args.output)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mgbias", description=__doc__)
     parser.add_argument("--version", action="version", version=version("mgbias"))
@@ -31,6 +58,26 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("config", type=Path)
     check.add_argument("--schema", type=Path, default=Path("config/schema.yaml"))
     check.set_defaults(run=_check_config)
+
+    score = commands.add_parser(
+        "score",
+        help="score one model on one pair dataset with AUL, AULA, CPS, SSS, S_JSD",
+        description="Scores are percent of pairs preferring the stereotypical sentence, "
+        "except sjsd (raw mean; negative = stereotypical sentence preferred).",
+    )
+    score.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
+    score.add_argument("--revision", default=None)
+    score.add_argument(
+        "--data", required=True, help="CrowS-Pairs / multilingual CSV or StereoSet JSON"
+    )
+    score.add_argument("--measures", default="aul,aula,cps,sss,sjsd,bsjsd")
+    score.add_argument("--lang", default=None, help="language of a multilingual CrowS-Pairs file")
+    score.add_argument("--bias-type", default="gender")
+    score.add_argument("--output", type=Path, default=None, help="CSV: measure, score, se, n")
+    score.add_argument("--seed", type=int, default=0, help="seed of the bootstrap standard errors")
+    score.add_argument("--batch-size", type=int, default=64)
+    score.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    score.set_defaults(run=_score)
     return parser
 
 
