@@ -66,8 +66,17 @@ class EncodedSentences:
         return np.fromiter((len(ids) for ids in self.input_ids), dtype=np.int64)
 
 
+#: Models whose position ids start after the padding index (RoBERTa family).
+OFFSET_POSITION_MODEL_TYPES = frozenset({"roberta", "xlm-roberta", "camembert", "xlm-roberta-xl"})
+
+
 def default_max_length(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase) -> int:
-    """The tokenizer's ``model_max_length`` capped by the model's ``max_position_embeddings``.
+    """Longest sequence the model accepts, special tokens included.
+
+    The tokenizer's ``model_max_length`` capped by the model's
+    ``max_position_embeddings``, and for RoBERTa-style models, whose positions
+    start after the padding index, by ``max_position_embeddings -
+    pad_token_id - 1`` (e.g. 514 - 1 - 1 = 512).
 
     Raises
     ------
@@ -86,6 +95,11 @@ def default_max_length(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBas
             "cannot infer the maximum sequence length: the tokenizer has no model_max_length and "
             "the model config has no max_position_embeddings; pass max_length"
         )
+    config = model.config
+    pad = getattr(config, "pad_token_id", None)
+    offset = getattr(config, "model_type", None) in OFFSET_POSITION_MODEL_TYPES
+    if offset and isinstance(position_limit, int) and isinstance(pad, int):
+        limits.append(position_limit - pad - 1)
     return min(limits)
 
 

@@ -70,7 +70,6 @@ __all__ = [
 HEAD_CHUNK_ELEMENTS = 1 << 24
 """At most this many logits (rows x vocabulary) are held at once (64 MiB in float32)."""
 
-OFFSET_POSITION_MODEL_TYPES = frozenset({"roberta", "xlm-roberta", "camembert", "xlm-roberta-xl"})
 """Models whose position ids start at ``pad_token_id + 1`` (fairseq convention)."""
 
 Head = Callable[[torch.Tensor], torch.Tensor]
@@ -137,21 +136,8 @@ def mlm_encoder_and_head(model: PreTrainedModel) -> tuple[nn.Module, Head | None
 
 
 def masked_max_length(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase) -> int:
-    """Longest sequence the model accepts, special tokens included.
-
-    :func:`mgbias.mlm.engine.default_max_length` (tokenizer's
-    ``model_max_length`` capped by ``max_position_embeddings``), further capped
-    at ``max_position_embeddings - pad_token_id - 1`` for RoBERTa-style models,
-    whose positions start after the padding index (e.g. 514 - 1 - 1 = 512).
-    """
-    limit = default_max_length(model, tokenizer)
-    config = model.config
-    if getattr(config, "model_type", None) in OFFSET_POSITION_MODEL_TYPES:
-        positions = getattr(config, "max_position_embeddings", None)
-        pad = getattr(config, "pad_token_id", None)
-        if isinstance(positions, int) and isinstance(pad, int):
-            limit = min(limit, positions - pad - 1)
-    return limit
+    """Longest sequence the model accepts: :func:`mgbias.mlm.engine.default_max_length`."""
+    return default_max_length(model, tokenizer)
 
 
 # --------------------------------------------------------------------------- copy plan
