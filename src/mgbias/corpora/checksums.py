@@ -12,10 +12,10 @@ so ``sha256sum -c <file>.sha256`` (run in the file's directory) checks it too.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 from pathlib import Path
+
+from mgbias.atomic import write_text
 
 SIDECAR_SUFFIX = ".sha256"
 """Appended to a file's name to name its sidecar."""
@@ -65,22 +65,7 @@ def write_sidecar(path: str | Path, digest: str) -> Path:
         raise ValueError(f"not a SHA-256 hex digest (64 hex characters): {digest!r}")
     path = Path(path)
     target = sidecar_path(path)
-    handle = tempfile.NamedTemporaryFile(
-        "w",
-        encoding="utf-8",
-        newline="\n",
-        dir=target.parent,
-        prefix=f".{target.name}.",
-        suffix=".part",
-        delete=False,
-    )
-    try:
-        with handle:
-            handle.write(f"{digest}  {path.name}\n")
-        os.replace(handle.name, target)
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise
+    write_text(target, f"{digest}  {path.name}\n")
     return target
 
 
