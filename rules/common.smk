@@ -5,12 +5,21 @@ from mgbias.corpora.opus import opus_pair
 from mgbias.demo.world import OPUS_CORPORA
 from mgbias.languages import PIVOT
 from mgbias.seeds import derive_seed
+from mgbias.demo.pairs import (
+    crows_pairs_path,
+    multilingual_crows_pairs_path,
+    stereoset_path,
+)
 from mgbias.workflow import (
     evaluation_jobs,
     expand_jobs,
     local_file_of_url,
     mining_jobs,
     model_is_trained,
+    pair_file,
+    pair_files,
+    pair_jobs,
+    pair_url,
 )
 
 validate_config(config, workflow.source_path("../config/schema.yaml"))
@@ -20,6 +29,9 @@ WORLDS = config["worlds"]
 CORPORA = list(config["corpora"])
 MODELS = list(config["models"])
 MBE_PAPER = "Kaneko et al. 2022 (MBE)"
+SJSD_PAPER = "Steinborn et al. 2022 (S_JSD)"
+PAIR_SCORES = "results/pairs/scores"
+PAIR_DATASETS = list(config["pair_datasets"])
 DEMO_MIRROR = config.get("demo", {}).get("mirror", "data/demo/mirror")
 
 
@@ -28,6 +40,8 @@ wildcard_constraints:
     corpus="|".join(CORPORA),
     model="|".join(MODELS),
     lang="[a-z]{2}",
+    variant="original|perturbed",
+    dataset="|".join(PAIR_DATASETS) or "no-pair-dataset",
 
 
 def corpus_code(corpus, lang):
@@ -81,6 +95,30 @@ def demo_world_files(world):
         for lang in [PIVOT, *LANGUAGES]
     ]
     return corpora + text
+
+
+def demo_pair_files():
+    """Every file the demo writes for the pair benchmarks (English and each language)."""
+    root = f"{DEMO_MIRROR}/benchmarks"
+    languages = [PIVOT, *(lang for lang in LANGUAGES if lang != PIVOT)]
+    return [
+        str(path(root, lang))
+        for lang in languages
+        for path in (crows_pairs_path, stereoset_path, multilingual_crows_pairs_path)
+    ]
+
+
+def pair_targets():
+    """The pair tables this configuration produces (none without pair datasets)."""
+    if not PAIR_DATASETS:
+        return []
+    targets = [
+        "results/tables/pair_scores.csv",
+        "results/tables/pair_measures_by_model.csv",
+    ]
+    return targets + [
+        f"results/tables/{table}.csv" for table in sorted(config["pair_tables"])
+    ]
 
 
 def local_source(url):

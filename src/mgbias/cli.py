@@ -18,29 +18,41 @@ def _check_config(args: argparse.Namespace) -> int:
         return 2
     print(
         f"{args.config}: valid; {len(config['languages'])} languages, "
-        f"{len(config['corpora'])} corpora, {len(config['models'])} models"
+        f"{len(config['corpora'])} corpora, {len(config['models'])} models, "
+        f"{len(config['pair_datasets'])} pair datasets"
     )
     return 0
 
 
 def _score(args: argparse.Namespace) -> int:
     from mgbias.mlm.load import load_mlm
-    from mgbias.pair_scoring import load_pairs, parse_measures, score_pair_dataset
+    from mgbias.pair_scoring import (
+        load_pairs,
+        pair_sentences,
+        parse_measures,
+        score_pair_dataset,
+    )
 
     try:
         measures = parse_measures(args.measures)
         frame = load_pairs(args.data, lang=args.lang, bias_type=args.bias_type)
+        pairs = pair_sentences(frame, perturb=args.perturb)
     except (ValueError, OSError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
-    pairs = list(zip(frame["sent_more"], frame["sent_less"], strict=True))
     if not pairs:
         print(f"mgbias: {args.data}: no {args.bias_type} pairs", file=sys.stderr)
         return 2
     device = None if args.device == "auto" else args.device
     model, tokenizer = load_mlm(args.model, revision=args.revision, device=device)
     table = score_pair_dataset(
-        model, tokenizer, pairs, measures, seed=args.seed, batch_size=args.batch_size
+        model,
+        tokenizer,
+        pairs,
+        measures,
+        seed=args.seed,
+        batch_size=args.batch_size,
+        max_length=args.max_length,
     )
     print(table.to_markdown(index=False, floatfmt=".4g"))
     if args.output:
@@ -48,6 +60,15 @@ def _score(args: argparse.Namespace) -> int:
 
         write_csv(table, args.output)
     return 0
+
+
+def _share(args: argparse.Namespace) -> int:
+    from mgbias.share import main as share_main
+
+    argv = [args.action, "--root", str(args.root)]
+    argv += ["--remote", args.remote] if args.remote else []
+    argv += ["--force"] if args.force else []
+    return share_main(argv)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,9 +96,30 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--bias-type", default="gender")
     score.add_argument("--output", type=Path, default=None, help="CSV: measure, score, se, n")
     score.add_argument("--seed", type=int, default=0, help="seed of the bootstrap standard errors")
+    score.add_argument(
+        "--perturb",
+        action="store_true",
+        help="remove the final character of every sentence (Steinborn et al. 2022, Table 3)",
+    )
+    score.add_argument(
+        "--max-length", type=int, default=None, help="token limit (default: the model's)"
+    )
     score.add_argument("--batch-size", type=int, default=64)
     score.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     score.set_defaults(run=_score)
+
+    share = commands.add_parser(
+        "share",
+        help="share a completed run through DVC (push) or take one in (pull)",
+        description="The recipe of docs/sharing.md; `make push` and `make pull` call it.",
+    )
+    share.add_argument("action", choices=["push", "pull"])
+    share.add_argument("--remote", default=None, help="DVC remote (default: the default remote)")
+    share.add_argument("--root", type=Path, default=Path("."), help="the checkout (default: .)")
+    share.add_argument(
+        "--force", action="store_true", help="pull: overwrite local outputs that differ"
+    )
+    share.set_defaults(run=_share)
     return parser
 
 

@@ -17,6 +17,7 @@ import jsonschema
 import yaml
 
 from mgbias.languages import ISO_639_1, PIVOT
+from mgbias.workflow import pair_dataset_languages
 
 
 class ConfigError(ValueError):
@@ -127,12 +128,48 @@ def _check_references(config: Mapping[str, Any]) -> None:
                 f"key 'models.{name}.languages': {sorted(unknown)} not among the "
                 f"configured languages {sorted(languages)}"
             )
+    _check_pair_datasets(config)
     if "demo" in config:
         missing = [w for w in config["worlds"] if w not in ("planted", "balanced")]
         if missing:
             raise ConfigError(
                 f"key 'worlds': the demo generates only 'planted' and 'balanced', got {missing}"
             )
+
+
+def _check_pair_datasets(config: Mapping[str, Any]) -> None:
+    """Pair datasets name known models and languages; paper tables name datasets."""
+    datasets = config.get("pair_datasets", {})
+    for name, dataset in datasets.items():
+        for index, code in enumerate(dataset.get("languages", [])):
+            if code not in ISO_639_1:
+                raise ConfigError(
+                    f"key 'pair_datasets.{name}.languages.{index}': unknown language code "
+                    f"{code!r}; expected an ISO 639-1 code such as 'en', 'de' or 'th'"
+                )
+        unknown = [m for m in dataset.get("models", []) if m not in config["models"]]
+        if unknown:
+            raise ConfigError(
+                f"key 'pair_datasets.{name}.models': {unknown} not among the configured "
+                f"models {list(config['models'])}"
+            )
+        if "{lang}" not in dataset["url"] and len(pair_dataset_languages(config, name)) > 1:
+            raise ConfigError(
+                f"key 'pair_datasets.{name}.url': one file for several languages; put "
+                "{lang} in the URL or list one language under 'languages'"
+            )
+    for table, name in config.get("pair_tables", {}).items():
+        if name not in datasets:
+            raise ConfigError(
+                f"key 'pair_tables.{table}': {name!r} is not one of the configured "
+                f"pair_datasets {list(datasets)}"
+            )
+    table3 = config.get("pair_tables", {}).get("steinborn_table3")
+    if table3 is not None and not datasets[table3].get("perturb", False):
+        raise ConfigError(
+            f"key 'pair_datasets.{table3}.perturb': must be true, since "
+            "'pair_tables.steinborn_table3' (unperturbed and perturbed scores) names it"
+        )
 
 
 def validate_config(config: dict, schema: dict | str | Path) -> dict:

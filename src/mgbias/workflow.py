@@ -40,9 +40,14 @@ def corpus_languages(config: Mapping[str, Any], corpus: str) -> list[str]:
 
 
 def evaluation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
-    """Every (model, world, corpus, lang) combination to score, in a fixed order."""
+    """Every (model, world, corpus, lang) combination to score with MBE, in a fixed order.
+
+    Models with ``mbe: false`` are skipped (they score pair benchmarks only).
+    """
     jobs = []
     for model in config["models"]:
+        if not config["models"][model].get("mbe", True):
+            continue
         model_langs = model_languages(config, model)
         for world in config["worlds"]:
             for corpus in config["corpora"]:
@@ -65,3 +70,59 @@ def mining_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
 def expand_jobs(pattern: str, jobs: list[dict[str, str]]) -> list[str]:
     """Format ``pattern`` once per job dictionary."""
     return [pattern.format(**job) for job in jobs]
+
+
+PIVOT_LANGUAGE = "en"
+ORIGINAL = "original"
+PERTURBED = "perturbed"
+
+
+def pair_dataset_languages(config: Mapping[str, Any], dataset: str) -> list[str]:
+    """Languages of a pair dataset: its own list, else English and every configured one."""
+    entry = config["pair_datasets"][dataset]
+    if entry.get("languages"):
+        return list(entry["languages"])
+    return [PIVOT_LANGUAGE, *(lang for lang in config["languages"] if lang != PIVOT_LANGUAGE)]
+
+
+def pair_variants(config: Mapping[str, Any], dataset: str) -> list[str]:
+    """``original``, plus ``perturbed`` (final character removed) when the dataset asks."""
+    entry = config["pair_datasets"][dataset]
+    return [ORIGINAL, PERTURBED] if entry.get("perturb", False) else [ORIGINAL]
+
+
+def pair_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Every (model, dataset, variant, lang) to score on a pair benchmark, in a fixed order."""
+    jobs = []
+    for dataset, entry in config.get("pair_datasets", {}).items():
+        for model in entry.get("models") or list(config["models"]):
+            for variant in pair_variants(config, dataset):
+                for lang in pair_dataset_languages(config, dataset):
+                    jobs.append(
+                        {"model": model, "dataset": dataset, "variant": variant, "lang": lang}
+                    )
+    return jobs
+
+
+def pair_files(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Every (dataset, lang) whose file is downloaded."""
+    return [
+        {"dataset": dataset, "lang": lang}
+        for dataset in config.get("pair_datasets", {})
+        for lang in pair_dataset_languages(config, dataset)
+    ]
+
+
+def pair_url(config: Mapping[str, Any], dataset: str, lang: str) -> str:
+    """The configured URL of one language's file of a pair dataset."""
+    return config["pair_datasets"][dataset]["url"].format(lang=lang)
+
+
+def pair_file(config: Mapping[str, Any], dataset: str, lang: str) -> str:
+    """Where the workflow keeps the downloaded file (the URL's own file name)."""
+    name = unquote(urlparse(pair_url(config, dataset, lang)).path).rsplit("/", 1)[-1]
+    if not name:
+        raise ValueError(
+            f"pair_datasets.{dataset}.url: {pair_url(config, dataset, lang)!r} names no file"
+        )
+    return f"data/raw/pairs/{dataset}/{lang}/{name}"

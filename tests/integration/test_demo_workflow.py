@@ -88,6 +88,43 @@ def test_shf_baseline_is_near_neutral(mbe):
     assert ((mbe["shf"] - 50).abs() < 5).all(), mbe["shf"]
 
 
+@pytest.fixture(scope="session")
+def pair_scores(demo_run) -> pd.DataFrame:
+    scores = pd.read_csv(demo_run / "results" / "tables" / "pair_scores.csv")
+    return scores.set_index(["model", "variant", "lang", "measure"])["score"]
+
+
+TARGETS = ["de", "es", "fr"]
+
+
+def test_pair_tables_cover_every_model_language_variant_and_measure(demo_run, pair_scores):
+    assert len(pair_scores) == 2 * 2 * 4 * 6  # models x variants x languages x measures
+    for table in ["steinborn_table2", "steinborn_table3", "pair_measures_by_model"]:
+        assert (demo_run / "results" / "tables" / f"{table}.md").read_text().startswith("# ")
+
+
+def test_planted_pair_bias_is_recovered_by_aula_and_cps(pair_scores):
+    # The demo pairs swap the subject's gender; in German, Spanish and French the
+    # occupation agrees with it (Ärztin / Arzt), so the planted association is
+    # visible to every measure there.
+    for measure in ["aula", "cps"]:
+        planted = pair_scores.loc["demo-planted", "original", TARGETS, measure]
+        balanced = pair_scores.loc["demo-balanced", "original", TARGETS, measure]
+        assert (planted > 50).all(), (measure, planted)
+        assert abs(planted.mean() - 50) > abs(balanced.mean() - 50), (measure, planted, balanced)
+
+
+def test_planted_pair_bias_gives_a_negative_sjsd_in_german(pair_scores):
+    # S_JSD < 0: the stereotypical sentence's shared tokens are closer to gold.
+    # Measured at test size: German -1.8e-3 (balanced +1e-4); Spanish and French
+    # stay near or above 0 for both models (the tiny demo MLM barely conditions
+    # shared tokens on the subject; see the issue notes).
+    planted = pair_scores.loc["demo-planted", "original", "de", "sjsd"]
+    balanced = pair_scores.loc["demo-balanced", "original", "de", "sjsd"]
+    assert planted < 0
+    assert abs(planted) > abs(balanced)
+
+
 def test_every_job_wrote_a_log(demo_run):
     logs = list((demo_run / "logs").rglob("*.log"))
     assert any("train_mlm" in str(p) for p in logs)

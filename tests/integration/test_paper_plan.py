@@ -60,6 +60,23 @@ def test_paper_plan_has_every_language_corpus_and_model(plan):
         assert f"results/mbe/{model}/real/" in plan
 
 
+def test_paper_plan_scores_steinborn_models_on_the_public_pair_benchmarks(plan):
+    counts = job_counts(plan)
+    # CrowS-Pairs (en) + multilingual CrowS-Pairs (en, de, id, th, fi) + StereoSet (en)
+    assert counts["download_pairs"] == 7
+    # CrowS-Pairs: 5 models x (unperturbed, perturbed); multilingual: 2 models x 5
+    # languages; StereoSet: 5 models
+    assert counts["score_pairs"] == 10 + 10 + 5
+    assert counts["pair_measures"] == 25
+    assert counts["steinborn_table"] == 2
+    assert "results/pairs/scores/xlmr/multilingual_crows_pairs/original/th.masked.parquet" in plan
+    assert "results/pairs/scores/albert/crows_pairs/perturbed/en.masked.parquet" in plan
+    assert "data/raw/pairs/multilingual_crows_pairs/fi/cps_translated_fi_formatted.csv" in plan
+    assert "data/raw/pairs/crows_pairs/en/crows_pairs_anonymized.csv" in plan
+    # Steinborn et al.'s models are not MBE-evaluated (mbe: false)
+    assert "results/mbe/xlmr/" not in plan and "results/mbe/bert/" not in plan
+
+
 def test_paper_plan_uses_each_corpus_language_codes(plan):
     assert "data/raw/real/TED2020/en-zh_cn.txt.zip" in plan
     assert "data/raw/real/GlobalVoices/en-zhs.txt.zip" in plan
@@ -68,7 +85,7 @@ def test_paper_plan_uses_each_corpus_language_codes(plan):
 
 def test_model_rules_declare_a_gpu(plan):
     for block in plan.split("\n\n"):
-        if "rule score_unmasked:" in block:
+        if "rule score_unmasked:" in block or "rule score_pairs:" in block:
             assert re.search(r"resources: .*\bgpu=1\b", block), block
-        if "rule mine_gendered:" in block or "rule download_corpus:" in block:
+        if re.search(r"rule (mine_gendered|download_corpus|download_pairs|pair_measures):", block):
             assert not re.search(r"\bgpu=", block), block

@@ -122,3 +122,49 @@ def test_workflow_stops_before_any_job_on_bad_config(tmp_path, demo_config):
     assert result.returncode != 0
     assert "key 'languages.1': unknown language code 'qq'" in result.stdout + result.stderr
     assert not (tmp_path / "data").exists()
+
+
+def test_pair_dataset_defaults_are_filled(demo_config):
+    config = validate_config(demo_config, SCHEMA)
+    assert config["pair_measures"] == ["aul", "aula", "cps", "sss", "sjsd", "bsjsd"]
+    assert config["pair_datasets"]["stereoset"]["bias_type"] == "gender"
+    assert config["pair_datasets"]["stereoset"]["perturb"] is False
+    assert config["models"]["demo-planted"]["mbe"] is True
+
+
+def test_pair_dataset_model_must_exist(demo_config):
+    demo_config["pair_datasets"]["stereoset"]["models"] = ["demo-planted", "xlmr"]
+    with pytest.raises(ConfigError, match=r"pair_datasets.stereoset.models': \['xlmr'\]"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_pair_dataset_language_code_is_checked(demo_config):
+    demo_config["pair_datasets"]["stereoset"]["languages"] = ["en", "xx"]
+    with pytest.raises(ConfigError, match=r"pair_datasets.stereoset.languages.1'.*'xx'"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_one_file_for_several_languages_is_an_error(demo_config):
+    demo_config["pair_datasets"]["stereoset"]["url"] = "https://example.org/dev.json"
+    with pytest.raises(ConfigError, match=r"pair_datasets.stereoset.url'.*\{lang\}"):
+        validate_config(demo_config, SCHEMA)
+    demo_config["pair_datasets"]["stereoset"]["languages"] = ["en"]
+    validate_config(demo_config, SCHEMA)
+
+
+def test_paper_tables_name_configured_datasets(demo_config):
+    demo_config["pair_tables"]["steinborn_table2"] = "wino"
+    with pytest.raises(ConfigError, match=r"pair_tables.steinborn_table2': 'wino'"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_table3_needs_a_perturbed_dataset(demo_config):
+    demo_config["pair_datasets"]["crows_pairs"]["perturb"] = False
+    with pytest.raises(ConfigError, match=r"pair_datasets.crows_pairs.perturb': must be true"):
+        validate_config(demo_config, SCHEMA)
+
+
+def test_unknown_pair_measure_is_named(demo_config):
+    demo_config["pair_measures"] = ["cps", "seat"]
+    with pytest.raises(ConfigError, match=r"pair_measures"):
+        validate_config(demo_config, SCHEMA)

@@ -9,7 +9,14 @@ from mgbias.cli import main
 from mgbias.report.tables import mbe_markdown, mbe_table, mining_table
 from mgbias.seeds import derive_seed
 from mgbias.sentences import read_gendered_sentences, write_gendered_sentences
-from mgbias.workflow import evaluation_jobs, local_file_of_url, mining_jobs
+from mgbias.workflow import (
+    evaluation_jobs,
+    local_file_of_url,
+    mining_jobs,
+    pair_file,
+    pair_files,
+    pair_jobs,
+)
 
 
 def test_file_urls_relative_and_absolute():
@@ -124,4 +131,39 @@ def test_cli_check_config(repo, capsys):
         )
         == 0
     )
-    assert "8 models" in capsys.readouterr().out
+    assert "13 models, 3 pair datasets" in capsys.readouterr().out
+
+
+def test_pair_jobs_expand_models_variants_and_languages():
+    config = {
+        "languages": ["de", "es"],
+        "models": {"a": {}, "b": {"mbe": False}},
+        "pair_datasets": {
+            "mcp": {"url": "https://x.org/cps_{lang}.csv", "perturb": True},
+            "cp": {
+                "url": "https://x.org/dir/crows%20pairs.csv",
+                "languages": ["en"],
+                "models": ["b"],
+            },
+        },
+    }
+    jobs = pair_jobs(config)
+    assert len(jobs) == 2 * 2 * 3 + 1
+    assert jobs[0] == {"model": "a", "dataset": "mcp", "variant": "original", "lang": "en"}
+    assert jobs[3] == {"model": "a", "dataset": "mcp", "variant": "perturbed", "lang": "en"}
+    assert jobs[-1] == {"model": "b", "dataset": "cp", "variant": "original", "lang": "en"}
+    assert pair_files(config) == [
+        {"dataset": "mcp", "lang": lang} for lang in ["en", "de", "es"]
+    ] + [{"dataset": "cp", "lang": "en"}]
+    assert pair_file(config, "mcp", "de") == "data/raw/pairs/mcp/de/cps_de.csv"
+    assert pair_file(config, "cp", "en") == "data/raw/pairs/cp/en/crows pairs.csv"
+
+
+def test_models_without_mbe_get_no_mbe_jobs():
+    config = {
+        "languages": ["de"],
+        "worlds": ["real"],
+        "corpora": {"TED2020": {}},
+        "models": {"gbert": {}, "xlmr": {"mbe": False}},
+    }
+    assert [job["model"] for job in evaluation_jobs(config)] == ["gbert"]

@@ -111,6 +111,9 @@ def _where(line: int | str) -> str:
     return f"line {line}" if isinstance(line, int) else str(line)
 
 
+ALL_BIAS_TYPES = "all"
+
+
 def filter_bias_type(frame: pd.DataFrame, bias_type: str = "gender") -> pd.DataFrame:
     """Rows of one bias type, under the dataset's own name for it.
 
@@ -118,14 +121,15 @@ def filter_bias_type(frame: pd.DataFrame, bias_type: str = "gender") -> pd.DataF
     ``disability``, ``nationality``, ``sexual-orientation``,
     ``physical-appearance``, ``religion`` and ``age``; StereoSet ``gender``,
     ``profession``, ``race`` and ``religion``; the multilingual CrowS-Pairs
-    holds ``gender`` only. Matching is exact.
+    holds ``gender`` only. Matching is exact; ``"all"`` keeps every row
+    (Steinborn et al. 2022, Table 3, scores the whole CrowS-Pairs).
 
     Parameters
     ----------
     frame : pandas.DataFrame
         A pair table with a ``bias_type`` column.
     bias_type : str, optional
-        Default ``"gender"``.
+        Default ``"gender"``; ``"all"`` for every type.
 
     Returns
     -------
@@ -140,6 +144,10 @@ def filter_bias_type(frame: pd.DataFrame, bias_type: str = "gender") -> pd.DataF
     """
     if "bias_type" not in frame.columns:
         raise ValueError(f"frame has no 'bias_type' column; found columns {list(frame.columns)}")
+    if bias_type == ALL_BIAS_TYPES:
+        selected = frame.reset_index(drop=True)
+        selected.attrs = dict(frame.attrs)
+        return selected
     available = sorted(frame["bias_type"].dropna().unique())
     if bias_type not in available:
         source = frame.attrs.get("source", "the frame")

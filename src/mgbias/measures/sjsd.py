@@ -50,6 +50,7 @@ from mgbias.measures.pairs import (
     compare_pairs,
     segment_sums,
 )
+from mgbias.perturb import perturb_final_character  # re-exported: Table 3's perturbation
 
 __all__ = [
     "TABLE_SCALE",
@@ -358,35 +359,3 @@ def binarized_sjsd(
     return compare_pairs(
         -more_sums, -less_sums, tie_rule="neutral", seed=seed, n_resamples=n_resamples
     )
-
-
-def perturb_final_character(sentence: str) -> str:
-    """Remove the last character of a sentence (Steinborn et al. 2022, Table 3 perturbation).
-
-    Exactly one character (Python code point) is removed, whatever it is:
-
-    - ``"He is a pilot."`` -> ``"He is a pilot"``: most often the final period,
-      as the paper notes;
-    - ``"he is a pilot ."`` (space-tokenised, like the demo data) ->
-      ``"he is a pilot "``: the period goes and a trailing space remains,
-      which tokenizers drop, so the period token disappears;
-    - ``"He is a pilot. "`` (trailing space) -> ``"He is a pilot."``: only the
-      space goes, so the tokens usually do not change;
-    - a sentence ending in a combining mark (e.g. Thai vowel signs) loses the
-      mark, not the whole grapheme.
-
-    Raises
-    ------
-    ValueError
-        If ``sentence`` is empty (nothing to remove).
-
-    Examples
-    --------
-    >>> perturb_final_character("She is a nurse.")
-    'She is a nurse'
-    """
-    if not isinstance(sentence, str):
-        raise ValueError(f"sentence must be a string, got {type(sentence).__name__}")
-    if not sentence:
-        raise ValueError("cannot remove the final character of an empty sentence")
-    return sentence[:-1]

@@ -1,0 +1,168 @@
+# Pair benchmarks (CrowS-Pairs, StereoSet, multilingual CrowS-Pairs): each
+# model runs once unmasked and once masked over each dataset's pairs; AUL,
+# AULA, CPS, SSS, S_JSD and binarized S_JSD come from those caches.
+# Steinborn et al. 2022, Tables 2 and 3, and a measures x models table.
+
+
+rule demo_pairs:
+    input:
+        code=sources("demo/pairs.py", "demo/lexicon.py"),
+    output:
+        demo_pair_files(),
+    log:
+        "logs/demo_pairs.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        out_dir=lambda wc, output: os.path.dirname(output[0]),
+        languages=[lang for lang in LANGUAGES if lang != PIVOT],
+        n_pairs=config.get("demo", {}).get("n_pairs", 0),
+        seed=step_seed("demo_pairs"),
+    script:
+        "../scripts/demo_pairs.py"
+
+
+rule download_pairs:
+    input:
+        source=lambda wc: local_source(pair_url(config, wc.dataset, wc.lang)),
+        code=sources("corpora/download.py", "corpora/checksums.py"),
+    output:
+        archive="data/raw/pairs/{dataset}/{lang}/{filename}",
+        checksum="data/raw/pairs/{dataset}/{lang}/{filename}.sha256",
+    log:
+        "logs/download_pairs/{dataset}/{lang}/{filename}.log",
+    wildcard_constraints:
+        filename=r"[^/]+(?<!\.sha256)",
+    retries: 1
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        url=lambda wc: pair_url(config, wc.dataset, wc.lang),
+        checksums=canonical(config["checksums"]),
+    script:
+        "../scripts/download.py"
+
+
+rule score_pairs:
+    input:
+        data=lambda wc: pair_file(config, wc.dataset, wc.lang),
+        model=trained_model_input,
+        code=sources(
+            "pair_scoring.py",
+            "datasets/crowspairs.py",
+            "datasets/multilingual_crowspairs.py",
+            "datasets/stereoset.py",
+            "datasets/frame.py",
+            "mlm/engine.py",
+            "mlm/masked.py",
+            "mlm/spans.py",
+            "mlm/load.py",
+            "mlm/cache.py",
+            "mlm/masked_cache.py",
+        ),
+        perturbation=lambda wc: (
+            sources("perturb.py") if wc.variant == "perturbed" else []
+        ),
+    output:
+        unmasked=f"{PAIR_SCORES}/{{model}}/{{dataset}}/{{variant}}/{{lang}}.unmasked.parquet",
+        masked=f"{PAIR_SCORES}/{{model}}/{{dataset}}/{{variant}}/{{lang}}.masked.parquet",
+    log:
+        "logs/score_pairs/{model}/{dataset}/{variant}/{lang}.log",
+    benchmark:
+        "logs/benchmarks/score_pairs/{model}/{dataset}/{variant}/{lang}.tsv"
+    conda:
+        "../envs/mgbias.yaml"
+    threads: config["scoring"]["threads"]
+    resources:
+        gpu=1,
+        mem_mb=8000,
+        runtime=60,
+    params:
+        model_id=lambda wc: model_source(wc.model),
+        revision=lambda wc: config["models"][wc.model].get("revision"),
+        scoring=canonical(config["scoring"]),
+        bias_type=lambda wc: config["pair_datasets"][wc.dataset]["bias_type"],
+    script:
+        "../scripts/score_pairs.py"
+
+
+rule pair_measures:
+    input:
+        unmasked=rules.score_pairs.output.unmasked,
+        masked=rules.score_pairs.output.masked,
+        code=sources(
+            "pair_scoring.py",
+            "measures/aul.py",
+            "measures/aula.py",
+            "measures/cps.py",
+            "measures/sss.py",
+            "measures/sjsd.py",
+            "measures/pairs.py",
+        ),
+    output:
+        "results/pairs/measures/{model}/{dataset}/{variant}/{lang}.csv",
+    log:
+        "logs/pair_measures/{model}/{dataset}/{variant}/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        measures=config["pair_measures"],
+        seed=lambda wc: step_seed(
+            "pair_measures", wc.model, wc.dataset, wc.variant, wc.lang
+        ),
+    script:
+        "../scripts/pair_measures.py"
+
+
+rule pair_tables:
+    input:
+        results=expand_jobs(
+            "results/pairs/measures/{model}/{dataset}/{variant}/{lang}.csv",
+            pair_jobs(config),
+        ),
+        code=sources("report/pair_tables.py", "report/tables.py"),
+    output:
+        csv=report(
+            "results/tables/pair_scores.csv",
+            caption="../report/pair_scores.rst",
+            category=SJSD_PAPER,
+            subcategory="All pair measures",
+        ),
+        markdown="results/tables/pair_scores.md",
+        by_model=report(
+            "results/tables/pair_measures_by_model.csv",
+            caption="../report/pair_measures_by_model.rst",
+            category=SJSD_PAPER,
+            subcategory="All pair measures",
+        ),
+        by_model_markdown="results/tables/pair_measures_by_model.md",
+    log:
+        "logs/pair_tables.log",
+    conda:
+        "../envs/mgbias.yaml"
+    script:
+        "../scripts/pair_tables.py"
+
+
+rule steinborn_table:
+    input:
+        table="results/tables/pair_scores.csv",
+        code=sources("report/pair_tables.py", "report/tables.py"),
+    output:
+        csv=report(
+            "results/tables/steinborn_table{number}.csv",
+            caption="../report/steinborn_table{number}.rst",
+            category=SJSD_PAPER,
+            subcategory="Table {number}",
+        ),
+        markdown="results/tables/steinborn_table{number}.md",
+    log:
+        "logs/steinborn_table{number}.log",
+    wildcard_constraints:
+        number="2|3",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        dataset=lambda wc: config["pair_tables"][f"steinborn_table{wc.number}"],
+    script:
+        "../scripts/steinborn_table.py"

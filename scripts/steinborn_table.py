@@ -1,0 +1,16 @@
+"""Steinborn et al. (2022) Table 2 or 3 from the pair score table."""
+
+import pandas as pd
+
+from mgbias.report.pair_tables import STEINBORN_TABLES
+from mgbias.report.tables import write_table
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]) as log:
+    scores = pd.read_csv(smk.input.table)
+    build, render = STEINBORN_TABLES[int(smk.wildcards.number)]
+    table = build(scores, smk.params.dataset)
+    write_table(table, render(table, smk.params.dataset), smk.output.csv, smk.output.markdown)
+    log.info("Table %s from %s: %d rows", smk.wildcards.number, smk.params.dataset, len(table))

@@ -1,0 +1,234 @@
+"""Pair-measure tables: every score in one long table, measures x models, and
+Steinborn et al. (2022) Tables 2 and 3.
+
+The long table (``results/tables/pair_scores.csv``) has one row per (model,
+dataset, variant, language, measure) with ``score``, ``se`` and ``n`` in the
+units of :func:`mgbias.pair_scoring.pair_measures`: percent of pairs in
+which ``sent_more`` is preferred, the raw mean for ``sjsd``. The paper tables
+print S_JSD x 10^-3 as the paper does (``sjsd_x1e3``: the score divided by
+10^-3, i.e. times :data:`~mgbias.measures.sjsd.TABLE_SCALE`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pandas as pd
+
+from mgbias.measures.sjsd import TABLE_SCALE
+from mgbias.report.tables import markdown
+
+__all__ = [
+    "PAIR_COLUMNS",
+    "STEINBORN_TABLES",
+    "measures_by_model",
+    "measures_by_model_markdown",
+    "pair_scores_markdown",
+    "read_pair_scores",
+    "steinborn_table2",
+    "steinborn_table2_markdown",
+    "steinborn_table3",
+    "steinborn_table3_markdown",
+]
+
+PAIR_COLUMNS = ["model", "dataset", "variant", "lang", "measure", "score", "se", "n", "model_id"]
+KEYS = ["dataset", "variant", "lang", "measure"]
+MEASURE_ORDER = ["aul", "aula", "cps", "sss", "sjsd", "bsjsd"]
+VARIANT_ORDER = ["original", "perturbed"]
+
+
+def read_pair_scores(paths: Iterable[str | Path]) -> pd.DataFrame:
+    """Concatenate per-job measure CSVs into the long table, in a fixed order."""
+    frames = []
+    for path in paths:
+        frame = pd.read_csv(path, keep_default_na=False)
+        missing = [column for column in PAIR_COLUMNS if column not in frame.columns]
+        if missing:
+            raise ValueError(f"{path}: missing column(s) {missing}; expected {PAIR_COLUMNS}")
+        frames.append(frame[PAIR_COLUMNS])
+    if not frames:
+        raise ValueError("no pair measure files to tabulate")
+    return _sorted(pd.concat(frames, ignore_index=True))
+
+
+def _order_key(column: pd.Series) -> pd.Series:
+    """Sort measures and variants in the papers' order, everything else as is."""
+    ranks = {"measure": MEASURE_ORDER, "variant": VARIANT_ORDER}.get(column.name)
+    if ranks is None:
+        return column
+    return column.map({name: index for index, name in enumerate(ranks)})
+
+
+def _sorted(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.sort_values(
+        ["dataset", "model", "variant", "lang", "measure"], key=_order_key, ignore_index=True
+    )
+
+
+def _cell(score: float, se: float, digits: int) -> str:
+    return f"{score:.{digits}f} ± {se:.{digits}f}"
+
+
+def pair_scores_markdown(frame: pd.DataFrame) -> str:
+    """The long table, preceded by how to read its units."""
+    return "\n".join(
+        [
+            "# Pair measures",
+            "",
+            "Percent of pairs in which the stereotypical sentence (sent_more) is preferred",
+            "for aul, aula, cps, sss and bsjsd (50 = no preference); sjsd is the raw mean",
+            "S_JSD (Steinborn et al. 2022, Eq. 2; negative = sent_more preferred).",
+            "se = seeded bootstrap standard error over pairs.",
+            "",
+            markdown(frame, floatfmt=".4g"),
+            "",
+        ]
+    )
+
+
+def measures_by_model(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per (dataset, variant, language, measure), one score column per model."""
+    table = frame.pivot_table(index=KEYS, columns="model", values="score", aggfunc="first")
+    table.columns.name = None
+    table = table.reset_index()
+    return table.sort_values(KEYS, key=_order_key, ignore_index=True)
+
+
+def measures_by_model_markdown(frame: pd.DataFrame) -> str:
+    """Measures x models with standard errors, one block per dataset, variant and language."""
+    parts = [
+        "# Pair measures by model",
+        "",
+        "score ± bootstrap SE; percent of pairs preferring sent_more, except sjsd (raw mean,",
+        "negative = sent_more preferred).",
+    ]
+    cells = frame.assign(
+        cell=[
+            _cell(score, se, 6 if measure == "sjsd" else 2)
+            for score, se, measure in zip(frame.score, frame.se, frame.measure, strict=True)
+        ]
+    )
+    for (dataset, variant, lang), block in cells.groupby(["dataset", "variant", "lang"]):
+        pivot = block.pivot(index="measure", columns="model", values="cell")
+        pivot = pivot.reindex([m for m in MEASURE_ORDER if m in pivot.index]).reset_index()
+        pivot.columns.name = None
+        parts += ["", f"## {dataset} ({variant}), {lang}", "", markdown(pivot)]
+    return "\n".join(parts + [""])
+
+
+def _measure(frame: pd.DataFrame, measure: str, prefix: str) -> pd.DataFrame:
+    """``score`` and ``se`` of one measure keyed by (model, lang), renamed with ``prefix``."""
+    rows = frame.loc[frame.measure == measure, ["model", "lang", "score", "se"]]
+    if measure == "sjsd":
+        rows = rows.assign(score=rows.score * TABLE_SCALE, se=rows.se * TABLE_SCALE)
+    return rows.rename(columns={"score": prefix, "se": f"{prefix}_se"})
+
+
+def _select(frame: pd.DataFrame, dataset: str, variant: str, measures: list[str]) -> pd.DataFrame:
+    rows = frame.loc[(frame.dataset == dataset) & (frame.variant == variant)]
+    if rows.empty:
+        raise ValueError(
+            f"no pair scores of dataset {dataset!r} ({variant}); datasets present: "
+            f"{sorted(frame.dataset.unique())}"
+        )
+    missing = [m for m in measures if m not in set(rows.measure)]
+    if missing:
+        raise ValueError(
+            f"dataset {dataset!r} ({variant}) has no {missing} scores; add them to pair_measures"
+        )
+    return rows
+
+
+def _join(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    table = parts[0]
+    for part in parts[1:]:
+        table = table.merge(part, on=["model", "lang"], how="outer", validate="one_to_one")
+    return table.sort_values(["model", "lang"], ignore_index=True)
+
+
+def steinborn_table2(frame: pd.DataFrame, dataset: str) -> pd.DataFrame:
+    """Steinborn et al. (2022) Table 2: S_JSD x 10^-3, CPS and binarized S_JSD ± SE.
+
+    One row per (model, language) of ``dataset`` (unperturbed).
+    """
+    rows = _select(frame, dataset, "original", ["sjsd", "cps", "bsjsd"])
+    return _join(
+        [
+            _measure(rows, "sjsd", "sjsd_x1e3"),
+            _measure(rows, "cps", "cps"),
+            _measure(rows, "bsjsd", "bsjsd"),
+        ]
+    )
+
+
+def steinborn_table2_markdown(table: pd.DataFrame, dataset: str) -> str:
+    """Table 2 as the paper prints it (Model, Lang., S_JSD x 10^-3, CPS, B. S_JSD)."""
+    shown = pd.DataFrame(
+        {
+            "Model": table.model,
+            "Lang.": table.lang.str.capitalize(),
+            "S_JSD × 10⁻³": [
+                _cell(s, e, 2) for s, e in zip(table.sjsd_x1e3, table.sjsd_x1e3_se, strict=True)
+            ],
+            "CPS": [_cell(s, e, 0) for s, e in zip(table.cps, table.cps_se, strict=True)],
+            "B. S_JSD": [_cell(s, e, 0) for s, e in zip(table.bsjsd, table.bsjsd_se, strict=True)],
+        }
+    )
+    return "\n".join(
+        [
+            f"# Steinborn et al. (2022), Table 2 — {dataset}",
+            "",
+            "CPS and binarized S_JSD: percent of pairs preferring the stereotypical sentence;",
+            "S_JSD × 10⁻³ (negative = stereotypical sentence preferred). ± = bootstrap SE.",
+            "",
+            markdown(shown),
+            "",
+        ]
+    )
+
+
+def steinborn_table3(frame: pd.DataFrame, dataset: str) -> pd.DataFrame:
+    """Steinborn et al. (2022) Table 3: S_JSD x 10^-3 and CPS ± SE, unperturbed and perturbed.
+
+    One row per (model, language) of ``dataset``; the perturbed sentences lost
+    their final character.
+    """
+    parts = []
+    for variant, tag in (("original", "unperturbed"), ("perturbed", "perturbed")):
+        rows = _select(frame, dataset, variant, ["sjsd", "cps"])
+        parts += [
+            _measure(rows, "sjsd", f"{tag}_sjsd_x1e3"),
+            _measure(rows, "cps", f"{tag}_cps"),
+        ]
+    return _join(parts)
+
+
+def steinborn_table3_markdown(table: pd.DataFrame, dataset: str) -> str:
+    """Table 3 as the paper prints it (S'_JSD and CPS, unperturbed | perturbed)."""
+    shown = {"Model": table.model, "Lang.": table.lang.str.capitalize()}
+    for tag, label in (("unperturbed", "Unperturbed"), ("perturbed", "Perturbed")):
+        shown[f"{label} S'_JSD"] = [
+            _cell(s, e, 2)
+            for s, e in zip(table[f"{tag}_sjsd_x1e3"], table[f"{tag}_sjsd_x1e3_se"], strict=True)
+        ]
+        shown[f"{label} CPS"] = [
+            _cell(s, e, 1) for s, e in zip(table[f"{tag}_cps"], table[f"{tag}_cps_se"], strict=True)
+        ]
+    return "\n".join(
+        [
+            f"# Steinborn et al. (2022), Table 3 — {dataset}",
+            "",
+            "S'_JSD = S_JSD × 10⁻³; CPS in percent; ± = bootstrap SE. Perturbed: every",
+            "sentence lost its final character.",
+            "",
+            markdown(pd.DataFrame(shown)),
+            "",
+        ]
+    )
+
+
+STEINBORN_TABLES: dict[int, tuple[Callable, Callable]] = {
+    2: (steinborn_table2, steinborn_table2_markdown),
+    3: (steinborn_table3, steinborn_table3_markdown),
+}

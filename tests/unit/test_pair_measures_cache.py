@@ -1,0 +1,117 @@
+"""Pair measures come from the two caches alone: same numbers as a direct run, no model call.
+
+A small seeded BERT scores a few pairs once directly (`score_pair_dataset`)
+and once through the workflow's route: both passes written to their parquet
+caches, read back, every measure computed from them. A forward hook on the
+encoder counts model calls: computing any measure, alone or with others,
+from the caches must make none.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+import torch
+from transformers import BertConfig, BertForMaskedLM
+
+from mgbias.mlm.cache import read_score_cache, sentences_sha256, write_score_cache
+from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache, write_pair_cache
+from mgbias.mlm.train import build_bert_tokenizer
+from mgbias.pair_scoring import (
+    PAIR_MEASURES,
+    pair_measures,
+    pair_sentences,
+    score_pair_dataset,
+    score_pair_passes,
+)
+
+VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "he", "she", "is", "a", "the", "nurse"]
+VOCAB += ["doctor", "pilot", "man", "woman", "works", "as", "."]
+PAIRS = [
+    ("she is a nurse .", "he is a nurse ."),
+    ("he is a pilot .", "she is a pilot ."),
+    ("the man works as a doctor .", "the woman works as a doctor ."),
+    ("the woman is a nurse .", "the man is a nurse ."),
+    ("he works as a pilot .", "she works as a pilot ."),
+]
+
+
+@pytest.fixture(scope="module")
+def model_and_tokenizer():
+    torch.manual_seed(3)
+    model = BertForMaskedLM(
+        BertConfig(
+            vocab_size=len(VOCAB),
+            hidden_size=16,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            intermediate_size=32,
+            max_position_embeddings=32,
+            attn_implementation="eager",
+        )
+    ).eval()
+    return model, build_bert_tokenizer(VOCAB, model_max_length=32)
+
+
+def test_measures_from_written_caches_equal_a_direct_run_and_call_no_model(
+    model_and_tokenizer, tmp_path
+):
+    model, tokenizer = model_and_tokenizer
+    calls = []
+    hook = model.bert.register_forward_hook(lambda *_: calls.append(1))
+    try:
+        direct = score_pair_dataset(
+            model, tokenizer, PAIRS, list(PAIR_MEASURES), seed=7, progress=False
+        )
+        unmasked, masked = score_pair_passes(model, tokenizer, PAIRS, progress=False)
+        assert calls, "the passes must run the model"
+        sentences = [sentence for pair in PAIRS for sentence in pair]
+        provenance = {"model_id": "test-bert", "revision": "local"}
+        write_score_cache(
+            unmasked,
+            tmp_path / "unmasked.parquet",
+            {**provenance, "input_sha256": sentences_sha256(sentences)},
+        )
+        write_pair_cache(
+            masked, tmp_path / "masked.parquet", {**provenance, "input_sha256": pairs_sha256(PAIRS)}
+        )
+
+        calls.clear()
+        cached_unmasked, _ = read_score_cache(tmp_path / "unmasked.parquet")
+        cached_masked, _ = read_pair_cache(
+            tmp_path / "masked.parquet", expected_sha256=pairs_sha256(PAIRS)
+        )
+        together = pair_measures(cached_unmasked, cached_masked, list(PAIR_MEASURES), seed=7)
+        one_at_a_time = pd.concat(
+            [
+                pair_measures(cached_unmasked, cached_masked, [measure], seed=7)
+                for measure in reversed(PAIR_MEASURES)
+            ],
+            ignore_index=True,
+        )
+        assert calls == [], "measures from the caches must not call the model"
+    finally:
+        hook.remove()
+
+    pd.testing.assert_frame_equal(together, direct)
+    pd.testing.assert_frame_equal(
+        one_at_a_time.iloc[::-1].reset_index(drop=True), direct, check_exact=True
+    )
+    assert list(direct.n) == [len(PAIRS)] * len(PAIR_MEASURES)
+
+
+def test_a_measure_without_its_pass_is_an_error_naming_the_pass(model_and_tokenizer):
+    model, tokenizer = model_and_tokenizer
+    unmasked, masked = score_pair_passes(model, tokenizer, PAIRS[:2], progress=False)
+    with pytest.raises(ValueError, match="unmasked pass"):
+        pair_measures(None, masked, ["aula", "cps"])
+    with pytest.raises(ValueError, match="masked pass"):
+        pair_measures(unmasked, None, ["sss"])
+    with pytest.raises(ValueError, match="unknown measure"):
+        pair_measures(unmasked, masked, ["seat"])
+
+
+def test_pair_sentences_perturbed_lose_their_final_character():
+    frame = pd.DataFrame({"sent_more": ["She is a nurse."], "sent_less": ["He is a nurse."]})
+    assert pair_sentences(frame) == [("She is a nurse.", "He is a nurse.")]
+    assert pair_sentences(frame, perturb=True) == [("She is a nurse", "He is a nurse")]

@@ -1,0 +1,104 @@
+"""Pair tables: the long table, measures x models, Steinborn et al. Tables 2 and 3, by hand."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from mgbias.report.pair_tables import (
+    measures_by_model,
+    read_pair_scores,
+    steinborn_table2,
+    steinborn_table2_markdown,
+    steinborn_table3,
+    steinborn_table3_markdown,
+)
+
+
+def rows(model, dataset, variant, lang, values):
+    return [
+        {
+            "model": model,
+            "dataset": dataset,
+            "variant": variant,
+            "lang": lang,
+            "measure": measure,
+            "score": score,
+            "se": se,
+            "n": 10,
+            "model_id": f"hub/{model}",
+        }
+        for measure, (score, se) in values.items()
+    ]
+
+
+@pytest.fixture()
+def scores(tmp_path) -> pd.DataFrame:
+    records = (
+        rows("xlmr", "mcp", "original", "de", {"sjsd": (-0.002, 0.0015), "cps": (51, 3)})
+        + rows("xlmr", "mcp", "original", "de", {"bsjsd": (50, 3), "aula": (60, 2)})
+        + rows("mbert", "mcp", "original", "en", {"cps": (57, 3), "sjsd": (-5e-5, 1e-3)})
+        + rows("mbert", "mcp", "original", "en", {"bsjsd": (50, 3)})
+        + rows("mbert", "mcp", "perturbed", "en", {"cps": (55.6, 1.3), "sjsd": (-3e-3, 1e-3)})
+    )
+    paths = []
+    # one file per job, written in a shuffled order: the table sorts them
+    for index, (_, block) in enumerate(
+        pd.DataFrame(records).groupby(["model", "variant", "lang"], sort=False)
+    ):
+        path = tmp_path / f"{index}.csv"
+        block.to_csv(path, index=False)
+        paths.append(path)
+    return read_pair_scores(reversed(paths))
+
+
+def test_long_table_order_follows_dataset_model_variant_lang_and_measure_order(scores):
+    assert list(scores.model) == ["mbert"] * 5 + ["xlmr"] * 4
+    assert list(scores.variant[:5]) == ["original"] * 3 + ["perturbed"] * 2
+    # measures in the papers' order, not alphabetical
+    assert list(scores.measure[:3]) == ["cps", "sjsd", "bsjsd"]
+    assert list(scores.measure[5:]) == ["aula", "cps", "sjsd", "bsjsd"]
+
+
+def test_measures_by_model_has_one_column_per_model(scores):
+    table = measures_by_model(scores)
+    assert list(table.columns) == ["dataset", "variant", "lang", "measure", "mbert", "xlmr"]
+    de_cps = table[(table.lang == "de") & (table.measure == "cps")]
+    assert de_cps.xlmr.item() == 51 and pd.isna(de_cps.mbert.item())
+
+
+def test_steinborn_table2_scales_sjsd_by_1e3_and_keeps_cps_and_bsjsd_in_percent(scores):
+    table = steinborn_table2(scores, "mcp")
+    assert list(table.model) == ["mbert", "xlmr"]
+    xlmr = table.iloc[1]
+    assert xlmr.sjsd_x1e3 == pytest.approx(-2.0)
+    assert xlmr.sjsd_x1e3_se == pytest.approx(1.5)
+    assert (xlmr.cps, xlmr.cps_se, xlmr.bsjsd) == (51, 3, 50)
+    text = steinborn_table2_markdown(table, "mcp")
+    assert "| xlmr    | De      | -2.00 ± 1.50" in text
+    assert "-0.05 ± 1.00" in text  # mBERT En, as the paper's first row
+
+
+def test_steinborn_table3_pairs_unperturbed_with_perturbed(scores):
+    table = steinborn_table3(scores.loc[scores.model == "mbert"], "mcp")
+    row = table.iloc[0]
+    assert row.unperturbed_cps == 57 and row.perturbed_cps == 55.6
+    assert row.perturbed_sjsd_x1e3 == pytest.approx(-3.0)
+    assert "55.6 ± 1.3" in steinborn_table3_markdown(table, "mcp")
+
+
+def test_missing_variant_or_measure_is_an_error_naming_it(scores):
+    with pytest.raises(ValueError, match=r"'mcp' \(perturbed\)"):
+        steinborn_table3(scores.loc[scores.model == "xlmr"], "mcp")
+    with pytest.raises(ValueError, match="no pair scores of dataset 'other'"):
+        steinborn_table2(scores, "other")
+    without_bsjsd = scores.loc[scores.measure != "bsjsd"]
+    with pytest.raises(ValueError, match=r"no \['bsjsd'\] scores"):
+        steinborn_table2(without_bsjsd, "mcp")
+
+
+def test_read_pair_scores_names_the_file_missing_a_column(tmp_path):
+    path = tmp_path / "bad.csv"
+    pd.DataFrame({"model": ["m"], "score": [1.0]}).to_csv(path, index=False)
+    with pytest.raises(ValueError, match="bad.csv: missing column"):
+        read_pair_scores([path])
