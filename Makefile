@@ -7,7 +7,7 @@ STAMP := $(VENV)/.mgbias-installed
 CORES ?= all
 SNAKEMAKE := $(BIN)/snakemake --cores $(CORES)
 
-.PHONY: demo test report paper-plan lint format lock clean-results
+.PHONY: demo test report push pull paper-plan lint format lock clean-results
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,14 @@ test: $(STAMP)
 ## report: one HTML file with every table and figure of the last `make demo`
 report: $(STAMP)
 	$(SNAKEMAKE) --configfile config/config.yaml --report report.html
+
+## push: record a completed run in dvc.lock and upload it to the DVC remote (docs/sharing.md)
+push: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m mgbias.share push $(if $(REMOTE),--remote $(REMOTE))
+
+## pull: download the results dvc.lock records and make Snakemake see them as up to date
+pull: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m mgbias.share pull $(if $(REMOTE),--remote $(REMOTE))
 
 ## paper-plan: show, without running anything, the jobs of config/paper.yaml
 paper-plan: $(STAMP)
@@ -50,4 +58,4 @@ lock:
 	mv requirements.lock.new requirements.lock
 
 clean-results:
-	rm -rf data/demo/mirror data/raw data/mined models/demo-* results/scores results/mbe results/tables logs
+	rm -rf data/demo/mirror data/raw data/mined models/demo-* results/scores results/mbe results/pairs results/tables results/figures logs

@@ -1,0 +1,294 @@
+"""Share a completed workflow run through a DVC remote, and take one in.
+
+Snakemake decides what is out of date; DVC records the results of a run
+(``dvc.yaml``, ``dvc.lock``) and moves them to and from a remote. The two
+must agree, so sharing follows a fixed recipe (docs/sharing.md):
+
+push
+    Snakemake has nothing left to do (``snakemake -n``) → ``dvc commit -f``
+    records the outputs and the code, data and parameters they came from in
+    ``dvc.lock`` → ``dvc push`` uploads the outputs. The caller then commits
+    ``dvc.lock`` with git.
+pull
+    ``dvc pull`` → ``dvc status`` must be clean (the checkout's code, config
+    and data are those ``dvc.lock`` recorded) → ``snakemake --touch
+    --forceall`` restores Snakemake's view: pulled files get arbitrary
+    modification times, and touching every job in DAG order makes outputs
+    newer than their inputs and records each job's parameters and code in
+    ``.snakemake/`` (a plain ``--touch`` records only the jobs it would run,
+    and a later change of the others would go unnoticed) → ``snakemake -n``
+    must have nothing to do.
+
+Both read the workflow configuration from ``params.yaml`` (key
+``configfile``), the same file the DVC stages pass to Snakemake.
+
+Command line: ``python -m mgbias.share push|pull [--remote NAME] [--root DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import yaml
+
+PARAMS_FILE = "params.yaml"
+DVC_FILE = "dvc.yaml"
+LOCK_FILE = "dvc.lock"
+NOTHING_TO_DO = "Nothing to be done"
+
+
+class ShareError(RuntimeError):
+    """The checkout is not in a state that can be shared or restored."""
+
+
+def configfile(root: Path) -> str:
+    """The Snakemake configuration file the DVC stages run, from ``params.yaml``.
+
+    Parameters
+    ----------
+    root
+        The checkout (where ``params.yaml`` and ``dvc.yaml`` are).
+
+    Returns
+    -------
+    str
+        The path as written in ``params.yaml`` (relative to ``root``).
+    """
+    params_path = root / PARAMS_FILE
+    try:
+        params = yaml.safe_load(params_path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ShareError(f"{params_path}: cannot be read ({error.strerror})") from error
+    value = params.get("configfile") if isinstance(params, dict) else None
+    if not isinstance(value, str) or not value:
+        raise ShareError(
+            f"{params_path}: expected a key 'configfile' naming the Snakemake "
+            f"configuration file (e.g. config/config.yaml), found {value!r}"
+        )
+    if not (root / value).is_file():
+        raise ShareError(f"{params_path}: configfile {value!r} does not exist under {root}")
+    return value
+
+
+def stage_outputs(root: Path) -> list[str]:
+    """Every ``outs`` path of every stage of ``dvc.yaml``, in file order."""
+    dvc_path = root / DVC_FILE
+    try:
+        pipeline = yaml.safe_load(dvc_path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ShareError(f"{dvc_path}: cannot be read ({error.strerror})") from error
+    stages = pipeline.get("stages") if isinstance(pipeline, dict) else None
+    if not isinstance(stages, dict) or not stages:
+        raise ShareError(f"{dvc_path}: expected a mapping 'stages' with at least one stage")
+    paths = []
+    for name, stage in stages.items():
+        for out in (stage or {}).get("outs", []):
+            path = out if isinstance(out, str) else next(iter(out))
+            if "${" in path:
+                raise ShareError(f"{dvc_path}: stage {name!r}: out {path!r} must be a plain path")
+            paths.append(path)
+    return paths
+
+
+def tool_environment() -> dict[str, str]:
+    """The environment for DVC and Snakemake: this interpreter's scripts come first.
+
+    DVC runs each stage's ``cmd`` in a shell, which must find the
+    ``snakemake`` installed next to this Python, also when the virtual
+    environment is not activated.
+    """
+    scripts = str(Path(sys.executable).parent)
+    return {**os.environ, "PATH": os.pathsep.join([scripts, os.environ.get("PATH", "")])}
+
+
+def dvc_command(*args: str) -> list[str]:
+    """``dvc ARGS`` run by this interpreter."""
+    return [sys.executable, "-m", "dvc", *args]
+
+
+def snakemake_command(root: Path, *args: str) -> list[str]:
+    """``snakemake --configfile CONFIG ARGS`` with the configuration of ``params.yaml``."""
+    return [sys.executable, "-m", "snakemake", "--configfile", configfile(root), *args]
+
+
+def run(
+    command: Sequence[str], root: Path, *, capture: bool = False, timeout: float | None = None
+) -> subprocess.CompletedProcess:
+    """Run ``command`` in ``root``; raise ShareError naming it if it fails.
+
+    With ``capture`` the output is returned (and shown in the error), else it
+    goes to this process's stdout and stderr as it comes.
+    """
+    result = subprocess.run(
+        list(command),
+        cwd=root,
+        env=tool_environment(),
+        capture_output=capture,
+        text=True,
+        timeout=timeout,
+    )
+    if result.returncode != 0:
+        shown = " ".join(command[2:] if command[0] == sys.executable else command)
+        output = f"\n{result.stdout}{result.stderr}" if capture else ""
+        raise ShareError(f"`{shown}` failed in {root} (exit {result.returncode}){output}")
+    return result
+
+
+def require_nothing_to_do(root: Path) -> None:
+    """Raise ShareError unless ``snakemake -n`` plans no job for the configuration."""
+    result = run(snakemake_command(root, "-n"), root, capture=True)
+    if NOTHING_TO_DO not in result.stdout + result.stderr:
+        stats = _job_stats(result.stdout + result.stderr)
+        raise ShareError(
+            f"Snakemake has jobs to run for {configfile(root)} in {root}; run the workflow "
+            f"to completion first (snakemake --configfile {configfile(root)}).\n{stats}"
+        )
+
+
+def _job_stats(dry_run_output: str) -> str:
+    """The 'Job stats' table of a dry run, or its last lines."""
+    start = dry_run_output.find("Job stats:")
+    if start < 0:
+        return "\n".join(dry_run_output.splitlines()[-10:])
+    return dry_run_output[start:].split("\n\n", 1)[0]
+
+
+def dvc_status(root: Path) -> dict:
+    """``dvc status`` as a mapping: stage or file -> what changed; empty when clean."""
+    result = run(dvc_command("status", "--json"), root, capture=True)
+    try:
+        return json.loads(result.stdout or "{}")
+    except json.JSONDecodeError as error:
+        raise ShareError(f"`dvc status --json` in {root}: not JSON:\n{result.stdout}") from error
+
+
+def require_clean_status(root: Path) -> None:
+    """Raise ShareError unless the checkout is exactly what ``dvc.lock`` records."""
+    changes = dvc_status(root)
+    if changes:
+        raise ShareError(
+            f"dvc status in {root} is not clean: the checkout's code, configuration or "
+            f"data differ from what {LOCK_FILE} records, so the pulled results do not "
+            f"belong to it. Check out the commit that was pushed, or rerun the workflow.\n"
+            + json.dumps(changes, indent=2)
+        )
+
+
+def create_missing_outputs(root: Path) -> list[str]:
+    """Create, empty, every ``dvc.yaml`` out this configuration does not produce.
+
+    A configuration without a demo world or without workflow-trained models
+    (``config/paper.yaml``) leaves those outs absent; DVC records them as
+    empty directories. Call only once Snakemake has nothing left to do.
+    """
+    created = []
+    for path in stage_outputs(root):
+        if not (root / path).exists():
+            (root / path).mkdir(parents=True)
+            created.append(path)
+    return created
+
+
+def push(root: Path, remote: str | None = None) -> None:
+    """Record a completed run in ``dvc.lock`` and upload its outputs.
+
+    Parameters
+    ----------
+    root
+        The checkout whose run is shared.
+    remote
+        DVC remote name; the default remote when ``None``.
+
+    Raises
+    ------
+    ShareError
+        Snakemake still has jobs to run, or a DVC command failed.
+    """
+    require_nothing_to_do(root)
+    for path in create_missing_outputs(root):
+        print(f"mgbias share: {path}: not produced by this configuration; recorded empty")
+    run(dvc_command("commit", "--force"), root)
+    run(dvc_command("push", *_remote_args(remote)), root)
+    print(
+        f"mgbias share: pushed. Commit {LOCK_FILE} (and .gitignore if DVC changed it) "
+        f"with git and push it, so collaborators pull the same results."
+    )
+
+
+def restore_snakemake_view(root: Path) -> None:
+    """Make Snakemake see the checked-out outputs as up to date (``--touch --forceall``)."""
+    run(snakemake_command(root, "--touch", "--forceall", "--cores", "1", "--quiet"), root)
+
+
+def pull(root: Path, remote: str | None = None, force: bool = False) -> None:
+    """Download the outputs ``dvc.lock`` records and restore Snakemake's view of them.
+
+    Parameters
+    ----------
+    root
+        The checkout (a clone of the commit that was pushed).
+    remote
+        DVC remote name; the default remote when ``None``.
+    force
+        Overwrite local outputs that differ from the pulled ones
+        (``dvc pull --force``); without it DVC refuses.
+
+    Raises
+    ------
+    ShareError
+        No ``dvc.lock``, a DVC command failed, ``dvc status`` is not clean
+        after the pull (nothing is touched then), or Snakemake still plans
+        jobs afterwards.
+    """
+    if not (root / LOCK_FILE).is_file():
+        raise ShareError(f"{root / LOCK_FILE}: missing; nothing has been pushed from this commit")
+    configfile(root)
+    run(dvc_command("pull", *_remote_args(remote), *(["--force"] if force else [])), root)
+    require_clean_status(root)
+    restore_snakemake_view(root)
+    require_nothing_to_do(root)
+    print("mgbias share: pulled; dvc status clean and Snakemake has nothing to do.")
+
+
+def _remote_args(remote: str | None) -> list[str]:
+    return ["--remote", remote] if remote else []
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m mgbias.share",
+        description="Share workflow results through DVC (push) or take them in (pull).",
+    )
+    parser.add_argument("action", choices=["push", "pull"])
+    parser.add_argument("--remote", default=None, help="DVC remote (default: the default remote)")
+    parser.add_argument("--root", type=Path, default=Path("."), help="the checkout (default: .)")
+    parser.add_argument(
+        "--force", action="store_true", help="pull: overwrite local outputs that differ"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    root = args.root.resolve()
+    try:
+        if args.action == "push":
+            if args.force:
+                raise ShareError("--force applies to pull only")
+            push(root, args.remote)
+        else:
+            pull(root, args.remote, force=args.force)
+    except ShareError as error:
+        print(f"mgbias share: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""The DVC sharing recipe's checks that need no DVC run: params.yaml and dvc.yaml."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mgbias.share import ShareError, configfile, create_missing_outputs, stage_outputs
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_checkout_names_a_valid_configuration_and_persistent_outputs():
+    assert configfile(REPO) == "config/config.yaml"
+    pipeline = yaml.safe_load((REPO / "dvc.yaml").read_text())
+    outs = [out for stage in pipeline["stages"].values() for out in stage["outs"]]
+    assert outs and all(next(iter(out.values()))["persist"] is True for out in outs)
+    assert stage_outputs(REPO) == [next(iter(out)) for out in outs]
+    # every place the workflow writes results to is shared
+    for path in ["data/raw", "data/mined", "models", "results/scores", "results/pairs/scores"]:
+        assert path in stage_outputs(REPO)
+    for path in ["results/pairs/measures", "results/mbe", "results/tables", "results/figures"]:
+        assert path in stage_outputs(REPO)
+
+
+def test_params_without_a_configfile_is_an_error_naming_the_key(tmp_path):
+    (tmp_path / "params.yaml").write_text("seed: 1\n")
+    with pytest.raises(ShareError, match=r"params.yaml: expected a key 'configfile'"):
+        configfile(tmp_path)
+    (tmp_path / "params.yaml").write_text("configfile: config/missing.yaml\n")
+    with pytest.raises(ShareError, match=r"'config/missing.yaml' does not exist"):
+        configfile(tmp_path)
+
+
+def test_outputs_a_configuration_does_not_produce_are_created_empty(tmp_path):
+    (tmp_path / "dvc.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "stages": {
+                    "a": {"cmd": "true", "outs": [{"models": {"persist": True}}]},
+                    "b": {"cmd": "true", "outs": ["results/tables"]},
+                }
+            }
+        )
+    )
+    (tmp_path / "results/tables").mkdir(parents=True)
+    assert create_missing_outputs(tmp_path) == ["models"]
+    assert (tmp_path / "models").is_dir()
+
+
+def test_a_templated_out_is_refused(tmp_path):
+    (tmp_path / "dvc.yaml").write_text(
+        yaml.safe_dump({"stages": {"a": {"cmd": "true", "outs": ["results/${x}"]}}})
+    )
+    with pytest.raises(ShareError, match="must be a plain path"):
+        stage_outputs(tmp_path)
