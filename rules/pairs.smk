@@ -144,25 +144,40 @@ rule pair_tables:
         "../scripts/pair_tables.py"
 
 
-rule steinborn_table:
+rule steinborn_table2:
     input:
         table="results/tables/pair_scores.csv",
         code=sources("report/pair_tables.py", "report/tables.py"),
     output:
         csv=report(
-            "results/tables/steinborn_table{number}.csv",
-            caption="../report/steinborn_table{number}.rst",
+            "results/tables/steinborn_table2.csv",
+            caption="../report/steinborn_table2.rst",
             category=SJSD_PAPER,
-            subcategory="Table {number}",
+            subcategory="Table 2",
         ),
-        markdown="results/tables/steinborn_table{number}.md",
+        markdown="results/tables/steinborn_table2.md",
     log:
-        "logs/steinborn_table{number}.log",
-    wildcard_constraints:
-        number="2|3",
+        "logs/steinborn_table2.log",
     conda:
         "../envs/mgbias.yaml"
     params:
-        dataset=lambda wc: config["pair_tables"][f"steinborn_table{wc.number}"],
+        number=2,
+        dataset=config["pair_tables"].get("steinborn_table2"),
     script:
         "../scripts/steinborn_table.py"
+
+
+use rule steinborn_table2 as steinborn_table3 with:
+    output:
+        csv=report(
+            "results/tables/steinborn_table3.csv",
+            caption="../report/steinborn_table3.rst",
+            category=SJSD_PAPER,
+            subcategory="Table 3",
+        ),
+        markdown="results/tables/steinborn_table3.md",
+    log:
+        "logs/steinborn_table3.log",
+    params:
+        number=3,
+        dataset=config["pair_tables"].get("steinborn_table3"),

@@ -10,7 +10,7 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0]) as log:
     scores = pd.read_csv(smk.input.table)
-    build, render = STEINBORN_TABLES[int(smk.wildcards.number)]
+    build, render = STEINBORN_TABLES[smk.params.number]
     table = build(scores, smk.params.dataset)
     write_table(table, render(table, smk.params.dataset), smk.output.csv, smk.output.markdown)
-    log.info("Table %s from %s: %d rows", smk.wildcards.number, smk.params.dataset, len(table))
+    log.info("Table %s from %s: %d rows", smk.params.number, smk.params.dataset, len(table))

@@ -8,6 +8,8 @@ from importlib.metadata import version
 from pathlib import Path
 
 from mgbias.config import ConfigError, load_config
+from mgbias.corpora.download import DownloadError
+from mgbias.datasets.named import DEFAULT_CACHE, DEFAULT_CONFIG
 
 
 def _check_config(args: argparse.Namespace) -> int:
@@ -25,6 +27,7 @@ def _check_config(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
+    from mgbias.datasets.named import resolve_pair_data
     from mgbias.mlm.load import load_mlm
     from mgbias.pair_scoring import (
         load_pairs,
@@ -35,9 +38,12 @@ def _score(args: argparse.Namespace) -> int:
 
     try:
         measures = parse_measures(args.measures)
-        frame = load_pairs(args.data, lang=args.lang, bias_type=args.bias_type)
+        data = resolve_pair_data(
+            args.data, lang=args.lang, config_path=args.config, cache_dir=args.cache_dir
+        )
+        frame = load_pairs(str(data), lang=args.lang, bias_type=args.bias_type)
         pairs = pair_sentences(frame, perturb=args.perturb)
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, ConfigError, DownloadError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
     if not pairs:
@@ -89,7 +95,22 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
     score.add_argument("--revision", default=None)
     score.add_argument(
-        "--data", required=True, help="CrowS-Pairs / multilingual CSV or StereoSet JSON"
+        "--data",
+        required=True,
+        help="a CrowS-Pairs / multilingual CrowS-Pairs CSV or StereoSet JSON file, or the "
+        "name of a pair dataset of --config (downloaded once into --cache-dir)",
+    )
+    score.add_argument(
+        "--config",
+        type=Path,
+        default=DEFAULT_CONFIG,
+        help="workflow configuration whose pair_datasets name datasets (default: %(default)s)",
+    )
+    score.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=DEFAULT_CACHE,
+        help="where named datasets are downloaded (default: %(default)s)",
     )
     score.add_argument("--measures", default="aul,aula,cps,sss,sjsd,bsjsd")
     score.add_argument("--lang", default=None, help="language of a multilingual CrowS-Pairs file")

@@ -11,14 +11,18 @@ predictions ignore context, so masking changes nothing and:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 import torch
+import yaml
 from transformers import BertConfig, BertForMaskedLM
 
 from mgbias.cli import main
 from mgbias.mlm.train import build_bert_tokenizer
 
+REPO = Path(__file__).resolve().parents[2]
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "she", "he", "is", "a", "doctor"]
 PROBABILITIES = [0.05, 0.05, 0.05, 0.05, 0.05, 0.2, 0.3, 0.1, 0.1, 0.05]
 
@@ -99,4 +103,58 @@ def test_score_rejects_unknown_measure(model_dir, crows_csv, capsys):
 def test_score_missing_data_file_is_named(model_dir, tmp_path, capsys):
     missing = tmp_path / "nope.csv"
     assert main(["score", "--model", str(model_dir), "--data", str(missing)]) == 2
-    assert "nope.csv: no such pair dataset file" in capsys.readouterr().err
+    assert "nope.csv: no such file" in capsys.readouterr().err
+
+
+@pytest.fixture()
+def served_config(crows_csv, tmp_path):
+    """A configuration naming a CrowS-Pairs file served over HTTP on 127.0.0.1."""
+    import shutil
+
+    from httpmirror import Misbehaviour, serve_directory
+
+    served = tmp_path / "served"
+    served.mkdir()
+    shutil.copy(crows_csv, served / "crows_en.csv")
+    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    misbehaviour = Misbehaviour()
+    with serve_directory(served, misbehaviour=misbehaviour) as base_url:
+        config["pair_datasets"] = {"toy_pairs": {"url": f"{base_url}/crows_{{lang}}.csv"}}
+        config["pair_tables"] = {}
+        conf_dir = tmp_path / "conf"
+        conf_dir.mkdir()
+        (conf_dir / "my.yaml").write_text(yaml.safe_dump(config))
+        shutil.copy(REPO / "config" / "schema.yaml", conf_dir / "schema.yaml")
+        yield conf_dir / "my.yaml", misbehaviour
+
+
+def test_score_a_named_dataset_downloads_it_once_and_scores_it_like_the_file(
+    model_dir, crows_csv, served_config, tmp_path
+):
+    config_path, misbehaviour = served_config
+    cache = tmp_path / "cache"
+    named = ["score", "--model", str(model_dir), "--data", "toy_pairs", "--lang", "en"]
+    named += ["--config", str(config_path), "--cache-dir", str(cache), "--device", "cpu"]
+    for attempt in range(2):
+        assert main([*named, "--output", str(tmp_path / f"named{attempt}.csv")]) == 0
+    assert misbehaviour.requests == ["crows_en.csv"], "the second run must use the cache"
+    cached = cache / "data/raw/pairs/toy_pairs/en/crows_en.csv"
+    assert cached.read_bytes() == crows_csv.read_bytes()
+    assert (cache / "data/raw/pairs/toy_pairs/en/crows_en.csv.sha256").is_file()
+    direct = ["score", "--model", str(model_dir), "--data", str(crows_csv), "--device", "cpu"]
+    assert main([*direct, "--output", str(tmp_path / "direct.csv")]) == 0
+    expected = pd.read_csv(tmp_path / "direct.csv")
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "named1.csv"), expected)
+
+    # a cached file that no longer matches its recorded digest is refused
+    cached.write_text(cached.read_text() + "tampered\n")
+    assert main([*named, "--output", str(tmp_path / "named2.csv")]) == 2
+
+
+def test_score_named_dataset_errors_name_the_choices(model_dir, served_config, capsys):
+    config_path, _ = served_config
+    base = ["score", "--model", str(model_dir), "--config", str(config_path)]
+    assert main([*base, "--data", "toy_pairs", "--lang", "xx"]) == 2
+    assert "toy_pairs has no language 'xx'" in capsys.readouterr().err
+    assert main([*base, "--data", "other"]) == 2
+    assert "named datasets there: ['toy_pairs']" in capsys.readouterr().err
