@@ -10,6 +10,8 @@ from pathlib import Path
 from mgbias.config import ConfigError, load_config
 from mgbias.corpora.download import DownloadError
 from mgbias.datasets.named import DEFAULT_CACHE, DEFAULT_CONFIG
+from mgbias.share import add_arguments as add_share_arguments
+from mgbias.share import run_action as run_share
 
 
 def _check_config(args: argparse.Namespace) -> int:
@@ -66,15 +68,6 @@ def _score(args: argparse.Namespace) -> int:
 
         write_csv(table, args.output)
     return 0
-
-
-def _share(args: argparse.Namespace) -> int:
-    from mgbias.share import main as share_main
-
-    argv = [args.action, "--root", str(args.root)]
-    argv += ["--remote", args.remote] if args.remote else []
-    argv += ["--force"] if args.force else []
-    return share_main(argv)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -134,13 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="share a completed run through DVC (push) or take one in (pull)",
         description="The recipe of docs/sharing.md; `make push` and `make pull` call it.",
     )
-    share.add_argument("action", choices=["push", "pull"])
-    share.add_argument("--remote", default=None, help="DVC remote (default: the default remote)")
-    share.add_argument("--root", type=Path, default=Path("."), help="the checkout (default: .)")
-    share.add_argument(
-        "--force", action="store_true", help="pull: overwrite local outputs that differ"
-    )
-    share.set_defaults(run=_share)
+    add_share_arguments(share)
+    share.set_defaults(run=run_share)
     return parser
 
 

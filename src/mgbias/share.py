@@ -260,11 +260,8 @@ def _remote_args(remote: str | None) -> list[str]:
     return ["--remote", remote] if remote else []
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m mgbias.share",
-        description="Share workflow results through DVC (push) or take them in (pull).",
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options of ``push`` / ``pull`` (also used by ``mgbias share``)."""
     parser.add_argument("action", choices=["push", "pull"])
     parser.add_argument("--remote", default=None, help="DVC remote (default: the default remote)")
     parser.add_argument("--root", type=Path, default=Path("."), help="the checkout (default: .)")
@@ -274,8 +271,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def build_parser() -> argparse.ArgumentParser:
+    return add_arguments(
+        argparse.ArgumentParser(
+            prog="python -m mgbias.share",
+            description="Share workflow results through DVC (push) or take them in (pull).",
+        )
+    )
+
+
+def run_action(args: argparse.Namespace) -> int:
+    """Carry out parsed ``push`` / ``pull`` arguments; 1 with a message on failure."""
     root = args.root.resolve()
     try:
         if args.action == "push":
@@ -288,6 +294,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"mgbias share: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_action(build_parser().parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -56,3 +56,12 @@ def test_a_templated_out_is_refused(tmp_path):
     )
     with pytest.raises(ShareError, match="must be a plain path"):
         stage_outputs(tmp_path)
+
+
+def test_mgbias_share_command_runs_the_recipe_and_reports_refusals(tmp_path, capsys):
+    from mgbias.cli import main
+
+    assert main(["share", "pull", "--root", str(tmp_path)]) == 1
+    assert "dvc.lock: missing; nothing has been pushed" in capsys.readouterr().err
+    assert main(["share", "push", "--root", str(tmp_path), "--force"]) == 1
+    assert "--force applies to pull only" in capsys.readouterr().err
