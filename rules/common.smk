@@ -17,7 +17,6 @@ from mgbias.workflow import (
     mining_jobs,
     model_is_trained,
     pair_file,
-    pair_files,
     pair_jobs,
     pair_url,
 )

@@ -47,6 +47,14 @@ class ShareError(RuntimeError):
     """The checkout is not in a state that can be shared or restored."""
 
 
+def _read_yaml(path: Path):
+    """The parsed YAML of ``path``; ShareError naming it if it cannot be read."""
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ShareError(f"{path}: cannot be read ({error.strerror})") from error
+
+
 def configfile(root: Path) -> str:
     """The Snakemake configuration file the DVC stages run, from ``params.yaml``.
 
@@ -61,10 +69,7 @@ def configfile(root: Path) -> str:
         The path as written in ``params.yaml`` (relative to ``root``).
     """
     params_path = root / PARAMS_FILE
-    try:
-        params = yaml.safe_load(params_path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ShareError(f"{params_path}: cannot be read ({error.strerror})") from error
+    params = _read_yaml(params_path)
     value = params.get("configfile") if isinstance(params, dict) else None
     if not isinstance(value, str) or not value:
         raise ShareError(
@@ -79,10 +84,7 @@ def configfile(root: Path) -> str:
 def stage_outputs(root: Path) -> list[str]:
     """Every ``outs`` path of every stage of ``dvc.yaml``, in file order."""
     dvc_path = root / DVC_FILE
-    try:
-        pipeline = yaml.safe_load(dvc_path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ShareError(f"{dvc_path}: cannot be read ({error.strerror})") from error
+    pipeline = _read_yaml(dvc_path)
     stages = pipeline.get("stages") if isinstance(pipeline, dict) else None
     if not isinstance(stages, dict) or not stages:
         raise ShareError(f"{dvc_path}: expected a mapping 'stages' with at least one stage")

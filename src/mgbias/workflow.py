@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from mgbias.languages import PIVOT
+
 
 def local_file_of_url(url: str) -> str | None:
     """The local path a ``file://`` URL points to, or ``None`` for remote URLs.
@@ -72,7 +74,6 @@ def expand_jobs(pattern: str, jobs: list[dict[str, str]]) -> list[str]:
     return [pattern.format(**job) for job in jobs]
 
 
-PIVOT_LANGUAGE = "en"
 ORIGINAL = "original"
 PERTURBED = "perturbed"
 
@@ -82,7 +83,7 @@ def pair_dataset_languages(config: Mapping[str, Any], dataset: str) -> list[str]
     entry = config["pair_datasets"][dataset]
     if entry.get("languages"):
         return list(entry["languages"])
-    return [PIVOT_LANGUAGE, *(lang for lang in config["languages"] if lang != PIVOT_LANGUAGE)]
+    return [PIVOT, *(lang for lang in config["languages"] if lang != PIVOT)]
 
 
 def pair_variants(config: Mapping[str, Any], dataset: str) -> list[str]:
@@ -104,15 +105,6 @@ def pair_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     return jobs
 
 
-def pair_files(config: Mapping[str, Any]) -> list[dict[str, str]]:
-    """Every (dataset, lang) whose file is downloaded."""
-    return [
-        {"dataset": dataset, "lang": lang}
-        for dataset in config.get("pair_datasets", {})
-        for lang in pair_dataset_languages(config, dataset)
-    ]
-
-
 def pair_url(config: Mapping[str, Any], dataset: str, lang: str) -> str:
     """The configured URL of one language's file of a pair dataset."""
     return config["pair_datasets"][dataset]["url"].format(lang=lang)
@@ -120,9 +112,8 @@ def pair_url(config: Mapping[str, Any], dataset: str, lang: str) -> str:
 
 def pair_file(config: Mapping[str, Any], dataset: str, lang: str) -> str:
     """Where the workflow keeps the downloaded file (the URL's own file name)."""
-    name = unquote(urlparse(pair_url(config, dataset, lang)).path).rsplit("/", 1)[-1]
+    url = pair_url(config, dataset, lang)
+    name = unquote(urlparse(url).path).rsplit("/", 1)[-1]
     if not name:
-        raise ValueError(
-            f"pair_datasets.{dataset}.url: {pair_url(config, dataset, lang)!r} names no file"
-        )
+        raise ValueError(f"pair_datasets.{dataset}.url: {url!r} names no file")
     return f"data/raw/pairs/{dataset}/{lang}/{name}"

@@ -14,7 +14,6 @@ from mgbias.workflow import (
     local_file_of_url,
     mining_jobs,
     pair_file,
-    pair_files,
     pair_jobs,
 )
 
@@ -152,9 +151,6 @@ def test_pair_jobs_expand_models_variants_and_languages():
     assert jobs[0] == {"model": "a", "dataset": "mcp", "variant": "original", "lang": "en"}
     assert jobs[3] == {"model": "a", "dataset": "mcp", "variant": "perturbed", "lang": "en"}
     assert jobs[-1] == {"model": "b", "dataset": "cp", "variant": "original", "lang": "en"}
-    assert pair_files(config) == [
-        {"dataset": "mcp", "lang": lang} for lang in ["en", "de", "es"]
-    ] + [{"dataset": "cp", "lang": "en"}]
     assert pair_file(config, "mcp", "de") == "data/raw/pairs/mcp/de/cps_de.csv"
     assert pair_file(config, "cp", "en") == "data/raw/pairs/cp/en/crows pairs.csv"
 
