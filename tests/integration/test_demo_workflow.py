@@ -114,15 +114,20 @@ def test_planted_pair_bias_is_recovered_by_aula_and_cps(pair_scores):
         assert abs(planted.mean() - 50) > abs(balanced.mean() - 50), (measure, planted, balanced)
 
 
-def test_planted_pair_bias_gives_a_negative_sjsd_in_german(pair_scores):
+def test_planted_pair_bias_gives_a_negative_sjsd_in_german_and_spanish(demo_run):
     # S_JSD < 0: the stereotypical sentence's shared tokens are closer to gold.
-    # Measured at test size: German -1.8e-3 (balanced +1e-4); Spanish and French
-    # stay near or above 0 for both models (the tiny demo MLM barely conditions
-    # shared tokens on the subject; see the issue notes).
-    planted = pair_scores.loc["demo-planted", "original", "de", "sjsd"]
-    balanced = pair_scores.loc["demo-balanced", "original", "de", "sjsd"]
-    assert planted < 0
-    assert abs(planted) > abs(balanced)
+    # Measured at test size (x 1e-3): German -8.25 +- 1.58 (balanced +0.60),
+    # Spanish -5.81 +- 0.77 (balanced +0.69); French +0.14 +- 0.60 for the
+    # planted model, where the demo MLM has not yet learnt which occupation goes
+    # with which subject (see the issue notes; `make demo` trains longer).
+    scores = pd.read_csv(demo_run / "results" / "tables" / "pair_scores.csv")
+    sjsd = scores[(scores.variant == "original") & (scores.measure == "sjsd")]
+    sjsd = sjsd.set_index(["model", "lang"])
+    for lang in ["de", "es"]:
+        planted = sjsd.loc[("demo-planted", lang)]
+        balanced = sjsd.loc[("demo-balanced", lang)]
+        assert planted["score"] < -2 * planted["se"], (lang, planted)
+        assert abs(planted["score"]) > abs(balanced["score"]), (lang, planted, balanced)
 
 
 def test_every_job_wrote_a_log(demo_run):

@@ -180,6 +180,54 @@ def test_config_validation():
         MLMTrainingConfig(mlm_probability=1.5)
     with pytest.raises(ValueError, match="steps must be a positive integer"):
         MLMTrainingConfig(steps=0)
+    with pytest.raises(ValueError, match=r"dropout must be in \[0, 1\), got 1.0"):
+        MLMTrainingConfig(dropout=1.0)
+
+
+def test_training_dropout_reaches_the_bert_config(trained):
+    config = json.loads((trained / "config.json").read_text())
+    assert config["hidden_dropout_prob"] == SMALL.dropout == 0.1
+    assert config["attention_probs_dropout_prob"] == 0.1
+
+
+def test_masked_lm_loss_equals_the_full_head_loss():
+    # The head runs only at labelled positions; the loss and every gradient must
+    # equal BertForMaskedLM's own loss, which applies the head everywhere.
+    from transformers import BertConfig, BertForMaskedLM
+
+    from mgbias.mlm.train import masked_lm_loss
+
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=50,
+        hidden_size=16,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=16,
+        hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    )
+    model = BertForMaskedLM(config)
+    input_ids = torch.randint(5, 50, (6, 12))
+    attention_mask = torch.ones_like(input_ids)
+    attention_mask[3:, 8:] = 0
+    labels = torch.full_like(input_ids, -100)
+    labels[0, 1], labels[2, 5], labels[4, 7], labels[5, 2] = 7, 8, 9, 10
+
+    full = model(input_ids=input_ids, attention_mask=attention_mask, labels=labels).loss
+    full.backward()
+    full_grads = [param.grad.clone() for param in model.parameters()]
+    model.zero_grad()
+    ours = masked_lm_loss(model, input_ids, attention_mask, labels)
+    ours.backward()
+
+    torch.testing.assert_close(ours, full, rtol=1e-6, atol=1e-7)
+    assert ours.item() > 0
+    for ours_grad, full_grad in zip(
+        (param.grad for param in model.parameters()), full_grads, strict=True
+    ):
+        torch.testing.assert_close(ours_grad, full_grad, rtol=1e-5, atol=1e-7)
 
 
 def test_failed_directory_write_leaves_previous_output(tmp_path):
