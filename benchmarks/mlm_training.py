@@ -30,9 +30,9 @@ from pathlib import Path
 
 import torch
 import yaml
-from transformers import BertConfig, BertForMaskedLM
+from transformers import BertForMaskedLM
 
-from mgbias.mlm.train import MLMTrainingConfig, masked_lm_loss
+from mgbias.mlm.train import MLMTrainingConfig, bert_config, masked_lm_loss
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -56,18 +56,7 @@ def main() -> None:
     cfg = MLMTrainingConfig(**{**settings, "threads": 1})
     torch.set_num_threads(1)
     torch.manual_seed(0)
-    model = BertForMaskedLM(
-        BertConfig(
-            vocab_size=cfg.vocab_size,
-            hidden_size=cfg.hidden_size,
-            num_hidden_layers=cfg.num_hidden_layers,
-            num_attention_heads=cfg.num_attention_heads,
-            intermediate_size=cfg.intermediate_size,
-            max_position_embeddings=cfg.max_length,
-            hidden_dropout_prob=cfg.dropout,
-            attention_probs_dropout_prob=cfg.dropout,
-        )
-    )
+    model = BertForMaskedLM(bert_config(cfg, cfg.vocab_size))
     optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.learning_rate)
     input_ids = torch.randint(5, cfg.vocab_size, (cfg.batch_size, args.length))
     attention_mask = torch.ones_like(input_ids)

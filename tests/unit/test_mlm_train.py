@@ -193,22 +193,12 @@ def test_training_dropout_reaches_the_bert_config(trained):
 def test_masked_lm_loss_equals_the_full_head_loss():
     # The head runs only at labelled positions; the loss and every gradient must
     # equal BertForMaskedLM's own loss, which applies the head everywhere.
-    from transformers import BertConfig, BertForMaskedLM
+    from transformers import BertForMaskedLM
 
-    from mgbias.mlm.train import masked_lm_loss
+    from mgbias.mlm.train import bert_config, masked_lm_loss
 
     torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=50,
-        hidden_size=16,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=32,
-        max_position_embeddings=16,
-        hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0,
-    )
-    model = BertForMaskedLM(config)
+    model = BertForMaskedLM(bert_config(replace(SMALL, dropout=0.0), vocab_size=50))
     input_ids = torch.randint(5, 50, (6, 12))
     attention_mask = torch.ones_like(input_ids)
     attention_mask[3:, 8:] = 0

@@ -556,6 +556,21 @@ def train_mlm(
     return out_dir
 
 
+def bert_config(cfg: MLMTrainingConfig, vocab_size: int, pad_token_id: int = 0) -> BertConfig:
+    """The ``BertConfig`` of a model trained with ``cfg`` on a vocabulary of ``vocab_size``."""
+    return BertConfig(
+        vocab_size=vocab_size,
+        hidden_size=cfg.hidden_size,
+        num_hidden_layers=cfg.num_hidden_layers,
+        num_attention_heads=cfg.num_attention_heads,
+        intermediate_size=cfg.intermediate_size,
+        max_position_embeddings=cfg.max_length,
+        pad_token_id=pad_token_id,
+        hidden_dropout_prob=cfg.dropout,
+        attention_probs_dropout_prob=cfg.dropout,
+    )
+
+
 def _train_model(
     sequences: _PackedSequences,
     tokenizer: PreTrainedTokenizerFast,
@@ -565,18 +580,7 @@ def _train_model(
 ) -> tuple[BertForMaskedLM, list[tuple[int, float]]]:
     """Run the seeded training loop; return the model and (step, mean loss) log points."""
     torch.manual_seed(cfg.seed)
-    config = BertConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=cfg.hidden_size,
-        num_hidden_layers=cfg.num_hidden_layers,
-        num_attention_heads=cfg.num_attention_heads,
-        intermediate_size=cfg.intermediate_size,
-        max_position_embeddings=cfg.max_length,
-        pad_token_id=tokenizer.pad_token_id,
-        hidden_dropout_prob=cfg.dropout,
-        attention_probs_dropout_prob=cfg.dropout,
-    )
-    model = BertForMaskedLM(config)
+    model = BertForMaskedLM(bert_config(cfg, len(tokenizer), tokenizer.pad_token_id))
     model.train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=0.01)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, _linear_warmup_decay(cfg.steps))
