@@ -114,16 +114,14 @@ def test_planted_pair_bias_is_recovered_by_aula_and_cps(pair_scores):
         assert abs(planted.mean() - 50) > abs(balanced.mean() - 50), (measure, planted, balanced)
 
 
-def test_planted_pair_bias_gives_a_negative_sjsd_in_german_and_spanish(demo_run):
+def test_planted_pair_bias_gives_a_negative_sjsd(demo_run):
     # S_JSD < 0: the stereotypical sentence's shared tokens are closer to gold.
-    # Measured at test size (x 1e-3): German -8.25 +- 1.58 (balanced +0.60),
-    # Spanish -5.81 +- 0.77 (balanced +0.69); French +0.14 +- 0.60 for the
-    # planted model, where the demo MLM has not yet learnt which occupation goes
-    # with which subject (see the issue notes; `make demo` trains longer).
+    # Measured at test size (x 1e-3): planted German -8.34 +- 0.67, Spanish
+    # -8.40 +- 0.79, French -5.90 +- 1.03; balanced -0.10, -0.46, -0.27.
     scores = pd.read_csv(demo_run / "results" / "tables" / "pair_scores.csv")
     sjsd = scores[(scores.variant == "original") & (scores.measure == "sjsd")]
     sjsd = sjsd.set_index(["model", "lang"])
-    for lang in ["de", "es"]:
+    for lang in TARGETS:
         planted = sjsd.loc[("demo-planted", lang)]
         balanced = sjsd.loc[("demo-balanced", lang)]
         assert planted["score"] < -2 * planted["se"], (lang, planted)

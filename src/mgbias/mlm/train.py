@@ -73,8 +73,7 @@ class MLMTrainingConfig:
     dropout : float
         Dropout on hidden states and attention probabilities (BERT's
         ``hidden_dropout_prob`` and ``attention_probs_dropout_prob``; 0.1 in
-        Devlin et al. 2019). A model this small trained this briefly underfits
-        rather than overfits; ``config/test.yaml`` sets 0.
+        Devlin et al. 2019).
     threads : int
         ``torch.set_num_threads`` during training (restored afterwards).
     """
