@@ -8,8 +8,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from mgbias.config import ConfigError, load_config
-from mgbias.corpora.download import DownloadError
-from mgbias.datasets.named import DEFAULT_CACHE, DEFAULT_CONFIG
+from mgbias.named_pairs import DEFAULT_CACHE, DEFAULT_CONFIG, resolve_pair_data
 from mgbias.share import add_arguments as add_share_arguments
 from mgbias.share import run_action as run_share
 
@@ -29,7 +28,7 @@ def _check_config(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from mgbias.datasets.named import resolve_pair_data
+    from mgbias.corpora.download import DownloadError
     from mgbias.mlm.load import load_mlm
     from mgbias.pair_scoring import (
         load_pairs,
