@@ -24,6 +24,14 @@ from mgbias.mlm.cache import read_score_cache
 pytestmark = pytest.mark.workflow
 
 
+def _cmdline(child: psutil.Process) -> list[str]:
+    """The command line of a child process; [] once it has exited (zombie or gone)."""
+    try:
+        return child.cmdline()
+    except psutil.NoSuchProcess:  # ZombieProcess is a subclass
+        return []
+
+
 def kill_scoring_job(workdir: Path, deadline_s: float = 600) -> int:
     """Run the workflow; SIGKILL the first scoring job's process while it runs.
 
@@ -49,7 +57,7 @@ def kill_scoring_job(workdir: Path, deadline_s: float = 600) -> int:
             jobs = [
                 child
                 for child in psutil.Process(process.pid).children(recursive=True)
-                if any("score_unmasked" in part for part in child.cmdline())
+                if any("score_unmasked" in part for part in _cmdline(child))
             ]
             if jobs:
                 time.sleep(1.0)  # inside the job: loading the model or scoring
