@@ -6,10 +6,17 @@ those arrays. Scores are in the papers' units: percent of pairs in which the
 stereotypical sentence (``sent_more``) is preferred for AUL, AULA, CPS, SSS
 and binarized S_JSD (``bsjsd``); the raw mean for ``sjsd`` (negative = the
 stereotypical sentence preferred, Steinborn et al. 2022, Eq. 2).
+
+Pairs a measure cannot score in the usual way (no shared token, no modified
+token on a side, identical sentences) follow the rules of
+:mod:`mgbias.measures.edges`; every measure reports how many it met
+(``n_edge``), and :func:`per_pair_table` shows them pair by pair.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 from collections.abc import Sequence
 
 import numpy as np
@@ -18,14 +25,20 @@ import pandas as pd
 from mgbias.measures.aul import aul
 from mgbias.measures.aula import aula
 from mgbias.measures.cps import cps, cps_sentence_scores
-from mgbias.measures.pairs import compare_pairs
-from mgbias.measures.sjsd import binarized_sjsd, sjsd, sjsd_pair_scores
+from mgbias.measures.edges import EDGE_FLAGS, PairEdges, identical_sequences, pair_edges
+from mgbias.measures.pairs import TIE_RULES, compare_pairs
+from mgbias.measures.sjsd import binarized_sjsd, js_distance_sums, sjsd, sjsd_pair_scores
 from mgbias.measures.sss import sss, sss_sentence_scores
 from mgbias.perturb import perturb_final_character
+
+log = logging.getLogger(__name__)
 
 PAIR_MEASURES = ("aul", "aula", "cps", "sss", "sjsd", "bsjsd")
 UNMASKED = {"aul", "aula"}
 MASKED = {"cps", "sss", "sjsd", "bsjsd"}
+
+#: Columns of :func:`pair_measures`.
+MEASURE_COLUMNS = ("measure", "score", "se", "p_value", "n", "n_edge")
 
 
 def parse_measures(text: str) -> list[str]:
@@ -61,6 +74,7 @@ def score_pair_passes(
     batch_size: int = 64,
     max_length: int | None = None,
     progress: bool = True,
+    pair_ids: Sequence[str] | None = None,
 ):
     """The two model passes every pair measure is computed from.
 
@@ -69,8 +83,12 @@ def score_pair_passes(
     ``sent_more_0, sent_less_0, sent_more_1, ...`` (AUL, AULA) and a
     :class:`~mgbias.mlm.masked_cache.PairScores` with side ``a`` =
     ``sent_more`` (CPS, SSS, S_JSD). Both are written to caches by the
-    workflow; :func:`pair_measures` needs nothing else.
+    workflow; :func:`pair_measures` needs nothing else. ``pair_ids`` (the
+    dataset's id of each pair) are carried by both, so per-pair results can
+    be joined to the data by id.
     """
+    if pair_ids is not None and len(pair_ids) != len(pairs):
+        raise ValueError(f"{len(pair_ids)} pair ids for {len(pairs)} pairs")
     from mgbias.mlm.engine import score_unmasked
     from mgbias.mlm.masked import score_pairs
 
@@ -86,10 +104,91 @@ def score_pair_passes(
     masked = score_pairs(
         model, tokenizer, pairs, batch_size=batch_size, max_length=max_length, progress=progress
     )
+    if pair_ids is not None:
+        ids = [str(pair_id) for pair_id in pair_ids]
+        unmasked.pair_ids = [pair_id for pair_id in ids for _ in range(2)]
+        masked.pair_ids = ids
     return unmasked, masked
 
 
-def pair_measures(unmasked, masked, measures: Sequence[str], *, seed: int = 0) -> pd.DataFrame:
+def check_pair_ids(unmasked, masked) -> list[str] | None:
+    """The pair ids both passes carry (None if neither has any); raise if they disagree."""
+    from_unmasked = None if unmasked is None else unmasked.pair_ids
+    from_masked = None if masked is None else masked.pair_ids
+    if from_unmasked is not None:
+        if from_unmasked[0::2] != from_unmasked[1::2]:
+            raise ValueError(
+                "the unmasked pass's pair ids are not in pairs (sent_more, sent_less of one id)"
+            )
+        from_unmasked = from_unmasked[0::2]
+    if from_unmasked is not None and from_masked is not None and from_unmasked != from_masked:
+        raise ValueError(
+            "the unmasked and masked passes carry different pair ids; they were computed on "
+            "different pair data"
+        )
+    return from_masked if from_masked is not None else from_unmasked
+
+
+def _check_unmasked(unmasked) -> None:
+    if len(unmasked.logprobs) % 2:
+        raise ValueError(
+            f"the unmasked pass holds {len(unmasked.logprobs)} sentences; expected "
+            "sent_more and sent_less of every pair, interleaved"
+        )
+
+
+def unmasked_identical(unmasked) -> np.ndarray:
+    """Bool per pair: do ``sent_more`` and ``sent_less`` have the same token ids (unmasked pass)?"""
+    return identical_sequences(unmasked.token_ids[0::2], unmasked.token_ids[1::2])
+
+
+def masked_edges(masked) -> PairEdges:
+    """Edge flags of every pair from the masked pass (:func:`mgbias.measures.edges.pair_edges`)."""
+    return pair_edges(
+        masked.a.shared_logprobs, masked.a.modified_logprobs, masked.b.modified_logprobs
+    )
+
+
+def equalise_identical(unmasked, masked):
+    """Copies of the passes in which the two sentences of an identical pair have equal numbers.
+
+    Two batch positions holding the same input may differ in the last float
+    bits; by the formulas identical sentences score the same, so ``sent_less``
+    takes ``sent_more``'s numbers (:mod:`mgbias.measures.edges`). Inputs are
+    not modified; either pass may be None.
+    """
+    if unmasked is not None:
+        same = unmasked_identical(unmasked)
+        logprobs, attention = list(unmasked.logprobs), list(unmasked.attention)
+        for pair in np.flatnonzero(same):
+            logprobs[2 * pair + 1] = logprobs[2 * pair]
+            attention[2 * pair + 1] = attention[2 * pair]
+        unmasked = dataclasses.replace(unmasked, logprobs=logprobs, attention=attention)
+    if masked is not None:
+        same = masked_edges(masked).identical
+        shared = list(masked.b.shared_logprobs)
+        for pair in np.flatnonzero(same):
+            shared[pair] = masked.a.shared_logprobs[pair]
+        masked = dataclasses.replace(
+            masked, b=dataclasses.replace(masked.b, shared_logprobs=shared)
+        )
+    return unmasked, masked
+
+
+def _edges_for(measure: str, unmasked_same, edges: PairEdges | None) -> np.ndarray:
+    if measure in UNMASKED:
+        return unmasked_same
+    return edges.for_measure(measure)
+
+
+def pair_measures(
+    unmasked,
+    masked,
+    measures: Sequence[str],
+    *,
+    seed: int = 0,
+    tie_rule: str = "neutral",
+) -> pd.DataFrame:
     """Every requested pair measure from the cached passes, no model involved.
 
     Parameters
@@ -104,59 +203,184 @@ def pair_measures(unmasked, masked, measures: Sequence[str], *, seed: int = 0) -
         Names from :data:`PAIR_MEASURES`.
     seed : int
         Seed of the bootstrap standard errors.
+    tie_rule : str
+        How ties count (:data:`~mgbias.measures.pairs.TIE_RULES`):
+        ``"neutral"`` (default, Nangia et al.), ``"half"``, or ``"exclude"``,
+        which also drops each measure's edge pairs (:mod:`mgbias.measures.edges`).
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``measure``, ``score``, ``se``, ``n``, one row per measure in
-        the order asked. Percent of pairs in which ``sent_more`` is preferred
-        (AUL, AULA: Kaneko & Bollegala 2022, §2; CPS: Nangia et al. 2020, §3;
-        SSS: Kaneko et al. 2022, App. A; ``bsjsd``: Steinborn et al. 2022,
-        Table 2), the raw mean for ``sjsd`` (Steinborn et al. 2022, Eq. 2).
+        Columns :data:`MEASURE_COLUMNS`, one row per measure in the order
+        asked: ``score`` in percent of pairs in which ``sent_more`` is
+        preferred (AUL, AULA: Kaneko & Bollegala 2022, §2; CPS: Nangia et al.
+        2020, §3; SSS: Kaneko et al. 2022, App. A; ``bsjsd``: Steinborn et al.
+        2022, Table 2), the raw mean for ``sjsd`` (Steinborn et al. 2022, Eq.
+        2); ``se`` its bootstrap standard error; ``p_value`` the exact sign
+        test against 50 on the untied pairs (the t-test against 0 for
+        ``sjsd``); ``n`` the pairs in the score's denominator; ``n_edge`` the
+        measure's edge pairs.
     """
     unknown = [measure for measure in measures if measure not in PAIR_MEASURES]
     if unknown:
         raise ValueError(f"unknown measure(s) {unknown}; expected some of {PAIR_MEASURES}")
-    if UNMASKED & set(measures):
-        if unmasked is None:
-            raise ValueError(f"{sorted(UNMASKED & set(measures))} need the unmasked pass")
-        if len(unmasked.logprobs) % 2:
-            raise ValueError(
-                f"the unmasked pass holds {len(unmasked.logprobs)} sentences; expected "
-                "sent_more and sent_less of every pair, interleaved"
-            )
+    if tie_rule not in TIE_RULES:
+        raise ValueError(f"unknown tie rule {tie_rule!r}; expected one of {TIE_RULES}")
+    wanted = set(measures)
+    if UNMASKED & wanted and unmasked is None:
+        raise ValueError(f"{sorted(UNMASKED & wanted)} need the unmasked pass")
+    if MASKED & wanted and masked is None:
+        raise ValueError(f"{sorted(MASKED & wanted)} need the masked pass")
+    unmasked = unmasked if UNMASKED & wanted else None
+    masked = masked if MASKED & wanted else None
+    if unmasked is not None:
+        _check_unmasked(unmasked)
+    check_pair_ids(unmasked, masked)
+    unmasked, masked = equalise_identical(unmasked, masked)
+    unmasked_same = edges = None
+    if unmasked is not None:
+        unmasked_same = unmasked_identical(unmasked)
         per_sentence = {
             "aul": aul(unmasked.logprobs),
             "aula": aula(unmasked.logprobs, unmasked.attention),
         }
-    if MASKED & set(measures):
-        if masked is None:
-            raise ValueError(f"{sorted(MASKED & set(measures))} need the masked pass")
+    if masked is not None:
+        edges = masked_edges(masked)
         more, less = masked.a, masked.b
+        log.info("masked pass: pairs with %s", edges.counts())
+    options = {"seed": seed, "tie_rule": tie_rule}
     rows = []
     for measure in measures:
+        edge = _edges_for(measure, unmasked_same, edges)
         if measure in UNMASKED:
             values = per_sentence[measure]
-            result = compare_pairs(values[0::2], values[1::2], seed=seed)
+            result = compare_pairs(values[0::2], values[1::2], edge=edge, **options)
         elif measure == "cps":
             result = cps(
                 cps_sentence_scores(more.shared_logprobs),
                 cps_sentence_scores(less.shared_logprobs),
-                seed=seed,
+                edge=edge,
+                **options,
             )
         elif measure == "sss":
             result = sss(
                 sss_sentence_scores(more.modified_logprobs),
                 sss_sentence_scores(less.modified_logprobs),
-                seed=seed,
+                edge=edge,
+                **options,
             )
         elif measure == "sjsd":
-            result = sjsd(sjsd_pair_scores(more.shared_logprobs, less.shared_logprobs), seed=seed)
+            result = sjsd(
+                sjsd_pair_scores(more.shared_logprobs, less.shared_logprobs), edge=edge, **options
+            )
         else:  # bsjsd
-            result = binarized_sjsd(more.shared_logprobs, less.shared_logprobs, seed=seed)
-        rows.append((measure, result.score, result.se, result.n))
-    frame = pd.DataFrame(rows, columns=["measure", "score", "se", "n"])
-    return frame.astype({"score": np.float64, "se": np.float64, "n": np.int64})
+            result = binarized_sjsd(
+                more.shared_logprobs, less.shared_logprobs, edge=edge, **options
+            )
+        n = result.n if measure == "sjsd" else result.n_counted
+        if result.n_edge:
+            log.info(
+                "%s: %d edge pair(s) (%s), tie rule %s",
+                measure,
+                result.n_edge,
+                ", ".join(EDGE_RULES_TEXT[measure]),
+                tie_rule,
+            )
+        rows.append((measure, result.score, result.se, result.p_value, n, result.n_edge))
+    frame = pd.DataFrame(rows, columns=list(MEASURE_COLUMNS))
+    return frame.astype(
+        {"score": np.float64, "se": np.float64, "p_value": np.float64, "n": np.int64}
+    ).astype({"n_edge": np.int64})
+
+
+#: How each measure's edge pairs read in logs.
+EDGE_RULES_TEXT = {
+    "aul": ("identical sentences",),
+    "aula": ("identical sentences",),
+    "cps": ("identical sentences", "no shared token"),
+    "sss": ("a sentence with no modified token",),
+    "sjsd": ("identical sentences", "no shared token"),
+    "bsjsd": ("identical sentences", "no shared token"),
+}
+
+
+def per_pair_table(frame: pd.DataFrame, unmasked, masked, *, perturb: bool = False) -> pd.DataFrame:
+    """One row per pair: what each measure saw, for reading individual pairs.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The pair table the passes were computed on (a loader's output, one
+        bias type selected), in the same order.
+    unmasked, masked : SentenceScores, PairScores
+        The two passes (:func:`score_pair_passes`, or the workflow's caches).
+    perturb : bool
+        Whether the passes scored the perturbed sentences; the table then
+        shows those.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``pair_id``, ``sent_more``, ``sent_less``, ``stereo_antistereo``;
+        ``aul_more``, ``aul_less``, ``aula_more``, ``aula_less`` (sentence
+        scores, higher = more likely); ``cps_more``, ``cps_less`` (sums over
+        shared tokens), ``sss_more``, ``sss_less`` (sums over modified
+        tokens); ``jsd_more``, ``jsd_less`` (summed JS distances, binarized
+        S_JSD: lower = closer); ``sjsd`` (the pair's S_JSD, negative =
+        ``sent_more`` preferred); ``n_shared``, ``n_modified_more``,
+        ``n_modified_less``; and the edge flags
+        :data:`~mgbias.measures.edges.EDGE_FLAGS`. Identical pairs are
+        equalised as for :func:`pair_measures`.
+
+    Raises
+    ------
+    ValueError
+        If the frame, the passes and their pair ids do not describe the same pairs.
+    """
+    pairs = pair_sentences(frame, perturb=perturb)
+    _check_unmasked(unmasked)
+    if len(unmasked.logprobs) != 2 * len(pairs) or len(masked) != len(pairs):
+        raise ValueError(
+            f"the pair table holds {len(pairs)} pairs but the passes hold "
+            f"{len(unmasked.logprobs) // 2} (unmasked) and {len(masked)} (masked)"
+        )
+    ids = check_pair_ids(unmasked, masked)
+    frame_ids = [str(pair_id) for pair_id in frame["pair_id"]]
+    if ids is not None and ids != frame_ids:
+        first = next(i for i, (a, b) in enumerate(zip(ids, frame_ids, strict=True)) if a != b)
+        raise ValueError(
+            f"pair {first}: the passes were computed on pair id {ids[first]!r} but the pair "
+            f"table has {frame_ids[first]!r} there"
+        )
+    unmasked, masked = equalise_identical(unmasked, masked)
+    aul_scores = aul(unmasked.logprobs)
+    aula_scores = aula(unmasked.logprobs, unmasked.attention)
+    edges = masked_edges(masked)
+    table = pd.DataFrame(
+        {
+            "pair_id": frame_ids,
+            "sent_more": [more for more, _ in pairs],
+            "sent_less": [less for _, less in pairs],
+            "stereo_antistereo": frame["stereo_antistereo"].astype(str).to_list(),
+            "aul_more": aul_scores[0::2],
+            "aul_less": aul_scores[1::2],
+            "aula_more": aula_scores[0::2],
+            "aula_less": aula_scores[1::2],
+            "cps_more": cps_sentence_scores(masked.a.shared_logprobs),
+            "cps_less": cps_sentence_scores(masked.b.shared_logprobs),
+            "sss_more": sss_sentence_scores(masked.a.modified_logprobs),
+            "sss_less": sss_sentence_scores(masked.b.modified_logprobs),
+            "jsd_more": js_distance_sums(masked.a.shared_logprobs),
+            "jsd_less": js_distance_sums(masked.b.shared_logprobs),
+            "sjsd": sjsd_pair_scores(masked.a.shared_logprobs, masked.b.shared_logprobs),
+            "n_shared": [len(values) for values in masked.a.shared_logprobs],
+            "n_modified_more": [len(values) for values in masked.a.modified_logprobs],
+            "n_modified_less": [len(values) for values in masked.b.modified_logprobs],
+        }
+    )
+    for flag in EDGE_FLAGS:
+        table[flag] = np.asarray(getattr(edges, flag), dtype=bool)
+    return table
 
 
 def score_pair_dataset(
@@ -166,11 +390,12 @@ def score_pair_dataset(
     measures: Sequence[str],
     *,
     seed: int = 0,
+    tie_rule: str = "neutral",
     batch_size: int = 64,
     max_length: int | None = None,
     progress: bool = True,
 ) -> pd.DataFrame:
-    """A table with the columns ``measure``, ``score``, ``se``, ``n``, one row per measure.
+    """A table with the columns :data:`MEASURE_COLUMNS`, one row per measure.
 
     ``pairs`` are ``(sent_more, sent_less)``. Runs :func:`score_pair_passes`
     (both passes, whatever the measures: the workflow caches both, and the
@@ -181,7 +406,7 @@ def score_pair_dataset(
     unmasked, masked = score_pair_passes(
         model, tokenizer, pairs, batch_size=batch_size, max_length=max_length, progress=progress
     )
-    return pair_measures(unmasked, masked, measures, seed=seed)
+    return pair_measures(unmasked, masked, measures, seed=seed, tie_rule=tie_rule)
 
 
 def load_pairs(path: str, *, lang: str | None = None, bias_type: str = "gender") -> pd.DataFrame:

@@ -80,7 +80,7 @@ def test_score_by_hand(model_dir, crows_csv, tmp_path, capsys):
     )
     assert code == 0
     table = pd.read_csv(out)
-    assert list(table.columns) == ["measure", "score", "se", "n"]
+    assert list(table.columns) == ["measure", "score", "se", "p_value", "n", "n_edge"]
     scores = dict(zip(table.measure, table.score, strict=True))
     assert scores == pytest.approx(
         {"aul": 100.0, "aula": 100.0, "cps": 0.0, "sss": 100.0, "sjsd": 0.0, "bsjsd": 0.0},

@@ -172,8 +172,8 @@ def test_sss_shape_errors():
         sss_sentence_scores([np.zeros((2, 3))])
     with pytest.raises(ValueError, match="needs the k x k matrix"):
         sss_sentence_scores([np.array([-1.0])], reduction="matrix_mean")
-    with pytest.raises(ValueError, match=r"modified_logprobs\[0\] is empty"):
-        sss_sentence_scores([np.array([])])
+    with pytest.raises(ValueError, match=r"modified_logprobs\[1\] holds an invalid value"):
+        sss_sentence_scores([np.array([]), np.array([np.nan])])
     with pytest.raises(ValueError, match="unknown reduction 'mean'"):
         sss_sentence_scores([L_MORE], reduction="mean")
 

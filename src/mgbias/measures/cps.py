@@ -25,6 +25,11 @@ Where the published computations differ (both options here):
 - Standard error: Steinborn et al. (Table 2) report CPS with a bootstrap
   standard error of the binary pair scores; pass ``seed`` to get it.
 
+A sentence with no shared token scores the empty sum, 0, so a pair with no
+shared token is a tie (and identical sentences tie too): these are CPS's edge
+cases, counted in ``n_edge`` and dropped by ``tie_rule="exclude"``
+(:mod:`mgbias.measures.edges`).
+
 The masked log-probabilities come from the scoring engine (one forward pass
 per masked copy); the same arrays also give S_JSD (:mod:`mgbias.measures.sjsd`).
 """
@@ -92,6 +97,7 @@ def cps(
     round_to: int | None = NANGIA_ROUND_TO,
     seed: int | None = None,
     n_resamples: int = DEFAULT_N_RESAMPLES,
+    edge: Any = None,
 ) -> CPSResult:
     """CrowS-Pairs score: 100 x the share of pairs where ``sent_more`` scores higher.
 
@@ -110,6 +116,9 @@ def cps(
         ``None`` leaves ``se`` NaN.
     n_resamples : int, optional
         Bootstrap resamples.
+    edge : 1-D array-like of bool, optional
+        Pairs with no shared token or identical sentences (counted in
+        ``n_edge``; dropped with ``tie_rule="exclude"``).
 
     Returns
     -------
@@ -136,4 +145,5 @@ def cps(
         round_to=round_to,
         seed=seed,
         n_resamples=n_resamples,
+        edge=edge,
     )

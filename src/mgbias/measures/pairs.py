@@ -22,11 +22,15 @@ Ties are where published code differs, so the rule is an explicit option
   (pair score 1 only if ``more > less``) gives the same number.
 - ``"half"``: a tie counts as half a win (the usual convention of rank
   statistics such as the AUC).
-- ``"exclude"``: tied pairs are dropped from ``N``.
+- ``"exclude"``: tied pairs are dropped from ``N``, and so are the measure's
+  edge-case pairs (:mod:`mgbias.measures.edges`; e.g. a pair with no shared
+  token for CPS).
 
 The standard error is the bootstrap standard error of the per-pair indicators
 (1, 0.5 or 0 times 100), as Steinborn et al. (2022, §3.2 "Error Analysis") do
-for CPS; it needs an explicit seed (:func:`bootstrap_standard_error`).
+for CPS; it needs an explicit seed (:func:`bootstrap_standard_error`). The
+p-value is the exact sign test of "no preference" on the pairs that are not
+tied (:func:`mgbias.stats.sign_test`).
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ from typing import Any
 
 import numpy as np
 from scipy.stats import bootstrap
+
+from mgbias.stats import sign_test
 
 __all__ = [
     "DEFAULT_N_RESAMPLES",
@@ -82,7 +88,8 @@ class PairPreferenceResult:
     n_ties : int
         Pairs with equal scores (after rounding, if any).
     n_counted : int
-        Pairs in the denominator: ``n``, or ``n - n_ties`` with ``"exclude"``.
+        Pairs in the denominator: ``n``, or ``n`` less the ties and the edge
+        pairs with ``"exclude"``.
     tie_rule : str
         One of :data:`TIE_RULES`.
     round_to : int or None
@@ -94,6 +101,12 @@ class PairPreferenceResult:
         Seed of the bootstrap.
     n_resamples : int
         Bootstrap resamples.
+    p_value : float
+        Exact two-sided sign test of "no preference" on the counted pairs that
+        are not tied (:func:`mgbias.stats.sign_test`; 1.0 if there are none).
+    n_edge : int
+        Pairs that are an edge case of the measure (:mod:`mgbias.measures.edges`),
+        counted or not.
     """
 
     score: float
@@ -107,6 +120,8 @@ class PairPreferenceResult:
     se: float
     seed: int | None
     n_resamples: int
+    p_value: float = 1.0
+    n_edge: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict of all fields plus ``"direction"``, a note on how to read the score."""
@@ -272,12 +287,13 @@ def compare_pairs(
     round_to: int | None = None,
     seed: int | None = None,
     n_resamples: int = DEFAULT_N_RESAMPLES,
+    edge: Any = None,
 ) -> PairPreferenceResult:
     """Share of pairs in which the more stereotypical sentence scores higher, with counts.
 
     ``score = 100 * (n_more + w * n_ties) / n_counted`` with ``w`` = 0
-    (``"neutral"``), 0.5 (``"half"``) or ties dropped from ``n_counted``
-    (``"exclude"``); see the module docstring.
+    (``"neutral"``), 0.5 (``"half"``) or ties and edge pairs dropped from
+    ``n_counted`` (``"exclude"``); see the module docstring.
 
     Parameters
     ----------
@@ -291,37 +307,61 @@ def compare_pairs(
         Seed of the bootstrap standard error; ``None`` skips it (``se`` NaN).
     n_resamples : int, optional
         Bootstrap resamples.
+    edge : 1-D array-like of bool, optional
+        The measure's edge-case pairs (:meth:`mgbias.measures.edges.PairEdges.for_measure`):
+        counted in ``n_edge``, and dropped with ``tie_rule="exclude"``.
+        Their scores are used as given otherwise.
 
     Returns
     -------
     PairPreferenceResult
+        ``n_more``, ``n_less`` and ``n_ties`` count the pairs kept (all but
+        the edge pairs under ``"exclude"``).
+
+    Raises
+    ------
+    ValueError
+        On shape mismatches, NaN scores, an unknown ``tie_rule`` or an
+        ``edge`` mask of another length.
 
     Examples
     --------
     >>> result = compare_pairs([-1.0, -2.0, -3.0, -4.0], [-2.0, -1.0, -3.0, -5.0])
     >>> result.score, result.n_more, result.n_less, result.n_ties
     (50.0, 2, 1, 1)
+    >>> compare_pairs([0.0, -2.0, -1.0], [-1.0, -1.0, -3.0], edge=[True, False, False],
+    ...               tie_rule="exclude").score
+    50.0
     """
     _check_tie_rule(tie_rule)
     more, less = _rounded_pair_scores(more_scores, less_scores, round_to)
+    edges = np.zeros(more.size, dtype=bool) if edge is None else np.asarray(edge, dtype=bool)
+    if edges.shape != more.shape:
+        raise ValueError(f"edge must hold one flag per pair ({more.size}), got shape {edges.shape}")
     indicators = _indicators(more, less, tie_rule)
+    kept = ~edges if tie_rule == "exclude" else np.ones(more.size, dtype=bool)
+    indicators[~kept] = math.nan
     counted = indicators[~np.isnan(indicators)] * 100.0
     score = float(counted.mean()) if counted.size else math.nan
     se = math.nan
     if seed is not None:
         se = bootstrap_standard_error(counted, seed=seed, n_resamples=n_resamples)
+    n_more = int(np.count_nonzero(more[kept] > less[kept]))
+    n_less = int(np.count_nonzero(more[kept] < less[kept]))
     return PairPreferenceResult(
         score=score,
         n=int(indicators.size),
-        n_more=int(np.count_nonzero(more > less)),
-        n_less=int(np.count_nonzero(more < less)),
-        n_ties=int(np.count_nonzero(more == less)),
+        n_more=n_more,
+        n_less=n_less,
+        n_ties=int(np.count_nonzero(more[kept] == less[kept])),
         n_counted=int(counted.size),
         tie_rule=tie_rule,
         round_to=round_to,
         se=se,
         seed=None if seed is None else int(seed),
         n_resamples=int(n_resamples),
+        p_value=sign_test(n_more, n_less),
+        n_edge=int(np.count_nonzero(edges)),
     )
 
 

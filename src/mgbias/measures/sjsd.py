@@ -31,6 +31,13 @@ is required. The binarized variant (Table 2, "B. S_JSD") compares the
 summed distances of the two sentences of a pair like CPS compares
 pseudo-log-likelihoods (:func:`binarized_sjsd`).
 
+A pair with no shared token has no S_JSD (a mean over no token); it scores
+0, no preference, and so do identical sentences. These are S_JSD's edge cases:
+counted in ``n_edge``, dropped from the mean with ``tie_rule="exclude"``
+(:mod:`mgbias.measures.edges`). The p-value of the dataset score is a
+one-sample t-test of the pair scores against 0
+(:func:`mgbias.stats.mean_zero_test`).
+
 Steinborn et al.'s robustness check (Table 3) perturbs every sentence by
 removing its final character (:func:`perturb_final_character`).
 """
@@ -45,12 +52,14 @@ import numpy as np
 
 from mgbias.measures.pairs import (
     DEFAULT_N_RESAMPLES,
+    TIE_RULES,
     PairPreferenceResult,
     bootstrap_standard_error,
     compare_pairs,
     segment_sums,
 )
 from mgbias.perturb import perturb_final_character  # re-exported: Table 3's perturbation
+from mgbias.stats import mean_zero_test
 
 __all__ = [
     "TABLE_SCALE",
@@ -195,14 +204,14 @@ def sjsd_pair_scores(
     Returns
     -------
     np.ndarray of float64, shape (n_pairs,), values in [-1, 1]
-        Negative = ``sent_more`` preferred (closer to the gold tokens).
+        Negative = ``sent_more`` preferred (closer to the gold tokens). A pair
+        with no shared token scores 0 (its mean is undefined; no preference).
 
     Raises
     ------
     ValueError
         If the pair counts differ, a pair's two sentences have different
-        numbers of shared tokens (naming the pair), a pair has no shared
-        token, or a value is NaN or above 0.
+        numbers of shared tokens (naming the pair), or a value is NaN or above 0.
 
     Examples
     --------
@@ -210,14 +219,10 @@ def sjsd_pair_scores(
     >>> less = [np.log([0.5, 0.5])]
     >>> sjsd_pair_scores(more, less).round(6)  # ((0 - 0.557923) + 0) / 2
     array([-0.278962])
+    >>> sjsd_pair_scores([np.array([])], [np.array([])])  # no shared token
+    array([0.])
     """
     more, less, lengths = _check_same_token_counts(more_shared_logprobs, less_shared_logprobs)
-    empty = np.flatnonzero(lengths == 0)
-    if empty.size:
-        raise ValueError(
-            f"pair {int(empty[0])} has no shared token; its S_JSD (a mean over shared "
-            "tokens) is undefined"
-        )
     segment = np.repeat(np.arange(lengths.size), lengths)
     differences = np.bincount(segment, weights=more - less, minlength=lengths.size)
     return differences / np.maximum(lengths, 1)
@@ -243,6 +248,13 @@ class SJSDResult:
     preferred : str
         ``"sent_more"`` if ``score < 0``, ``"sent_less"`` if ``score > 0``,
         else ``"neither"``.
+    p_value : float
+        Two-sided one-sample t-test of the pair scores against 0
+        (:func:`mgbias.stats.mean_zero_test`; NaN with fewer than two pairs).
+    n_edge : int
+        Pairs with no shared token or identical sentences, counted or not.
+    tie_rule : str
+        ``"exclude"`` if edge pairs were dropped from ``n``, else as given.
     """
 
     score: float
@@ -251,6 +263,9 @@ class SJSDResult:
     seed: int
     n_resamples: int
     preferred: str
+    p_value: float = float("nan")
+    n_edge: int = 0
+    tie_rule: str = "neutral"
 
     @property
     def score_in_table_units(self) -> float:
@@ -271,7 +286,14 @@ class SJSDResult:
         return record
 
 
-def sjsd(pair_scores: Any, *, seed: int, n_resamples: int = DEFAULT_N_RESAMPLES) -> SJSDResult:
+def sjsd(
+    pair_scores: Any,
+    *,
+    seed: int,
+    n_resamples: int = DEFAULT_N_RESAMPLES,
+    edge: Any = None,
+    tie_rule: str = "neutral",
+) -> SJSDResult:
     """Dataset S_JSD: mean of the pair scores, with a seeded bootstrap standard error.
 
     Parameters
@@ -283,22 +305,34 @@ def sjsd(pair_scores: Any, *, seed: int, n_resamples: int = DEFAULT_N_RESAMPLES)
     n_resamples : int, optional
         Bootstrap resamples (default 1000; scipy's default, used by the
         reference code, is 9999).
+    edge : 1-D array-like of bool, optional
+        Pairs with no shared token or identical sentences (``n_edge``).
+    tie_rule : str, optional
+        ``"exclude"`` drops the edge pairs from the mean (and ``n``); any other
+        tie rule of :data:`~mgbias.measures.pairs.TIE_RULES` keeps them at
+        their score 0.
 
     Returns
     -------
     SJSDResult
+        ``score`` is NaN if ``"exclude"`` leaves no pair.
 
     Raises
     ------
     ValueError
-        If there is no pair, a score is not finite or outside [-1, 1].
+        If there is no pair, a score is not finite or outside [-1, 1], the
+        ``edge`` mask has another length, or ``tie_rule`` is unknown.
 
     Examples
     --------
     >>> result = sjsd([-0.02, 0.01, -0.005], seed=0)
     >>> round(result.score, 6), result.preferred
     (-0.005, 'sent_more')
+    >>> sjsd([-0.02, 0.0, -0.01], seed=0, edge=[False, True, False], tie_rule="exclude").n
+    2
     """
+    if tie_rule not in TIE_RULES:
+        raise ValueError(f"unknown tie_rule {tie_rule!r}; expected one of {TIE_RULES}")
     scores = np.asarray(pair_scores, dtype=np.float64)
     if scores.ndim != 1 or scores.size == 0:
         raise ValueError(f"pair_scores must be a non-empty 1-D array, got shape {scores.shape}")
@@ -306,16 +340,25 @@ def sjsd(pair_scores: Any, *, seed: int, n_resamples: int = DEFAULT_N_RESAMPLES)
     if bad.any():
         index = int(np.argmax(bad))
         raise ValueError(f"pair_scores[{index}] = {scores[index]} is not an S_JSD in [-1, 1]")
-    score = float(scores.mean())
-    se = bootstrap_standard_error(scores, seed=seed, n_resamples=n_resamples)
+    edges = np.zeros(scores.size, dtype=bool) if edge is None else np.asarray(edge, dtype=bool)
+    if edges.shape != scores.shape:
+        raise ValueError(
+            f"edge must hold one flag per pair ({scores.size}), got shape {edges.shape}"
+        )
+    kept = scores[~edges] if tie_rule == "exclude" else scores
+    score = float(kept.mean()) if kept.size else float("nan")
+    se = bootstrap_standard_error(kept, seed=seed, n_resamples=n_resamples)
     preferred = "sent_more" if score < 0 else "sent_less" if score > 0 else "neither"
     return SJSDResult(
         score=score,
         se=se,
-        n=int(scores.size),
+        n=int(kept.size),
         seed=int(seed),
         n_resamples=int(n_resamples),
         preferred=preferred,
+        p_value=mean_zero_test(kept),
+        n_edge=int(np.count_nonzero(edges)),
+        tie_rule=tie_rule,
     )
 
 
@@ -325,6 +368,8 @@ def binarized_sjsd(
     *,
     seed: int | None = None,
     n_resamples: int = DEFAULT_N_RESAMPLES,
+    tie_rule: str = "neutral",
+    edge: Any = None,
 ) -> PairPreferenceResult:
     """Binarized S_JSD ("B. S_JSD", Steinborn et al. 2022, Table 2 and §5).
 
@@ -332,9 +377,10 @@ def binarized_sjsd(
     pair counts for the stereotype when the summed distance of ``sent_more``
     is strictly SMALLER than that of ``sent_less`` (its predictions are closer
     to its tokens). Score = 100 x the share of such pairs; 50 = no
-    preference, above 50 = stereotypical sentence preferred. A tie (equal sums)
-    is not a win and stays in the denominator, as in the reference code.
-    Distances are not rounded.
+    preference, above 50 = stereotypical sentence preferred. A tie (equal sums,
+    e.g. a pair with no shared token: both sums are empty) is not a win and
+    stays in the denominator, as in the reference code (``tie_rule="neutral"``,
+    the default). Distances are not rounded.
 
     Parameters
     ----------
@@ -345,6 +391,11 @@ def binarized_sjsd(
         ``None`` leaves ``se`` NaN.
     n_resamples : int, optional
         Bootstrap resamples.
+    tie_rule : str, optional
+        See :mod:`mgbias.measures.pairs` (default ``"neutral"``, the reference code).
+    edge : 1-D array-like of bool, optional
+        Pairs with no shared token or identical sentences (``n_edge``;
+        dropped with ``tie_rule="exclude"``).
 
     Returns
     -------
@@ -357,5 +408,10 @@ def binarized_sjsd(
     less_sums = np.bincount(segment, weights=less, minlength=lengths.size)
     # Smaller distance wins: compare the negated sums with the "higher wins" rule.
     return compare_pairs(
-        -more_sums, -less_sums, tie_rule="neutral", seed=seed, n_resamples=n_resamples
+        -more_sums,
+        -less_sums,
+        tie_rule=tie_rule,
+        seed=seed,
+        n_resamples=n_resamples,
+        edge=edge,
     )

@@ -18,6 +18,14 @@ The score uses only its diagonal ``L[i, i]``. One public implementation
 averages the whole matrix instead, mixing in how likely each gold token is at
 the *other* masked positions; that equals the diagonal only for ``k = 1`` and
 is offered as ``reduction="matrix_mean"`` solely to reproduce that code.
+
+A sentence with no modified token (every token is shared, e.g. "Paul" =
+``pau ##l`` against "Paula" = ``pau ##l ##a``) scores the empty sum, 0: the
+log-likelihood of no token, as if the sentence were certain. Such a sentence
+therefore beats any other with a modified token; both sentences without one
+tie. These pairs are SSS's edge cases (``n_edge``); ``tie_rule="exclude"``
+drops them (:mod:`mgbias.measures.edges`). Under ``"matrix_mean"`` an empty
+matrix has no mean and also scores 0.
 """
 
 from __future__ import annotations
@@ -53,12 +61,11 @@ def _gold_logprobs(sentence: Any, index: int, reduction: str) -> np.ndarray | fl
     if array.ndim == 2 and array.shape[0] == array.shape[1]:
         if reduction == "diagonal":
             return np.diagonal(array).copy()
-        if array.size == 0 or not np.isfinite(array).all():
+        if not np.isfinite(array).all():
             raise ValueError(
-                f"modified_logprobs[{index}] must be a non-empty finite k x k matrix, "
-                f"got shape {array.shape}"
+                f"modified_logprobs[{index}] must be a finite k x k matrix, got a non-finite value"
             )
-        return float(array.mean())
+        return float(array.mean()) if array.size else 0.0
     raise ValueError(
         f"modified_logprobs[{index}] must be 1-D (k gold log-probabilities) or a square "
         f"k x k matrix, got shape {array.shape}"
@@ -84,13 +91,14 @@ def sss_sentence_scores(
     Returns
     -------
     np.ndarray of float64, shape (n_sentences,)
-        Higher = the model finds the sentence's group words more likely.
+        Higher = the model finds the sentence's group words more likely. A
+        sentence with no modified token scores 0 (the empty sum).
 
     Raises
     ------
     ValueError
         If ``reduction`` is unknown, a sentence's array has the wrong shape,
-        is empty, or (on the diagonal) holds a NaN or infinite value.
+        or holds a NaN or infinite value.
 
     Examples
     --------
@@ -101,13 +109,15 @@ def sss_sentence_scores(
     array([-3.])
     >>> sss_sentence_scores([L], reduction="matrix_mean")
     array([-3.25])
+    >>> sss_sentence_scores([np.array([-2.0]), np.array([])])  # no modified token: 0
+    array([-2.,  0.])
     """
     if reduction not in REDUCTIONS:
         raise ValueError(f"unknown reduction {reduction!r}; expected one of {REDUCTIONS}")
     gold = [_gold_logprobs(sentence, i, reduction) for i, sentence in enumerate(modified_logprobs)]
     if reduction == "matrix_mean":
         return np.asarray(gold, dtype=np.float64).reshape(len(gold))
-    sums, _, _ = segment_sums(gold, "modified_logprobs", allow_empty=False)
+    sums, _, _ = segment_sums(gold, "modified_logprobs")
     return sums
 
 
@@ -118,6 +128,7 @@ def sss(
     tie_rule: str = "neutral",
     seed: int | None = None,
     n_resamples: int = DEFAULT_N_RESAMPLES,
+    edge: Any = None,
 ) -> PairPreferenceResult:
     """SSS: 100 x the share of pairs where ``sent_more``'s modified tokens are more likely.
 
@@ -136,11 +147,19 @@ def sss(
         Seed of the bootstrap standard error; ``None`` leaves ``se`` NaN.
     n_resamples : int, optional
         Bootstrap resamples.
+    edge : 1-D array-like of bool, optional
+        Pairs in which a sentence has no modified token (counted in
+        ``n_edge``; dropped with ``tie_rule="exclude"``).
 
     Returns
     -------
     PairPreferenceResult
     """
     return compare_pairs(
-        more_scores, less_scores, tie_rule=tie_rule, seed=seed, n_resamples=n_resamples
+        more_scores,
+        less_scores,
+        tie_rule=tie_rule,
+        seed=seed,
+        n_resamples=n_resamples,
+        edge=edge,
     )

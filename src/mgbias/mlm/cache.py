@@ -1,7 +1,9 @@
 """Parquet cache of the unmasked scoring pass: one row per sentence.
 
 Columns: ``sentence_index`` (int64), ``token_ids`` (list<int32>), ``logprob``,
-``attention`` and ``embedding`` (list<float32>). The file's schema metadata
+``attention`` and ``embedding`` (list<float32>), and for the sentences of a
+pair benchmark ``pair_id`` (string, the dataset's id of each sentence's
+pair). The file's schema metadata
 holds a JSON object under the key ``b"mgbias"``: whatever the caller passed
 (model id, revision, input sha256, ...) plus ``n_truncated``, ``n_sentences``,
 ``hidden_size``, ``cache_format`` and ``mgbias_version``. Values round-trip
@@ -97,6 +99,8 @@ def write_score_cache(scores: SentenceScores, path: Path, metadata: dict) -> Non
             "embedding": _list_column(list(scores.embeddings), pa.float32()),
         }
     )
+    if scores.pair_ids is not None:
+        table = table.append_column("pair_id", pa.array(list(scores.pair_ids), pa.string()))
     _write_parquet_with_metadata(table, path, stored, "score cache")
 
 
@@ -162,5 +166,13 @@ def read_score_cache(path: Path) -> tuple[SentenceScores, dict]:
         attention=_split_list_column(table, "attention", np.float32),
         embeddings=flat_embedding.astype(np.float32, copy=False).reshape(n_sentences, hidden_size),
         n_truncated=int(stored.get("n_truncated", 0)),
+        pair_ids=read_pair_ids(table),
     )
     return scores, stored
+
+
+def read_pair_ids(table: pa.Table) -> list[str] | None:
+    """The ``pair_id`` column of a cache table as strings, or None if it has none."""
+    if "pair_id" not in table.column_names:
+        return None
+    return [str(value) for value in table.column("pair_id").to_pylist()]

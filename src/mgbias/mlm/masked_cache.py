@@ -15,8 +15,9 @@ Parquet columns, for ``side`` in ``a`` and ``b``: ``{side}_token_ids``,
 ``{side}_shared_positions``, ``{side}_modified_positions`` (list<int32>),
 ``{side}_shared_logprob``, ``{side}_modified_logprob``, ``{side}_modified_matrix``
 (list<float32>, the matrix row-major), ``{side}_truncated`` (bool),
-``{side}_n_dropped_modified`` (int32); plus ``pair_index`` (int64) and
-``n_dropped_shared`` (int32). The schema metadata holds a JSON object under
+``{side}_n_dropped_modified`` (int32); plus ``pair_index`` (int64),
+``n_dropped_shared`` (int32) and, when the pairs come from a benchmark with
+ids, ``pair_id`` (string). The schema metadata holds a JSON object under
 ``b"mgbias"``: the caller's provenance (``model_id``, ``revision`` and
 ``input_sha256`` are required) plus ``n_pairs``, ``n_truncated_pairs``,
 ``n_dropped_shared``, ``max_length``, ``cache_kind``, ``cache_format`` and
@@ -43,6 +44,7 @@ from mgbias.mlm.cache import (
     _mgbias_version,
     _split_list_column,
     _write_parquet_with_metadata,
+    read_pair_ids,
     sentences_sha256,
 )
 
@@ -154,12 +156,15 @@ class PairScores:
         int32 per pair: shared tokens removed from both sides by truncation.
     max_length : int
         The token limit that applied (special tokens included).
+    pair_ids : list[str] or None
+        The dataset's id of each pair, if known.
     """
 
     a: SideScores
     b: SideScores
     n_dropped_shared: np.ndarray
     max_length: int
+    pair_ids: list[str] | None = None
 
     def __post_init__(self) -> None:
         if not len(self.a) == len(self.b) == len(self.n_dropped_shared):
@@ -167,6 +172,8 @@ class PairScores:
                 f"PairScores: side a holds {len(self.a)} pairs, side b {len(self.b)}, "
                 f"n_dropped_shared {len(self.n_dropped_shared)}"
             )
+        if self.pair_ids is not None and len(self.pair_ids) != len(self.a):
+            raise ValueError(f"PairScores: {len(self.pair_ids)} pair ids for {len(self.a)} pairs")
         for index, (first, second) in enumerate(
             zip(self.a.shared_ids, self.b.shared_ids, strict=True)
         ):
@@ -247,6 +254,8 @@ def write_pair_cache(scores: PairScores, path: Path, metadata: dict) -> None:
         columns[f"{name}_n_dropped_modified"] = pa.array(
             np.asarray(side.n_dropped_modified, dtype=np.int32)
         )
+    if scores.pair_ids is not None:
+        columns["pair_id"] = pa.array(list(scores.pair_ids), pa.string())
     _write_parquet_with_metadata(pa.table(columns), path, stored, "masked pair cache")
 
 
@@ -348,5 +357,6 @@ def read_pair_cache(path: Path, *, expected_sha256: str | None = None) -> tuple[
         b=sides[1],
         n_dropped_shared=table.column("n_dropped_shared").to_numpy(),
         max_length=int(stored["max_length"]),
+        pair_ids=read_pair_ids(table),
     )
     return scores, stored

@@ -28,6 +28,10 @@ class SentenceScores:
         over the non-special tokens.
     n_truncated : int
         Sentences longer than the length limit that were truncated.
+    pair_ids : list[str] or None
+        For the sentences of a pair benchmark (``sent_more_0, sent_less_0,
+        sent_more_1, ...``): the dataset's pair id of each sentence (each id
+        twice); ``None`` for sentences that are not pairs.
     """
 
     token_ids: list[np.ndarray]
@@ -35,6 +39,7 @@ class SentenceScores:
     attention: list[np.ndarray]
     embeddings: np.ndarray
     n_truncated: int
+    pair_ids: list[str] | None = None
 
     def __post_init__(self) -> None:
         n = len(self.token_ids)
@@ -57,6 +62,9 @@ class SentenceScores:
                     f"SentenceScores: sentence {index} has {len(ids)} token ids, "
                     f"{len(logprob)} log-probabilities and {len(alpha)} attention values"
                 )
+
+        if self.pair_ids is not None and len(self.pair_ids) != n:
+            raise ValueError(f"SentenceScores: {len(self.pair_ids)} pair ids for {n} sentences")
 
     def __len__(self) -> int:
         return len(self.token_ids)
