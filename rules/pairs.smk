@@ -88,6 +88,7 @@ rule score_pairs:
 
 rule pair_measures:
     input:
+        data=lambda wc: pair_file(config, wc.dataset, wc.lang),
         unmasked=rules.score_pairs.output.unmasked,
         masked=rules.score_pairs.output.masked,
         code=sources(
@@ -98,15 +99,29 @@ rule pair_measures:
             "measures/sss.py",
             "measures/sjsd.py",
             "measures/pairs.py",
+            "measures/edges.py",
+            "stats.py",
+            "perturb.py",
+            "datasets/crowspairs.py",
+            "datasets/multilingual_crowspairs.py",
+            "datasets/stereoset.py",
+            "datasets/frame.py",
+            "mlm/cache.py",
+            "mlm/masked_cache.py",
+            "mlm/scores.py",
         ),
     output:
-        "results/pairs/measures/{model}/{dataset}/{variant}/{lang}.csv",
+        measures="results/pairs/measures/{model}/{dataset}/{variant}/{lang}.csv",
+        per_pair="results/pairs/per_pair/{model}/{dataset}/{variant}/{lang}.csv",
     log:
         "logs/pair_measures/{model}/{dataset}/{variant}/{lang}.log",
     conda:
         "../envs/mgbias.yaml"
     params:
         measures=config["pair_measures"],
+        tie_rule=config["pair_tie_rule"],
+        alpha=config["pair_alpha"],
+        bias_type=lambda wc: config["pair_datasets"][wc.dataset]["bias_type"],
         seed=lambda wc: step_seed(
             "pair_measures", wc.model, wc.dataset, wc.variant, wc.lang
         ),

@@ -1,23 +1,35 @@
-"""Every configured pair measure of one (model, dataset, variant, language) from its caches."""
+"""Every configured pair measure of one (model, dataset, variant, language) from its caches,
+and the per-pair table (one row per pair, for error analysis)."""
 
 from mgbias.mlm.cache import read_score_cache
-from mgbias.mlm.masked_cache import read_pair_cache
-from mgbias.pair_scoring import pair_measures
+from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache
+from mgbias.pair_scoring import load_pairs, pair_measures, pair_sentences, per_pair_table
 from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0]) as log:
-    unmasked, stored = read_score_cache(smk.input.unmasked)
-    masked, _ = read_pair_cache(smk.input.masked)
-    table = pair_measures(unmasked, masked, smk.params.measures, seed=smk.params.seed)
     wildcards = smk.wildcards
+    perturb = wildcards.variant == "perturbed"
+    frame = load_pairs(smk.input.data, lang=wildcards.lang, bias_type=smk.params.bias_type)
+    expected = pairs_sha256(pair_sentences(frame, perturb=perturb))
+    unmasked, stored = read_score_cache(smk.input.unmasked)
+    masked, _ = read_pair_cache(smk.input.masked, expected_sha256=expected)
+    table = pair_measures(
+        unmasked,
+        masked,
+        smk.params.measures,
+        seed=smk.params.seed,
+        tie_rule=smk.params.tie_rule,
+        alpha=smk.params.alpha,
+    )
     table.insert(0, "lang", wildcards.lang)
     table.insert(0, "variant", wildcards.variant)
     table.insert(0, "dataset", wildcards.dataset)
     table.insert(0, "model", wildcards.model)
     table["model_id"] = stored["model_id"]
-    write_csv(table, smk.output[0])
+    write_csv(table, smk.output.measures)
+    write_csv(per_pair_table(frame, unmasked, masked, perturb=perturb), smk.output.per_pair)
     log.info("seed %d (mgbias score --seed gives the same numbers)", smk.params.seed)
     log.info("%s", table.to_string(index=False))

@@ -26,6 +26,7 @@ with job_log(smk.log[0]) as log:
         pairs,
         batch_size=scoring["batch_size"],
         max_length=scoring["max_length"],
+        pair_ids=frame["pair_id"].tolist(),
     )
     provenance = {
         "model": wildcards.model,

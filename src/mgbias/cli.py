@@ -32,13 +32,17 @@ def _score(args: argparse.Namespace) -> int:
     from mgbias.mlm.load import load_mlm
     from mgbias.pair_scoring import (
         load_pairs,
+        pair_measures,
         pair_sentences,
         parse_measures,
-        score_pair_dataset,
+        per_pair_table,
+        score_pair_passes,
     )
 
     try:
         measures = parse_measures(args.measures)
+        if not 0.0 < args.alpha < 1.0:
+            raise ValueError(f"--alpha must lie strictly between 0 and 1, got {args.alpha}")
         data = resolve_pair_data(
             args.data, lang=args.lang, config_path=args.config, cache_dir=args.cache_dir
         )
@@ -52,20 +56,26 @@ def _score(args: argparse.Namespace) -> int:
         return 2
     device = None if args.device == "auto" else args.device
     model, tokenizer = load_mlm(args.model, revision=args.revision, device=device)
-    table = score_pair_dataset(
+    unmasked, masked = score_pair_passes(
         model,
         tokenizer,
         pairs,
-        measures,
-        seed=args.seed,
         batch_size=args.batch_size,
         max_length=args.max_length,
+        pair_ids=frame["pair_id"].tolist(),
+    )
+    table = pair_measures(
+        unmasked, masked, measures, seed=args.seed, tie_rule=args.tie_rule, alpha=args.alpha
     )
     print(table.to_markdown(index=False, floatfmt=".4g"))
-    if args.output:
-        from mgbias.report.tables import write_csv
+    from mgbias.report.tables import write_csv
 
+    if args.output:
         write_csv(table, args.output)
+    if args.per_pair:
+        rows = per_pair_table(frame, unmasked, masked, perturb=args.perturb)
+        write_csv(rows, args.per_pair)
+        print(f"{len(rows)} pairs written to {args.per_pair}", file=sys.stderr)
     return 0
 
 
@@ -107,8 +117,33 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--measures", default="aul,aula,cps,sss,sjsd,bsjsd")
     score.add_argument("--lang", default=None, help="language of a multilingual CrowS-Pairs file")
     score.add_argument("--bias-type", default="gender")
-    score.add_argument("--output", type=Path, default=None, help="CSV: measure, score, se, n")
+    score.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="CSV: measure, score, se, p_value, significant, n, n_edge",
+    )
+    score.add_argument(
+        "--per-pair",
+        type=Path,
+        default=None,
+        help="CSV with one row per pair: both sentences, every measure's sentence scores, "
+        "the pair's S_JSD, token counts and edge-case flags",
+    )
     score.add_argument("--seed", type=int, default=0, help="seed of the bootstrap standard errors")
+    score.add_argument(
+        "--tie-rule",
+        choices=["neutral", "half", "exclude"],
+        default="neutral",
+        help="a tie counts as no win (neutral), half a win, or is dropped with the measure's "
+        "edge-case pairs (exclude) (default: %(default)s)",
+    )
+    score.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="significance level of the p-values' mark (default: %(default)s)",
+    )
     score.add_argument(
         "--perturb",
         action="store_true",

@@ -38,7 +38,7 @@ UNMASKED = {"aul", "aula"}
 MASKED = {"cps", "sss", "sjsd", "bsjsd"}
 
 #: Columns of :func:`pair_measures`.
-MEASURE_COLUMNS = ("measure", "score", "se", "p_value", "n", "n_edge")
+MEASURE_COLUMNS = ("measure", "score", "se", "p_value", "significant", "n", "n_edge")
 
 
 def parse_measures(text: str) -> list[str]:
@@ -188,6 +188,7 @@ def pair_measures(
     *,
     seed: int = 0,
     tie_rule: str = "neutral",
+    alpha: float = 0.05,
 ) -> pd.DataFrame:
     """Every requested pair measure from the cached passes, no model involved.
 
@@ -207,6 +208,8 @@ def pair_measures(
         How ties count (:data:`~mgbias.measures.pairs.TIE_RULES`):
         ``"neutral"`` (default, Nangia et al.), ``"half"``, or ``"exclude"``,
         which also drops each measure's edge pairs (:mod:`mgbias.measures.edges`).
+    alpha : float
+        Significance level: ``significant = p_value < alpha``.
 
     Returns
     -------
@@ -218,9 +221,11 @@ def pair_measures(
         2022, Table 2), the raw mean for ``sjsd`` (Steinborn et al. 2022, Eq.
         2); ``se`` its bootstrap standard error; ``p_value`` the exact sign
         test against 50 on the untied pairs (the t-test against 0 for
-        ``sjsd``); ``n`` the pairs in the score's denominator; ``n_edge`` the
-        measure's edge pairs.
+        ``sjsd``); ``significant`` whether ``p_value < alpha``; ``n`` the pairs
+        in the score's denominator; ``n_edge`` the measure's edge pairs.
     """
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
     unknown = [measure for measure in measures if measure not in PAIR_MEASURES]
     if unknown:
         raise ValueError(f"unknown measure(s) {unknown}; expected some of {PAIR_MEASURES}")
@@ -286,11 +291,21 @@ def pair_measures(
                 ", ".join(EDGE_RULES_TEXT[measure]),
                 tie_rule,
             )
-        rows.append((measure, result.score, result.se, result.p_value, n, result.n_edge))
+        significant = bool(result.p_value < alpha)
+        rows.append(
+            (measure, result.score, result.se, result.p_value, significant, n, result.n_edge)
+        )
     frame = pd.DataFrame(rows, columns=list(MEASURE_COLUMNS))
     return frame.astype(
-        {"score": np.float64, "se": np.float64, "p_value": np.float64, "n": np.int64}
-    ).astype({"n_edge": np.int64})
+        {
+            "score": np.float64,
+            "se": np.float64,
+            "p_value": np.float64,
+            "significant": bool,
+            "n": np.int64,
+            "n_edge": np.int64,
+        }
+    )
 
 
 #: How each measure's edge pairs read in logs.
@@ -391,6 +406,7 @@ def score_pair_dataset(
     *,
     seed: int = 0,
     tie_rule: str = "neutral",
+    alpha: float = 0.05,
     batch_size: int = 64,
     max_length: int | None = None,
     progress: bool = True,
@@ -406,7 +422,7 @@ def score_pair_dataset(
     unmasked, masked = score_pair_passes(
         model, tokenizer, pairs, batch_size=batch_size, max_length=max_length, progress=progress
     )
-    return pair_measures(unmasked, masked, measures, seed=seed, tie_rule=tie_rule)
+    return pair_measures(unmasked, masked, measures, seed=seed, tie_rule=tie_rule, alpha=alpha)
 
 
 def load_pairs(path: str, *, lang: str | None = None, bias_type: str = "gender") -> pd.DataFrame:

@@ -11,6 +11,7 @@ predictions ignore context, so masking changes nothing and:
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -80,7 +81,15 @@ def test_score_by_hand(model_dir, crows_csv, tmp_path, capsys):
     )
     assert code == 0
     table = pd.read_csv(out)
-    assert list(table.columns) == ["measure", "score", "se", "p_value", "n", "n_edge"]
+    assert list(table.columns) == [
+        "measure",
+        "score",
+        "se",
+        "p_value",
+        "significant",
+        "n",
+        "n_edge",
+    ]
     scores = dict(zip(table.measure, table.score, strict=True))
     assert scores == pytest.approx(
         {"aul": 100.0, "aula": 100.0, "cps": 0.0, "sss": 100.0, "sjsd": 0.0, "bsjsd": 0.0},
@@ -158,3 +167,69 @@ def test_score_named_dataset_errors_name_the_choices(model_dir, served_config, c
     assert "toy_pairs has no language 'xx'" in capsys.readouterr().err
     assert main([*base, "--data", "other"]) == 2
     assert "named datasets there: ['toy_pairs']" in capsys.readouterr().err
+
+
+@pytest.fixture()
+def edge_csv(tmp_path):
+    """Pairs the formulas do not foresee, with the fixed model's numbers:
+
+    0. "he is" / "he is a": sent_more has no modified token (SSS: 0 > log .1);
+    1. "he" / "she": no shared token (CPS tie, S_JSD 0);
+    2. identical sentences (a tie everywhere);
+    3. an ordinary pair (SSS: log .3 > log .2; CPS tie).
+    """
+    path = tmp_path / "edges.csv"
+    pd.DataFrame(
+        {
+            "id": ["p0", "p1", "p2", "p3"],
+            "sent_more": ["he is", "he", "he is a doctor", "he is a doctor"],
+            "sent_less": ["he is a", "she", "he is a doctor", "she is a doctor"],
+            "stereo_antistereo": ["stereo", "antistereo", "stereo", "stereo"],
+            "bias_type": ["gender"] * 4,
+        }
+    ).to_csv(path, index=False)
+    return path
+
+
+def test_score_edge_pairs_per_pair_and_tie_rules(model_dir, edge_csv, tmp_path):
+    out, per_pair = tmp_path / "scores.csv", tmp_path / "pairs.csv"
+    args = ["score", "--model", str(model_dir), "--data", str(edge_csv), "--device", "cpu"]
+    assert main([*args, "--output", str(out), "--per-pair", str(per_pair)]) == 0
+    table = pd.read_csv(out).set_index("measure")
+    assert table.loc["sss", "score"] == pytest.approx(75.0)
+    assert table.loc["sss", "n_edge"] == 2 and table.loc["sss", "n"] == 4
+    assert table.loc["cps", "score"] == 0.0 and table.loc["cps", "n_edge"] == 2
+    assert table.loc["sjsd", "score"] == pytest.approx(0.0, abs=1e-9)
+    assert table.loc["aul", "n_edge"] == 1  # the identical pair
+    # sign test of 3 wins, 0 losses: 2 / 8
+    assert table.loc["sss", "p_value"] == pytest.approx(0.25)
+    assert not table["significant"].any()
+
+    rows = pd.read_csv(per_pair, keep_default_na=False)
+    assert rows["pair_id"].tolist() == ["p0", "p1", "p2", "p3"]
+    assert rows["sent_less"].tolist()[0] == "he is a"
+    assert rows["sss_more"].tolist() == pytest.approx(
+        [0.0, math.log(0.3), 0.0, math.log(0.3)], rel=1e-5
+    )
+    assert rows["sss_less"].tolist() == pytest.approx(
+        [math.log(0.1), math.log(0.2), 0.0, math.log(0.2)], rel=1e-5
+    )
+    assert rows["n_shared"].tolist() == [2, 0, 4, 3]
+    assert rows["no_modified_more"].tolist() == [True, False, True, False]
+    assert rows["no_shared"].tolist() == [False, True, False, False]
+    assert rows["identical"].tolist() == [False, False, True, False]
+    assert rows["stereo_antistereo"].tolist()[1] == "antistereo"
+
+    excluded = tmp_path / "excluded.csv"
+    assert main([*args, "--output", str(excluded), "--tie-rule", "exclude"]) == 0
+    table = pd.read_csv(excluded).set_index("measure")
+    assert table.loc["sss", "score"] == pytest.approx(100.0) and table.loc["sss", "n"] == 2
+    # CPS: the edge pairs go, and so do the ordinary pairs' ties
+    assert table.loc["cps", "n"] == 0 and math.isnan(table.loc["cps", "score"])
+    assert table.loc["sjsd", "n"] == 2
+
+
+def test_score_rejects_a_bad_alpha(model_dir, edge_csv, capsys):
+    args = ["score", "--model", str(model_dir), "--data", str(edge_csv), "--alpha", "1.5"]
+    assert main(args) == 2
+    assert "--alpha must lie strictly between 0 and 1, got 1.5" in capsys.readouterr().err

@@ -25,7 +25,11 @@ def rows(model, dataset, variant, lang, values):
             "measure": measure,
             "score": score,
             "se": se,
+            # a score more than 2 SE from no preference is marked significant
+            "p_value": 0.01 if abs(score - (0 if measure == "sjsd" else 50)) > 2 * se else 0.5,
+            "significant": abs(score - (0 if measure == "sjsd" else 50)) > 2 * se,
             "n": 10,
+            "n_edge": 0,
             "model_id": f"hub/{model}",
         }
         for measure, (score, se) in values.items()
@@ -77,6 +81,10 @@ def test_steinborn_table2_scales_sjsd_by_1e3_and_keeps_cps_and_bsjsd_in_percent(
     text = steinborn_table2_markdown(table, "mcp")
     assert "| xlmr    | De      | -2.00 ± 1.50" in text
     assert "-0.05 ± 1.00" in text  # mBERT En, as the paper's first row
+    # mBERT En CPS 57 ± 3 is significant (p = 0.01), xlmr De CPS 51 ± 3 is not
+    assert "57 ± 3 ‡" in text and "51 ± 3   |" in text and "‡ = p < alpha" in text
+    assert bool(table.iloc[0].cps_significant) and not table.iloc[1].cps_significant
+    assert table.iloc[0].cps_p_value == 0.01
 
 
 def test_steinborn_table3_pairs_unperturbed_with_perturbed(scores):

@@ -21,7 +21,9 @@ def test_the_checkout_names_a_valid_configuration_and_persistent_outputs():
     # every place the workflow writes results to is shared
     for path in ["data/raw", "data/mined", "models", "results/scores", "results/pairs/scores"]:
         assert path in stage_outputs(REPO)
-    for path in ["results/pairs/measures", "results/mbe", "results/tables", "results/figures"]:
+    for path in ["results/pairs/measures", "results/pairs/per_pair", "results/mbe"]:
+        assert path in stage_outputs(REPO)
+    for path in ["results/tables", "results/figures"]:
         assert path in stage_outputs(REPO)
 
 

@@ -2,9 +2,13 @@
 Steinborn et al. (2022) Tables 2 and 3.
 
 The long table (``results/tables/pair_scores.csv``) has one row per (model,
-dataset, variant, language, measure) with ``score``, ``se`` and ``n`` in the
-units of :func:`mgbias.pair_scoring.pair_measures`: percent of pairs in
-which ``sent_more`` is preferred, the raw mean for ``sjsd``. The paper tables
+dataset, variant, language, measure) with ``score``, ``se``, ``p_value``,
+``significant``, ``n`` and ``n_edge`` in the units of
+:func:`mgbias.pair_scoring.pair_measures`: percent of pairs in which
+``sent_more`` is preferred, the raw mean for ``sjsd``. Every printed score
+carries its bootstrap standard error and, when its test rejects "no
+preference" (``p_value < alpha``; the sign test against 50, the t-test
+against 0 for S_JSD), the mark :data:`SIGNIFICANT`. The paper tables
 print S_JSD x 10^-3 as the paper does (``sjsd_x1e3``: the score divided by
 10^-3, i.e. times :data:`~mgbias.measures.sjsd.TABLE_SCALE`).
 """
@@ -32,7 +36,29 @@ __all__ = [
     "steinborn_table3_markdown",
 ]
 
-PAIR_COLUMNS = ["model", "dataset", "variant", "lang", "measure", "score", "se", "n", "model_id"]
+PAIR_COLUMNS = [
+    "model",
+    "dataset",
+    "variant",
+    "lang",
+    "measure",
+    "score",
+    "se",
+    "p_value",
+    "significant",
+    "n",
+    "n_edge",
+    "model_id",
+]
+
+#: Mark of a score whose test rejects "no preference" (as in the MBE tables).
+SIGNIFICANT = " ‡"
+
+#: How to read the mark, repeated under every table.
+SIGNIFICANCE_NOTE = (
+    "‡ = p < alpha: exact sign test of the untied pairs against no preference (S_JSD: "
+    "one-sample t-test of the pair scores against 0)."
+)
 KEYS = ["dataset", "variant", "lang", "measure"]
 MEASURE_ORDER = ["aul", "aula", "cps", "sss", "sjsd", "bsjsd"]
 VARIANT_ORDER = ["original", "perturbed"]
@@ -66,8 +92,13 @@ def _sorted(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _cell(score: float, se: float, digits: int) -> str:
-    return f"{score:.{digits}f} ± {se:.{digits}f}"
+def _cell(score: float, se: float, digits: int, significant: bool = False) -> str:
+    return f"{score:.{digits}f} ± {se:.{digits}f}{SIGNIFICANT if significant else ''}"
+
+
+def _is_true(value) -> bool:
+    """``significant`` read back from CSV may be a bool or the text "True"."""
+    return value is True or str(value) == "True"
 
 
 def pair_scores_markdown(frame: pd.DataFrame) -> str:
@@ -79,7 +110,9 @@ def pair_scores_markdown(frame: pd.DataFrame) -> str:
             "Percent of pairs in which the stereotypical sentence (sent_more) is preferred",
             "for aul, aula, cps, sss and bsjsd (50 = no preference); sjsd is the raw mean",
             "S_JSD (Steinborn et al. 2022, Eq. 2; negative = sent_more preferred).",
-            "se = seeded bootstrap standard error over pairs.",
+            "se = seeded bootstrap standard error over pairs; p_value = exact sign test",
+            "against 50 on the untied pairs (sjsd: t-test against 0); n_edge = pairs the",
+            "measure scores by its edge-case rule (no shared or modified token).",
             "",
             markdown(frame, floatfmt=".4g"),
             "",
@@ -102,11 +135,14 @@ def measures_by_model_markdown(frame: pd.DataFrame) -> str:
         "",
         "score ± bootstrap SE; percent of pairs preferring sent_more, except sjsd (raw mean,",
         "negative = sent_more preferred).",
+        SIGNIFICANCE_NOTE,
     ]
     cells = frame.assign(
         cell=[
-            _cell(score, se, 6 if measure == "sjsd" else 2)
-            for score, se, measure in zip(frame.score, frame.se, frame.measure, strict=True)
+            _cell(score, se, 6 if measure == "sjsd" else 2, _is_true(significant))
+            for score, se, measure, significant in zip(
+                frame.score, frame.se, frame.measure, frame.significant, strict=True
+            )
         ]
     )
     for (dataset, variant, lang), block in cells.groupby(["dataset", "variant", "lang"]):
@@ -118,11 +154,31 @@ def measures_by_model_markdown(frame: pd.DataFrame) -> str:
 
 
 def _measure(frame: pd.DataFrame, measure: str, prefix: str) -> pd.DataFrame:
-    """``score`` and ``se`` of one measure keyed by (model, lang), renamed with ``prefix``."""
-    rows = frame.loc[frame.measure == measure, ["model", "lang", "score", "se"]]
+    """``score``, ``se`` and ``p_value`` of one measure keyed by (model, lang), renamed
+    with ``prefix``; ``{prefix}_significant`` is the job's decision at its alpha."""
+    rows = frame.loc[
+        frame.measure == measure, ["model", "lang", "score", "se", "p_value", "significant"]
+    ]
     if measure == "sjsd":
         rows = rows.assign(score=rows.score * TABLE_SCALE, se=rows.se * TABLE_SCALE)
-    return rows.rename(columns={"score": prefix, "se": f"{prefix}_se"})
+    rows = rows.assign(significant=[_is_true(value) for value in rows.significant])
+    return rows.rename(
+        columns={
+            "score": prefix,
+            "se": f"{prefix}_se",
+            "p_value": f"{prefix}_p_value",
+            "significant": f"{prefix}_significant",
+        }
+    )
+
+
+def _cells(table: pd.DataFrame, prefix: str, digits: int) -> list[str]:
+    return [
+        _cell(score, se, digits, significant)
+        for score, se, significant in zip(
+            table[prefix], table[f"{prefix}_se"], table[f"{prefix}_significant"], strict=True
+        )
+    ]
 
 
 def _select(frame: pd.DataFrame, dataset: str, variant: str, measures: list[str]) -> pd.DataFrame:
@@ -168,11 +224,9 @@ def steinborn_table2_markdown(table: pd.DataFrame, dataset: str) -> str:
         {
             "Model": table.model,
             "Lang.": table.lang.str.capitalize(),
-            "S_JSD × 10⁻³": [
-                _cell(s, e, 2) for s, e in zip(table.sjsd_x1e3, table.sjsd_x1e3_se, strict=True)
-            ],
-            "CPS": [_cell(s, e, 0) for s, e in zip(table.cps, table.cps_se, strict=True)],
-            "B. S_JSD": [_cell(s, e, 0) for s, e in zip(table.bsjsd, table.bsjsd_se, strict=True)],
+            "S_JSD × 10⁻³": _cells(table, "sjsd_x1e3", 2),
+            "CPS": _cells(table, "cps", 0),
+            "B. S_JSD": _cells(table, "bsjsd", 0),
         }
     )
     return "\n".join(
@@ -181,6 +235,7 @@ def steinborn_table2_markdown(table: pd.DataFrame, dataset: str) -> str:
             "",
             "CPS and binarized S_JSD: percent of pairs preferring the stereotypical sentence;",
             "S_JSD × 10⁻³ (negative = stereotypical sentence preferred). ± = bootstrap SE.",
+            SIGNIFICANCE_NOTE,
             "",
             markdown(shown),
             "",
@@ -208,19 +263,15 @@ def steinborn_table3_markdown(table: pd.DataFrame, dataset: str) -> str:
     """Table 3 as the paper prints it (S'_JSD and CPS, unperturbed | perturbed)."""
     shown = {"Model": table.model, "Lang.": table.lang.str.capitalize()}
     for tag, label in (("unperturbed", "Unperturbed"), ("perturbed", "Perturbed")):
-        shown[f"{label} S'_JSD"] = [
-            _cell(s, e, 2)
-            for s, e in zip(table[f"{tag}_sjsd_x1e3"], table[f"{tag}_sjsd_x1e3_se"], strict=True)
-        ]
-        shown[f"{label} CPS"] = [
-            _cell(s, e, 1) for s, e in zip(table[f"{tag}_cps"], table[f"{tag}_cps_se"], strict=True)
-        ]
+        shown[f"{label} S'_JSD"] = _cells(table, f"{tag}_sjsd_x1e3", 2)
+        shown[f"{label} CPS"] = _cells(table, f"{tag}_cps", 1)
     return "\n".join(
         [
             f"# Steinborn et al. (2022), Table 3 — {dataset}",
             "",
             "S'_JSD = S_JSD × 10⁻³; CPS in percent; ± = bootstrap SE. Perturbed: every",
             "sentence lost its final character.",
+            SIGNIFICANCE_NOTE,
             "",
             markdown(pd.DataFrame(shown)),
             "",
