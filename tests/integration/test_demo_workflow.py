@@ -126,6 +126,8 @@ def test_planted_pair_bias_gives_a_negative_sjsd(demo_run):
         balanced = sjsd.loc[("demo-balanced", lang)]
         assert planted["score"] < -2 * planted["se"], (lang, planted)
         assert abs(planted["score"]) > abs(balanced["score"]), (lang, planted, balanced)
+        # the t-test against 0 marks it (the same mark as the tables' ‡)
+        assert planted["p_value"] < 0.05 and planted["significant"], (lang, planted)
 
 
 def test_every_job_wrote_a_log(demo_run):

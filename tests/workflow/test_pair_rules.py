@@ -121,7 +121,7 @@ def test_cli_gives_the_workflow_numbers(tiny_run, tmp_path, variant):
     config = yaml.safe_load((tiny_run / CONFIG).read_text())
     model = "demo-planted"
     seed = derive_seed(config["seed"], "pair_measures", model, DATASET, variant, "de")
-    output = tmp_path / "cli.csv"
+    output, per_pair = tmp_path / "cli.csv", tmp_path / "per_pair.csv"
     command = [
         str(Path(sys.executable).with_name("mgbias")),
         "score",
@@ -137,6 +137,8 @@ def test_cli_gives_the_workflow_numbers(tiny_run, tmp_path, variant):
         "cpu",
         "--output",
         str(output),
+        "--per-pair",
+        str(per_pair),
         *(["--perturb"] if variant == "perturbed" else []),
     ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
@@ -146,4 +148,30 @@ def test_cli_gives_the_workflow_numbers(tiny_run, tmp_path, variant):
     assert list(cli.measure) == list(workflow.measure) == list(PAIR_MEASURES)
     np.testing.assert_allclose(cli.score, workflow.score, rtol=1e-6, atol=1e-12)
     np.testing.assert_allclose(cli.se, workflow.se, rtol=1e-6, atol=1e-12)
+    np.testing.assert_allclose(cli.p_value, workflow.p_value, rtol=1e-6, atol=1e-12)
     assert list(cli.n) == list(workflow.n)
+    assert list(cli.n_edge) == list(workflow.n_edge)
+    # the per-pair tables agree too, joined by the dataset's pair ids
+    cli_pairs = pd.read_csv(per_pair, keep_default_na=False)
+    workflow_pairs = pd.read_csv(
+        tiny_run / f"results/pairs/per_pair/{model}/{DATASET}/{variant}/de.csv",
+        keep_default_na=False,
+    )
+    pd.testing.assert_frame_equal(cli_pairs, workflow_pairs, check_exact=False, rtol=1e-6)
+    data = pd.read_csv(tiny_run / DATA, keep_default_na=False)
+    assert cli_pairs.pair_id.astype(str).tolist() == data.ID.astype(str).tolist()
+
+
+def test_per_pair_table_gives_the_measures(tiny_run):
+    """SSS and binarized S_JSD recomputed from the per-pair sums equal the job's scores."""
+    model, variant = "demo-planted", "original"
+    measures = pd.read_csv(
+        tiny_run / f"results/pairs/measures/{model}/{DATASET}/{variant}/de.csv"
+    ).set_index("measure")
+    rows = pd.read_csv(tiny_run / f"results/pairs/per_pair/{model}/{DATASET}/{variant}/de.csv")
+    assert len(rows) == measures.loc["sss", "n"]
+    sss = 100 * np.mean(rows.sss_more > rows.sss_less)
+    assert sss == pytest.approx(measures.loc["sss", "score"], abs=100 / len(rows))
+    bsjsd = 100 * np.mean(rows.jsd_more < rows.jsd_less)
+    assert bsjsd == pytest.approx(measures.loc["bsjsd", "score"], abs=100 / len(rows))
+    assert rows.sjsd.mean() == pytest.approx(measures.loc["sjsd", "score"], rel=1e-4, abs=1e-8)
