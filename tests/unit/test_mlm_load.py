@@ -110,19 +110,37 @@ def test_a_full_masked_lm_saved_and_reloaded_loads_silently(family, tmp_path, ca
         torch.testing.assert_close(model(input_ids=ids).logits, saved(input_ids=ids).logits)
 
 
-def test_unused_checkpoint_weights_are_logged_at_info_level(tmp_path, caplog):
-    """A BERT pretraining checkpoint: next-sentence head and pooler are unused by the MLM."""
+def test_a_legacy_pretraining_checkpoint_loads_and_its_unused_weights_are_info(tmp_path, caplog):
+    """BERT's original checkpoint layout: next-sentence head and pooler (unused by the MLM),
+    LayerNorm gamma/beta, a position_ids buffer, no decoder keys (tied), pytorch_model.bin."""
     tokenizer = wordpiece_tokenizer()
-    save(BertForPreTraining(bert_config(len(tokenizer))), tokenizer, tmp_path)
+    torch.manual_seed(0)
+    saved = BertForPreTraining(bert_config(len(tokenizer))).eval()
+    save(saved, tokenizer, tmp_path)
+    weights = load_file(tmp_path / "model.safetensors")
+    legacy = {
+        key.replace("LayerNorm.weight", "LayerNorm.gamma").replace(
+            "LayerNorm.bias", "LayerNorm.beta"
+        ): value
+        for key, value in weights.items()
+        if not key.startswith("cls.predictions.decoder.")
+    }
+    legacy["bert.embeddings.position_ids"] = torch.arange(64)[None]
+    torch.save(legacy, tmp_path / "pytorch_model.bin")
+    (tmp_path / "model.safetensors").unlink()
     with caplog.at_level(logging.INFO, logger="mgbias.mlm.load"):
-        load_mlm(str(tmp_path), device="cpu")
-    assert warnings_in(caplog) == []
+        model, _ = load_mlm(str(tmp_path), device="cpu")
+    assert warnings_in(caplog, "mgbias") == []
     (unused,) = [m for m in (r.getMessage() for r in caplog.records) if "weight(s) unused" in m]
     assert unused == (
         f"{tmp_path}: 4 checkpoint weight(s) unused by BertForMaskedLM (normal for a pretraining "
         "checkpoint): bert.pooler.dense.bias, bert.pooler.dense.weight, "
         "cls.seq_relationship.bias, cls.seq_relationship.weight"
     )
+    ids = torch.tensor([tokenizer("He is a doctor.")["input_ids"]])
+    with torch.no_grad():
+        expected = saved(input_ids=ids).prediction_logits
+        torch.testing.assert_close(model(input_ids=ids).logits, expected)
 
 
 def test_a_head_weight_of_another_shape_is_refused_like_a_missing_one(tmp_path):
