@@ -11,6 +11,7 @@ from mgbias.demo.pairs import (
     stereoset_path,
 )
 from mgbias.workflow import (
+    allows_untrained_head,
     evaluation_jobs,
     expand_jobs,
     local_file_of_url,

@@ -80,6 +80,7 @@ rule score_pairs:
     params:
         model_id=lambda wc: model_source(wc.model),
         revision=lambda wc: config["models"][wc.model].get("revision"),
+        allow_untrained_head=lambda wc: allows_untrained_head(config, wc.model),
         scoring=canonical(config["scoring"]),
         bias_type=lambda wc: config["pair_datasets"][wc.dataset]["bias_type"],
     script:

@@ -23,6 +23,7 @@ rule score_unmasked:
     params:
         model_id=lambda wc: model_source(wc.model),
         revision=lambda wc: config["models"][wc.model].get("revision"),
+        allow_untrained_head=lambda wc: allows_untrained_head(config, wc.model),
         scoring=canonical(config["scoring"]),
     script:
         "../scripts/score_unmasked.py"

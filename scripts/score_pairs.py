@@ -19,7 +19,12 @@ with job_log(smk.log[0]) as log:
     if not pairs:
         raise ValueError(f"{smk.input.data}: no {smk.params.bias_type} pairs")
     device = None if scoring["device"] == "auto" else scoring["device"]
-    model, tokenizer = load_mlm(smk.params.model_id, revision=smk.params.revision, device=device)
+    model, tokenizer = load_mlm(
+        smk.params.model_id,
+        revision=smk.params.revision,
+        device=device,
+        allow_untrained_head=smk.params.allow_untrained_head,
+    )
     unmasked, masked = score_pair_passes(
         model,
         tokenizer,

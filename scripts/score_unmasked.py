@@ -15,7 +15,12 @@ with job_log(smk.log[0]) as log:
     scoring = smk.params.scoring
     _, sentences = read_gendered_sentences(smk.input.sentences)
     device = None if scoring["device"] == "auto" else scoring["device"]
-    model, tokenizer = load_mlm(smk.params.model_id, revision=smk.params.revision, device=device)
+    model, tokenizer = load_mlm(
+        smk.params.model_id,
+        revision=smk.params.revision,
+        device=device,
+        allow_untrained_head=smk.params.allow_untrained_head,
+    )
     scores = score_unmasked(
         model,
         tokenizer,

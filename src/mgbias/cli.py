@@ -55,7 +55,16 @@ def _score(args: argparse.Namespace) -> int:
         print(f"mgbias: {args.data}: no {args.bias_type} pairs", file=sys.stderr)
         return 2
     device = None if args.device == "auto" else args.device
-    model, tokenizer = load_mlm(args.model, revision=args.revision, device=device)
+    try:
+        model, tokenizer = load_mlm(
+            args.model,
+            revision=args.revision,
+            device=device,
+            allow_untrained_head=args.allow_untrained_head,
+        )
+    except (ValueError, OSError) as error:  # UntrainedHeadError, ModelLoadError, no model dir
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
     unmasked, masked = score_pair_passes(
         model,
         tokenizer,
@@ -153,6 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-length", type=int, default=None, help="token limit (default: the model's)"
     )
     score.add_argument("--batch-size", type=int, default=64)
+    score.add_argument(
+        "--allow-untrained-head",
+        action="store_true",
+        help="score a model whose checkpoint lacks MLM head weights (initialised at random, "
+        "so every score is noise) with a warning instead of refusing it",
+    )
     score.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     score.set_defaults(run=_score)
 

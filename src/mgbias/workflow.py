@@ -31,6 +31,16 @@ def model_is_trained(entry: Mapping[str, Any]) -> bool:
     return "train" in entry
 
 
+def allows_untrained_head(config: Mapping[str, Any], model: str) -> bool:
+    """Whether a model may be scored with randomly initialised MLM head weights.
+
+    Its ``allow_untrained_head`` key (default false), passed by the scoring
+    rules to :func:`mgbias.mlm.load.load_mlm`, which otherwise refuses a
+    checkpoint that lacks head weights.
+    """
+    return bool(config["models"][model].get("allow_untrained_head", False))
+
+
 def model_languages(config: Mapping[str, Any], model: str) -> list[str]:
     """Languages a model is evaluated on (its own list, else all configured)."""
     return list(config["models"][model].get("languages") or config["languages"])

@@ -11,6 +11,7 @@ predictions ignore context, so masking changes nothing and:
 
 from __future__ import annotations
 
+import logging
 import math
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pandas as pd
 import pytest
 import torch
 import yaml
-from transformers import BertConfig, BertForMaskedLM
+from transformers import BertConfig, BertForMaskedLM, BertModel
 
 from mgbias.cli import main
 from mgbias.mlm.train import build_bert_tokenizer
@@ -28,24 +29,34 @@ VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "she", "he", "is", "a", "
 PROBABILITIES = [0.05, 0.05, 0.05, 0.05, 0.05, 0.2, 0.3, 0.1, 0.1, 0.05]
 
 
+CONFIG = BertConfig(
+    vocab_size=len(VOCAB),
+    hidden_size=4,
+    num_hidden_layers=1,
+    num_attention_heads=1,
+    intermediate_size=8,
+    max_position_embeddings=16,
+)
+
+
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory):
     directory = tmp_path_factory.mktemp("fixed-bert")
-    model = BertForMaskedLM(
-        BertConfig(
-            vocab_size=len(VOCAB),
-            hidden_size=4,
-            num_hidden_layers=1,
-            num_attention_heads=1,
-            intermediate_size=8,
-            max_position_embeddings=16,
-        )
-    )
+    model = BertForMaskedLM(CONFIG)
     with torch.no_grad():
         for parameter in model.parameters():
             parameter.zero_()
         model.cls.predictions.bias.copy_(torch.log(torch.tensor(PROBABILITIES)))
     model.save_pretrained(directory)
+    build_bert_tokenizer(VOCAB, model_max_length=16).save_pretrained(directory)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def encoder_dir(tmp_path_factory):
+    """The BERT encoder saved without its MLM head."""
+    directory = tmp_path_factory.mktemp("encoder-only")
+    BertModel(CONFIG).save_pretrained(directory)
     build_bert_tokenizer(VOCAB, model_max_length=16).save_pretrained(directory)
     return directory
 
@@ -97,6 +108,34 @@ def test_score_by_hand(model_dir, crows_csv, tmp_path, capsys):
     )
     assert (table.n == 2).all()  # the race-color row is filtered out (--bias-type gender)
     assert "cps" in capsys.readouterr().out
+
+
+def test_score_refuses_a_model_without_mlm_head(encoder_dir, crows_csv, capsys, caplog):
+    command = ["score", "--model", str(encoder_dir), "--data", str(crows_csv), "--device", "cpu"]
+    assert main(command) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (error,) = [line for line in captured.err.splitlines() if line.startswith("mgbias:")]
+    assert error.startswith(
+        f"mgbias: {encoder_dir}: 6 weight(s) of BertForMaskedLM are not in the checkpoint"
+    )
+    assert "cls.predictions.transform.dense.weight" in error
+    assert "pass --allow-untrained-head" in error
+    assert "Traceback" not in captured.err
+
+    with caplog.at_level(logging.WARNING, logger="mgbias"):
+        assert main([*command, "--allow-untrained-head"]) == 0
+    assert "| sjsd" in capsys.readouterr().out
+    (warning,) = [r.getMessage() for r in caplog.records if r.name == "mgbias.mlm.load"]
+    assert "EVERY SCORE OF THIS MODEL IS NOISE" in warning
+
+
+def test_score_names_a_model_that_cannot_be_loaded(crows_csv, tmp_path, capsys):
+    missing = tmp_path / "no-such-model"
+    assert main(["score", "--model", str(missing), "--data", str(crows_csv)]) == 2
+    err = capsys.readouterr().err
+    assert f"mgbias: '{missing}' is not an existing directory" in err
+    assert "Traceback" not in err
 
 
 def test_score_rejects_unknown_measure(model_dir, crows_csv, capsys):

@@ -85,6 +85,18 @@ def test_model_needs_source_or_train(demo_config):
         validate_config(demo_config, SCHEMA)
 
 
+def test_allow_untrained_head_defaults_to_false_and_must_be_a_boolean(demo_config):
+    demo_config["models"]["bert"] = {"source": "bert-base-cased", "allow_untrained_head": True}
+    config = validate_config(copy.deepcopy(demo_config), SCHEMA)
+    assert config["models"]["bert"]["allow_untrained_head"] is True
+    assert config["models"]["demo-planted"]["allow_untrained_head"] is False
+    demo_config["models"]["bert"]["allow_untrained_head"] = "yes"
+    with pytest.raises(
+        ConfigError, match=r"key 'models.bert.allow_untrained_head': expected boolean, got str"
+    ):
+        validate_config(demo_config, SCHEMA)
+
+
 def test_model_world_must_exist(demo_config):
     demo_config["models"]["demo-planted"]["train"]["world"] = "elsewhere"
     with pytest.raises(ConfigError, match=r"models.demo-planted.train.world.*'elsewhere'"):

@@ -10,6 +10,7 @@ from mgbias.report.tables import mbe_markdown, mbe_table, mining_table
 from mgbias.seeds import derive_seed
 from mgbias.sentences import read_gendered_sentences, write_gendered_sentences
 from mgbias.workflow import (
+    allows_untrained_head,
     evaluation_jobs,
     local_file_of_url,
     mining_jobs,
@@ -163,3 +164,15 @@ def test_models_without_mbe_get_no_mbe_jobs():
         "models": {"gbert": {}, "xlmr": {"mbe": False}},
     }
     assert [job["model"] for job in evaluation_jobs(config)] == ["gbert"]
+
+
+def test_allow_untrained_head_is_read_per_model_and_reaches_both_scoring_rules(repo):
+    config = {"models": {"a": {"allow_untrained_head": True}, "b": {}, "c": {}}}
+    config["models"]["c"]["allow_untrained_head"] = False
+    assert [allows_untrained_head(config, m) for m in "abc"] == [True, False, False]
+    # the rules pass it as a param, and their scripts hand it to load_mlm
+    for rules, script in [("score.smk", "score_unmasked.py"), ("pairs.smk", "score_pairs.py")]:
+        text = (repo / "rules" / rules).read_text()
+        assert "allow_untrained_head=lambda wc: allows_untrained_head(config, wc.model)," in text
+        code = (repo / "scripts" / script).read_text()
+        assert "allow_untrained_head=smk.params.allow_untrained_head," in code

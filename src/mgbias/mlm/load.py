@@ -1,8 +1,17 @@
-"""Load a masked language model and its tokenizer from the Hugging Face hub or a directory."""
+"""Load a masked language model and its tokenizer from the Hugging Face hub or a directory.
+
+``AutoModelForMaskedLM.from_pretrained`` initialises at random every weight a
+checkpoint lacks (an encoder saved without its MLM head, a head of another
+shape); such a model still runs, and every score of it is noise.
+:func:`load_mlm` therefore reads the loading information and refuses such a
+model (:class:`UntrainedHeadError`) unless told to accept it.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import torch
@@ -19,6 +28,14 @@ log = logging.getLogger(__name__)
 
 class ModelLoadError(OSError):
     """A model name was treated as a hub id and could not be loaded."""
+
+
+class UntrainedHeadError(ValueError):
+    """A checkpoint lacks weights of the masked LM (its MLM head, usually), so they are random."""
+
+
+#: How many weight names an error or warning lists before "... and N more".
+LISTED_WEIGHTS = 10
 
 
 def pick_device(preferred: str | None = None) -> torch.device:
@@ -48,11 +65,15 @@ def load_mlm(
     *,
     revision: str | None = None,
     device: str | torch.device | None = None,
+    allow_untrained_head: bool = False,
 ) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
     """Load a masked LM and its tokenizer, in eval mode, ready for scoring.
 
     The model is loaded with ``attn_implementation="eager"`` because only the
-    eager attention returns attention weights (needed by AULA and MBE).
+    eager attention returns attention weights (needed by AULA and MBE). Its
+    loading information is checked with :func:`check_loading_info`: weights
+    missing from the checkpoint, or of another shape there, were initialised
+    at random, and the model is refused unless ``allow_untrained_head``.
 
     Parameters
     ----------
@@ -63,6 +84,9 @@ def load_mlm(
         Hub branch, tag or commit; ignored for local directories.
     device : str or torch.device, optional
         Passed to :func:`pick_device`.
+    allow_untrained_head : bool, default False
+        Load a model with randomly initialised weights anyway, with a warning
+        (its scores are noise; for tests of the machinery only).
 
     Returns
     -------
@@ -77,9 +101,15 @@ def load_mlm(
     ModelLoadError
         If ``name_or_path`` is not an existing path and loading it as a hub id
         failed (the original exception is chained).
+    UntrainedHeadError
+        If the checkpoint lacks weights of the masked LM (or holds them in
+        another shape) and ``allow_untrained_head`` is false.
     """
     target = pick_device(None if device is None else str(device))
     path = Path(name_or_path).expanduser()
+    options = {"attn_implementation": "eager", "output_loading_info": True}
+    # A weight of another shape is then re-initialised and reported like a missing one.
+    options["ignore_mismatched_sizes"] = True
     if path.exists():
         if not path.is_dir():
             raise FileNotFoundError(
@@ -90,27 +120,143 @@ def load_mlm(
                 f"model directory {path} has no config.json; expected a directory written by "
                 "save_pretrained (config.json, weights and tokenizer files)"
             )
+        name = str(path)
         tokenizer = AutoTokenizer.from_pretrained(path)
-        model = AutoModelForMaskedLM.from_pretrained(path, attn_implementation="eager")
+        with _without_load_report():
+            model, info = AutoModelForMaskedLM.from_pretrained(path, **options)
         commit = None
     else:
+        name = name_or_path
         try:
             tokenizer = AutoTokenizer.from_pretrained(name_or_path, revision=revision)
-            model = AutoModelForMaskedLM.from_pretrained(
-                name_or_path, revision=revision, attn_implementation="eager"
-            )
+            with _without_load_report():
+                model, info = AutoModelForMaskedLM.from_pretrained(
+                    name_or_path, revision=revision, **options
+                )
         except Exception as exc:
             raise ModelLoadError(
                 f"{name_or_path!r} is not an existing directory, so it was treated as a Hugging "
                 f"Face hub id (revision {revision or 'default'}), and it could not be loaded: {exc}"
             ) from exc
         commit = _resolved_commit(name_or_path, revision)
+    check_loading_info(
+        name, info, model_class=type(model).__name__, allow_untrained_head=allow_untrained_head
+    )
     # Plain attribute: read by model_revision(); transformers never serialises it.
     model.config._commit_hash = commit
     model.eval()
     model.to(target)
     log.info("loaded %s (revision %s) on %s", name_or_path, commit or "local", target)
     return model, tokenizer
+
+
+def initialised_weights(loading_info: Mapping[str, object]) -> list[str]:
+    """Weights that ``from_pretrained`` initialised at random, sorted, as readable strings.
+
+    Parameters
+    ----------
+    loading_info : mapping
+        The dictionary ``from_pretrained(..., output_loading_info=True)``
+        returns: ``missing_keys`` (names of weights the checkpoint lacks; a
+        weight tied to another one, as the decoder to the input embeddings, is
+        not listed) and ``mismatched_keys`` (``(name, checkpoint shape, model
+        shape)`` of weights re-initialised because of another shape, with
+        ``ignore_mismatched_sizes=True``).
+
+    Returns
+    -------
+    list[str]
+        Missing names, then ``"name (checkpoint shape [a, b], model [c, d])"``
+        for mismatched weights.
+    """
+    missing = sorted(loading_info.get("missing_keys") or ())
+    mismatched = [
+        f"{key} (checkpoint shape {list(saved)}, model {list(wanted)})"
+        for key, saved, wanted in sorted(loading_info.get("mismatched_keys") or (), key=str)
+    ]
+    return missing + mismatched
+
+
+def check_loading_info(
+    name: str,
+    loading_info: Mapping[str, object],
+    *,
+    model_class: str = "the masked LM",
+    allow_untrained_head: bool = False,
+) -> None:
+    """Refuse a model whose checkpoint lacked weights; log the checkpoint weights left unused.
+
+    Parameters
+    ----------
+    name : str
+        The model's directory or hub id, named in the messages.
+    loading_info : mapping
+        ``from_pretrained(..., output_loading_info=True)``'s second value (see
+        :func:`initialised_weights`); ``unexpected_keys`` are checkpoint
+        weights the model has no place for, normal for a real pretraining
+        checkpoint (BERT's next-sentence head ``cls.seq_relationship.*``, its
+        pooler), and logged at info level only.
+    model_class : str
+        Class the checkpoint was loaded into, named in the messages.
+    allow_untrained_head : bool, default False
+        Warn (``logging.WARNING``) instead of raising.
+
+    Raises
+    ------
+    UntrainedHeadError
+        If weights were initialised at random and ``allow_untrained_head`` is false.
+    """
+    unexpected = sorted(loading_info.get("unexpected_keys") or ())
+    if unexpected:
+        log.info(
+            "%s: %d checkpoint weight(s) unused by %s (normal for a pretraining checkpoint): %s",
+            name,
+            len(unexpected),
+            model_class,
+            _listing(unexpected),
+        )
+    initialised = initialised_weights(loading_info)
+    if not initialised:
+        return
+    found = (
+        f"{name}: {len(initialised)} weight(s) of {model_class} are not in the checkpoint "
+        f"(or have another shape there) and were initialised at random: {_listing(initialised)}"
+    )
+    if not allow_untrained_head:
+        raise UntrainedHeadError(
+            f"{found}. The model's MLM head was never trained, so every score of it would be "
+            "noise. Use a checkpoint with a trained MLM head (one saved from a *ForMaskedLM "
+            "model), or pass --allow-untrained-head (mgbias score) or set "
+            "allow_untrained_head: true for this model in the workflow configuration to score "
+            "it anyway."
+        )
+    log.warning(
+        "%s. Loaded anyway (allow_untrained_head): EVERY SCORE OF THIS MODEL IS NOISE.", found
+    )
+
+
+def _listing(names: list[str]) -> str:
+    shown = ", ".join(names[:LISTED_WEIGHTS])
+    rest = len(names) - LISTED_WEIGHTS
+    return f"{shown}, ... and {rest} more" if rest > 0 else shown
+
+
+class _DropLoadReport(logging.Filter):
+    """Drops transformers' LOAD REPORT record: :func:`check_loading_info` reports the same keys."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "LOAD REPORT" not in str(record.msg)
+
+
+@contextlib.contextmanager
+def _without_load_report() -> Iterator[None]:
+    logger = logging.getLogger("transformers.modeling_utils")
+    report_filter = _DropLoadReport()
+    logger.addFilter(report_filter)
+    try:
+        yield
+    finally:
+        logger.removeFilter(report_filter)
 
 
 def _resolved_commit(repo_id: str, revision: str | None) -> str | None:

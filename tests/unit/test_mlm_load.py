@@ -1,0 +1,194 @@
+"""Loading refuses a model whose checkpoint lacks MLM head weights (random, so scores are noise).
+
+Tiny models of each family (test_mlm_masked.build_model, the tokenizers of
+test_mlm_spans) are saved and loaded back: a full masked LM loads without a
+warning (weights tied to the input embeddings are not missing), an encoder
+saved without its head is refused, or loaded with a warning when allowed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+import torch
+from safetensors.torch import load_file, save_file
+from test_mlm_masked import build_model
+from test_mlm_spans import TOKENIZER_BUILDERS, wordpiece_tokenizer
+from transformers import BertConfig, BertForPreTraining, BertModel
+
+from mgbias.mlm.load import (
+    UntrainedHeadError,
+    check_loading_info,
+    initialised_weights,
+    load_mlm,
+)
+
+BERT_HEAD = [
+    "cls.predictions.bias",
+    "cls.predictions.decoder.bias",
+    "cls.predictions.transform.LayerNorm.bias",
+    "cls.predictions.transform.LayerNorm.weight",
+    "cls.predictions.transform.dense.bias",
+    "cls.predictions.transform.dense.weight",
+]
+
+
+def bert_config(vocab_size: int) -> BertConfig:
+    return BertConfig(
+        vocab_size=vocab_size,
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=64,
+    )
+
+
+def save(model, tokenizer, directory):
+    model.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def encoder_only(tmp_path_factory):
+    """A BERT encoder saved without its MLM head (BertModel), and a tokenizer."""
+    tokenizer = wordpiece_tokenizer()
+    torch.manual_seed(0)
+    return save(BertModel(bert_config(len(tokenizer))), tokenizer, tmp_path_factory.mktemp("enc"))
+
+
+def warnings_in(caplog, logger: str = "") -> list[str]:
+    """WARNING and above records of ``logger`` (and its children; "" = every logger)."""
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.WARNING and r.name.startswith(logger)
+    ]
+
+
+def test_encoder_without_head_is_refused_naming_directory_and_weights(encoder_only):
+    with pytest.raises(UntrainedHeadError) as raised:
+        load_mlm(str(encoder_only), device="cpu")
+    message = str(raised.value)
+    assert message.startswith(f"{encoder_only}: 6 weight(s) of BertForMaskedLM are not in")
+    # every head weight but the decoder's, which is tied to the (loaded) input embeddings
+    assert ", ".join(BERT_HEAD) in message
+    assert "cls.predictions.decoder.weight" not in message
+    assert "--allow-untrained-head" in message and "allow_untrained_head: true" in message
+    assert "noise" in message
+
+
+def test_allowed_untrained_head_loads_with_a_warning_naming_the_weights(encoder_only, caplog):
+    with caplog.at_level(logging.INFO, logger="mgbias.mlm.load"):
+        model, tokenizer = load_mlm(str(encoder_only), device="cpu", allow_untrained_head=True)
+    assert type(model).__name__ == "BertForMaskedLM" and not model.training
+    (warning,) = warnings_in(caplog, "mgbias")
+    assert str(encoder_only) in warning and ", ".join(BERT_HEAD) in warning
+    assert "NOISE" in warning
+    # transformers' own load report is left out: the warning above says it
+    assert not any("LOAD REPORT" in r.getMessage() for r in caplog.records)
+    # the decoder is still tied to the embeddings that were loaded
+    assert model.cls.predictions.decoder.weight is model.bert.embeddings.word_embeddings.weight
+
+
+FAMILIES = ["bert", "roberta", "albert", "xlmr", "distilbert", "electra"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_full_masked_lm_saved_and_reloaded_loads_silently(family, tmp_path, caplog):
+    tokenizer = TOKENIZER_BUILDERS.get(family, wordpiece_tokenizer)()
+    saved = build_model(family, len(tokenizer))
+    save(saved, tokenizer, tmp_path)
+    with caplog.at_level(logging.INFO):
+        model, _ = load_mlm(str(tmp_path), device="cpu")
+    assert warnings_in(caplog) == []
+    ids = torch.tensor([tokenizer("He is a doctor.")["input_ids"]])
+    with torch.no_grad():
+        torch.testing.assert_close(model(input_ids=ids).logits, saved(input_ids=ids).logits)
+
+
+def test_a_legacy_pretraining_checkpoint_loads_and_its_unused_weights_are_info(tmp_path, caplog):
+    """BERT's original checkpoint layout: next-sentence head and pooler (unused by the MLM),
+    LayerNorm gamma/beta, a position_ids buffer, no decoder keys (tied), pytorch_model.bin."""
+    tokenizer = wordpiece_tokenizer()
+    torch.manual_seed(0)
+    saved = BertForPreTraining(bert_config(len(tokenizer))).eval()
+    save(saved, tokenizer, tmp_path)
+    weights = load_file(tmp_path / "model.safetensors")
+    legacy = {
+        key.replace("LayerNorm.weight", "LayerNorm.gamma").replace(
+            "LayerNorm.bias", "LayerNorm.beta"
+        ): value
+        for key, value in weights.items()
+        if not key.startswith("cls.predictions.decoder.")
+    }
+    legacy["bert.embeddings.position_ids"] = torch.arange(64)[None]
+    torch.save(legacy, tmp_path / "pytorch_model.bin")
+    (tmp_path / "model.safetensors").unlink()
+    with caplog.at_level(logging.INFO, logger="mgbias.mlm.load"):
+        model, _ = load_mlm(str(tmp_path), device="cpu")
+    assert warnings_in(caplog, "mgbias") == []
+    (unused,) = [m for m in (r.getMessage() for r in caplog.records) if "weight(s) unused" in m]
+    assert unused == (
+        f"{tmp_path}: 4 checkpoint weight(s) unused by BertForMaskedLM (normal for a pretraining "
+        "checkpoint): bert.pooler.dense.bias, bert.pooler.dense.weight, "
+        "cls.seq_relationship.bias, cls.seq_relationship.weight"
+    )
+    ids = torch.tensor([tokenizer("He is a doctor.")["input_ids"]])
+    with torch.no_grad():
+        expected = saved(input_ids=ids).prediction_logits
+        torch.testing.assert_close(model(input_ids=ids).logits, expected)
+
+
+def test_a_head_weight_of_another_shape_is_refused_like_a_missing_one(tmp_path):
+    tokenizer = wordpiece_tokenizer()
+    save(build_model("bert", len(tokenizer)), tokenizer, tmp_path)
+    weights = load_file(tmp_path / "model.safetensors")
+    weights["cls.predictions.transform.dense.weight"] = torch.zeros(16, 8)
+    save_file(weights, tmp_path / "model.safetensors", metadata={"format": "pt"})
+    with pytest.raises(UntrainedHeadError) as raised:
+        load_mlm(str(tmp_path), device="cpu")
+    assert (
+        f"{tmp_path}: 1 weight(s) of BertForMaskedLM are not in the checkpoint (or have another "
+        "shape there) and were initialised at random: cls.predictions.transform.dense.weight "
+        "(checkpoint shape [16, 8], model [16, 16])."
+    ) in str(raised.value)
+
+
+def test_the_config_of_the_saved_head_is_what_counts(tmp_path):
+    """A head-less checkpoint whose config names BertForMaskedLM is refused all the same."""
+    tokenizer = wordpiece_tokenizer()
+    save(BertModel(bert_config(len(tokenizer))), tokenizer, tmp_path)
+    config = json.loads((tmp_path / "config.json").read_text())
+    config["architectures"] = ["BertForMaskedLM"]
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    with pytest.raises(UntrainedHeadError, match="cls.predictions.transform.dense.weight"):
+        load_mlm(str(tmp_path), device="cpu")
+
+
+def test_long_lists_of_weights_are_cut_after_ten():
+    info = {
+        "missing_keys": {f"layer.{i:02d}.weight" for i in range(12)},
+        "unexpected_keys": set(),
+        "mismatched_keys": {("head.bias", torch.Size([3]), torch.Size([4]))},
+    }
+    assert initialised_weights(info)[-1] == "head.bias (checkpoint shape [3], model [4])"
+    with pytest.raises(UntrainedHeadError) as raised:
+        check_loading_info("org/model", info, model_class="XForMaskedLM")
+    assert str(raised.value).startswith(
+        "org/model: 13 weight(s) of XForMaskedLM are not in the checkpoint (or have another "
+        "shape there) and were initialised at random: layer.00.weight, layer.01.weight, "
+    )
+    assert "layer.09.weight, ... and 3 more. The model's MLM head was never trained" in str(
+        raised.value
+    )
+
+
+def test_nothing_missing_nothing_logged(caplog):
+    empty = {"missing_keys": set(), "unexpected_keys": set(), "mismatched_keys": set()}
+    with caplog.at_level(logging.DEBUG, logger="mgbias.mlm.load"):
+        check_loading_info("m", empty)
+    assert caplog.records == []
