@@ -176,8 +176,13 @@ def test_default_length_limit_is_the_smaller_of_tokenizer_and_model(tokenizer):
 
 
 def test_bad_inputs_raise_clear_errors(model, tokenizer):
-    with pytest.raises(ValueError, match="sentence 1 has no non-special tokens"):
+    with pytest.raises(ValueError, match="sentence 1 is empty: '   '"):
         score_unmasked(model, tokenizer, ["he is a nurse .", "   "], progress=False)
+    with pytest.raises(ValueError, match="sentence 0 is empty: ''"):
+        score_unmasked(model, tokenizer, ["", "he is ."], progress=False)
+    # Not blank, but BERT's normaliser drops the control character: nothing left to score.
+    with pytest.raises(ValueError, match="sentence 1 has no non-special tokens"):
+        score_unmasked(model, tokenizer, ["he is .", "\x00"], progress=False)
     with pytest.raises(ValueError, match="exceeds the model's limit of 16"):
         score_unmasked(model, tokenizer, ["he is ."], max_length=64, progress=False)
     with pytest.raises(TypeError, match="sentence 0: expected str"):

@@ -324,17 +324,26 @@ def test_masked_logprobs_of_with_several_masks(bert):
 # ----------------------------------------------------------------------------- pairs
 
 
-def test_score_pairs_equals_the_references(family):
-    name, model, tokenizer = family
-    scores = score_pairs(model, tokenizer, PAIRS, batch_size=3, progress=False)
-    spans = encode_pairs(tokenizer, PAIRS)
-    assert len(scores) == len(PAIRS) and scores.n_truncated_pairs == 0
-    assert scores.max_length == 64
+def assert_pair_scores_match_reference(model, tokenizer, pairs, scores, *, max_length=None):
+    """``scores`` (from :func:`score_pairs`) equal one unbatched, full-head pass per masked copy.
+
+    Token ids and positions equal :func:`encode_pairs` (same ``max_length``); each
+    shared token is masked alone and scored on its gold id; all modified tokens of a
+    sentence are masked together, ``modified_matrices[k][i, j]`` = the ``j``-th gold
+    modified token at the ``i``-th modified position; ``modified_logprobs`` is its
+    diagonal. Float tolerance 1e-5.
+    """
+    spans = encode_pairs(tokenizer, pairs, max_length=max_length)
+    assert len(scores) == len(pairs)
     for index, pair in enumerate(spans):
+        assert scores.n_dropped_shared[index] == pair.n_dropped_shared
         for side_spans, side in ((pair.a, scores.a), (pair.b, scores.b)):
             ids = side_spans.input_ids
             assert side.token_ids[index].tolist() == ids.tolist()
             assert side.shared_positions[index].tolist() == side_spans.shared_positions.tolist()
+            assert side.modified_positions[index].tolist() == (
+                side_spans.modified_positions.tolist()
+            )
             # Shared tokens: each masked alone, its own gold token.
             expected_shared = [
                 naive_logprobs(model, tokenizer, ids, [p], p, [ids[p]])[0]
@@ -355,6 +364,14 @@ def test_score_pairs_equals_the_references(family):
             np.testing.assert_array_equal(
                 side.modified_logprobs[index], np.diagonal(side.modified_matrices[index])
             )
+
+
+def test_score_pairs_equals_the_references(family):
+    name, model, tokenizer = family
+    scores = score_pairs(model, tokenizer, PAIRS, batch_size=3, progress=False)
+    assert len(scores) == len(PAIRS) and scores.n_truncated_pairs == 0
+    assert scores.max_length == 64
+    assert_pair_scores_match_reference(model, tokenizer, PAIRS, scores)
     # What the measures consume.
     assert scores.a.modified_logprobs[3].size == 0  # identical sentences
     # "she is a nur ##se here ." vs "he is here .": shared "is here ."

@@ -299,8 +299,13 @@ def test_short_pairs_are_not_touched_by_a_limit():
 
 def test_encode_pairs_reports_bad_input_by_pair_and_side():
     tokenizer = wordpiece_tokenizer()
-    with pytest.raises(ValueError, match="pair 1, sentence b has no non-special tokens"):
+    with pytest.raises(ValueError, match="pair 1, sentence b is empty: ' '"):
         encode_pairs(tokenizer, [("he is here.", "she is here."), ("he is here.", " ")])
+    with pytest.raises(ValueError, match="pair 0, sentence a is empty: ''"):
+        encode_pairs(tokenizer, [("", "she is here.")])
+    # Not blank, but BERT's normaliser drops the control character: nothing left to score.
+    with pytest.raises(ValueError, match="pair 0, sentence b has no non-special tokens"):
+        encode_pairs(tokenizer, [("he is here.", "\x00")])
     with pytest.raises(TypeError, match="pair 0, sentence a: expected str"):
         encode_pairs(tokenizer, [(None, "she")])
     with pytest.raises(TypeError, match="pair 0: expected a"):

@@ -113,11 +113,14 @@ def encode_sentences(
     TypeError
         If a sentence is not a string (the message names its index).
     ValueError
-        If a sentence has no non-special tokens (the message names its index).
+        If a sentence is empty or whitespace only, or has no non-special tokens
+        after tokenization (the message names its index).
     """
     for index, sentence in enumerate(sentences):
         if not isinstance(sentence, str):
             raise TypeError(f"sentence {index}: expected str, got {type(sentence).__name__}")
+        if not sentence.strip():
+            raise ValueError(f"sentence {index} is empty: {sentence!r}")
     texts = list(sentences)
     if not texts:
         return EncodedSentences(input_ids=[], special_mask=[], truncated=np.zeros(0, dtype=bool))
@@ -252,7 +255,8 @@ def score_unmasked(
     Raises
     ------
     ValueError
-        If a sentence has no non-special tokens, or ``max_length`` is invalid.
+        If a sentence is empty or has no non-special tokens (the message names
+        its index), or ``max_length`` is invalid.
     RuntimeError
         If the model returns no attention weights (not loaded with eager attention).
     """

@@ -207,8 +207,9 @@ def encode_pairs(
     TypeError
         If a pair is not two strings (the message names the pair and side).
     ValueError
-        If a sentence has no non-special token (named by pair and side), or
-        ``max_length`` is too small to hold one token.
+        If a sentence is empty or whitespace only, or has no non-special token
+        after tokenization (named by pair and side: ``"pair 3, sentence b is
+        empty"``), or ``max_length`` is too small to hold one token.
     """
     _check_max_length(tokenizer, max_length)
     texts: list[str] = []
@@ -220,6 +221,8 @@ def encode_pairs(
                 raise TypeError(
                     f"pair {index}, sentence {side}: expected str, got {type(sentence).__name__}"
                 )
+            if not sentence.strip():
+                raise ValueError(f"pair {index}, sentence {side} is empty: {sentence!r}")
             texts.append(sentence)
     ids, special = _tokenize(tokenizer, texts)
     result = []
