@@ -65,10 +65,17 @@ PAIRS = [
 SHAPE = {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2}
 
 
-def build_model(family: str, vocab_size: int, max_positions: int = 64):
-    """A seeded random-weight masked LM of the family, eval mode."""
+def build_model(
+    family: str, vocab_size: int, max_positions: int = 64, attn_implementation: str | None = None
+):
+    """A seeded random-weight masked LM of the family, eval mode.
+
+    ``attn_implementation="eager"`` for the unmasked pass, which reads attention weights.
+    """
     torch.manual_seed(0)
     common = {**SHAPE, "intermediate_size": 32, "initializer_range": 0.2}
+    if attn_implementation is not None:
+        common["attn_implementation"] = attn_implementation
     if family == "bert":
         config = BertConfig(vocab_size=vocab_size, max_position_embeddings=max_positions, **common)
         return BertForMaskedLM(config).eval()
