@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import logging
+import math
+import re
 
 import pytest
 
@@ -57,7 +60,7 @@ def test_crowspairs_columns_values_and_lines(tmp_path):
     assert third["sent_more"] == "The man was highly skilled in CAD engineering, he said."
     assert third["sent_less"] == "The woman was highly skilled in CAD engineering,\nshe said."
     assert frame.iloc[3]["sent_more"] == 'He said "yes" to the job.'
-    assert frame.attrs == {"dataset": "crows_pairs", "source": str(path)}
+    assert frame.attrs == {"dataset": "crows_pairs", "source": str(path), "n_duplicate_pairs": 0}
 
 
 def test_filter_bias_type_and_unknown_type(tmp_path):
@@ -305,3 +308,216 @@ def test_language_from_file_name():
 def test_multilingual_errors(tmp_path, text, message):
     with pytest.raises(ValueError, match=message):
         load_multilingual_crowspairs(write(tmp_path / "m.csv", text))
+
+
+# ----------------------------------------------------------------------------- missing values
+
+#: What a missing cell looks like in a CSV: empty, blank, or a NaN as pandas writes or reads it.
+MISSING_CELLS = ["", "  \t", "NaN", "nan", "NULL", "None", "N/A"]
+
+CROWS_HEADER = ",id,sent_more,sent_less,stereo_antistereo,bias_type,annotations,anon_writer"
+CROWS_ROWS = [
+    ["0", "1", "He is a doctor.", "She is a doctor.", "stereo", "gender", "[]", "a1"],
+    ["1", "2", "She cooks.", "He cooks.", "stereo", "gender", "[]", "a2"],
+]
+
+
+def crows_csv(rows) -> str:
+    return (
+        "\n".join([CROWS_HEADER, *(",".join(f'"{cell}"' for cell in row) for row in rows)]) + "\n"
+    )
+
+
+@pytest.mark.parametrize("value", MISSING_CELLS)
+@pytest.mark.parametrize(
+    "column", ["id", "sent_more", "sent_less", "stereo_antistereo", "bias_type"]
+)
+def test_crowspairs_missing_cell_names_file_line_and_column(tmp_path, column, value):
+    rows = [list(row) for row in CROWS_ROWS]
+    rows[1][CROWS_HEADER.split(",").index(column)] = value
+    path = write(tmp_path / "cp.csv", crows_csv(rows))
+    kind = (
+        "is empty" if not value.strip() else re.escape(f"holds {value!r}, a missing-value marker")
+    )
+    with pytest.raises(ValueError, match=rf"cp\.csv, line 3: column '{column}' {kind}"):
+        load_crowspairs(path)
+
+
+@pytest.mark.parametrize("column", ["", "annotations", "anon_writer"])
+def test_crowspairs_unused_columns_may_be_missing(tmp_path, column):
+    rows = [list(row) for row in CROWS_ROWS]
+    rows[0][CROWS_HEADER.split(",").index(column)] = "NaN" if column else ""
+    frame = load_crowspairs(write(tmp_path / "cp.csv", crows_csv(rows)))
+    assert list(frame["pair_id"]) == ["1", "2"]
+
+
+MULTI_HEADER = "ID,A_en,B_en,A_x,B_x,stereo_antistereo,bias_type,note"
+MULTI_ROWS = [
+    [
+        "9",
+        "He is tall.",
+        "She is tall.",
+        "Er ist groß.",
+        "Sie ist groß.",
+        "antistereo",
+        "gender",
+        "",
+    ],
+    ["22", "Mom cooks.", "Dad cooks.", "Mama kocht.", "Papa kocht.", "stereo", "gender", "x"],
+]
+
+
+def multi_csv(rows, header=MULTI_HEADER) -> str:
+    return "\n".join([header, *(",".join(f'"{cell}"' for cell in row) for row in rows)]) + "\n"
+
+
+@pytest.mark.parametrize("value", MISSING_CELLS)
+@pytest.mark.parametrize(
+    "column", ["ID", "A_en", "B_en", "A_x", "B_x", "stereo_antistereo", "bias_type"]
+)
+def test_multilingual_missing_cell_names_file_line_and_column(tmp_path, column, value):
+    rows = [list(row) for row in MULTI_ROWS]
+    rows[1][MULTI_HEADER.split(",").index(column)] = value
+    path = write(tmp_path / "cps_translated_de_formatted.csv", multi_csv(rows))
+    kind = (
+        "is empty" if not value.strip() else re.escape(f"holds {value!r}, a missing-value marker")
+    )
+    with pytest.raises(
+        ValueError, match=rf"cps_translated_de_formatted\.csv, line 3: column '{column}' {kind}"
+    ):
+        load_multilingual_crowspairs(path)
+
+
+def test_multilingual_untranslated_rows_may_be_nan_and_unused_columns_missing(tmp_path):
+    rows = [list(row) for row in MULTI_ROWS]
+    rows[0][3], rows[0][4] = "NaN", ""  # pandas' reading of an untranslated row, written back
+    rows[1][-1] = "NaN"  # a column the loader does not use
+    frame = load_multilingual_crowspairs(write(tmp_path / "m_de.csv", multi_csv(rows)), "de")
+    assert list(frame["pair_id"]) == ["22"]
+    assert frame.attrs["n_untranslated"] == 1
+    assert frame.iloc[0]["note"] == "NaN"
+
+
+def stereoset_with(mutate):
+    document = stereoset_document()
+    mutate(document["data"]["intrasentence"][1])
+    return document
+
+
+def set_sentence(label, key, value):
+    def mutate(example):
+        for sentence in example["sentences"]:
+            if sentence["gold_label"] == label:
+                sentence[key] = value
+
+    return mutate
+
+
+# Where each used value of data.intrasentence[1] (id "ex-profession") lives.
+STEREOSET_USED = {
+    "id": (lambda value: lambda example: example.update(id=value), r"data\.intrasentence\[1\]\.id"),
+    "bias_type": (
+        lambda value: lambda example: example.update(bias_type=value),
+        r"data\.intrasentence\[1\]\.bias_type \(example id 'ex-profession'\)",
+    ),
+    "stereotype": (
+        lambda value: set_sentence("stereotype", "sentence", value),
+        r"data\.intrasentence\[1\]\.sentences\[2\]\.sentence \(example id 'ex-profession'\)",
+    ),
+    "anti-stereotype": (
+        lambda value: set_sentence("anti-stereotype", "sentence", value),
+        r"data\.intrasentence\[1\]\.sentences\[1\]\.sentence \(example id 'ex-profession'\)",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        (None, "is null"),
+        (math.nan, "is NaN"),
+        ("", "is empty"),
+        ("  ", "is empty"),
+        ("NaN", "holds 'NaN', a missing-value marker"),
+        ("null", "holds 'null', a missing-value marker"),
+    ],
+)
+@pytest.mark.parametrize("field", sorted(STEREOSET_USED))
+def test_stereoset_missing_value_names_file_json_path_and_id(tmp_path, field, value, kind):
+    mutate, where = STEREOSET_USED[field]
+    path = tmp_path / "dev.json"
+    # json.dumps writes math.nan as the bare token NaN, which Python's json reads back.
+    path.write_text(json.dumps(stereoset_with(mutate(value))), encoding="utf-8")
+    with pytest.raises(ValueError, match=rf"dev\.json: {where} {re.escape(kind)}"):
+        load_stereoset(path)
+
+
+def test_stereoset_unused_values_may_be_missing(tmp_path):
+    def mutate(example):
+        set_sentence("unrelated", "sentence", None)(example)
+        example["context"] = math.nan
+
+    path = tmp_path / "dev.json"
+    path.write_text(json.dumps(stereoset_with(mutate)), encoding="utf-8")
+    assert list(load_stereoset(path)["pair_id"]) == ["ex-gender", "ex-profession"]
+
+
+# ----------------------------------------------------------------------------- duplicated pairs
+
+
+def test_crowspairs_duplicated_pair_is_kept_counted_and_logged(tmp_path, caplog):
+    rows = [list(row) for row in CROWS_ROWS]
+    rows.append(["2", "3", *rows[0][2:4], "stereo", "race-color", "[]", "a3"])  # same text as id 1
+    rows.append(["3", "4", *rows[1][2:4], "stereo", "gender", "[]", "a4"])  # same text as id 2
+    path = write(tmp_path / "cp.csv", crows_csv(rows))
+    with caplog.at_level(logging.INFO, logger="mgbias.datasets"):
+        frame = load_crowspairs(path)
+    assert list(frame["pair_id"]) == ["1", "2", "3", "4"]
+    assert frame.attrs["n_duplicate_pairs"] == 2
+    messages = [record.getMessage() for record in caplog.records]
+    assert len(messages) == 1
+    assert "cp.csv: 2 duplicated pair(s)" in messages[0]
+    assert "line 4 repeats line 2; line 5 repeats line 3" in messages[0]
+    # After selecting a bias type the count is that of the rows kept.
+    assert filter_bias_type(frame, "gender").attrs["n_duplicate_pairs"] == 1
+    assert filter_bias_type(frame, "race-color").attrs["n_duplicate_pairs"] == 0
+    assert filter_bias_type(frame, "all").attrs["n_duplicate_pairs"] == 2
+
+
+def test_duplicates_beyond_the_first_five_are_counted_not_listed(tmp_path, caplog):
+    rows = [list(row) for row in CROWS_ROWS]
+    rows += [[str(i), str(i + 1), *rows[0][2:]] for i in range(2, 9)]
+    with caplog.at_level(logging.INFO, logger="mgbias.datasets"):
+        frame = load_crowspairs(write(tmp_path / "cp.csv", crows_csv(rows)))
+    assert frame.attrs["n_duplicate_pairs"] == 7
+    (message,) = [record.getMessage() for record in caplog.records]
+    assert message.count("repeats line 2") == 5 and message.endswith("; and 2 more")
+
+
+def test_multilingual_duplicated_pair_is_kept_counted_and_logged(tmp_path, caplog):
+    rows = [list(row) for row in MULTI_ROWS]
+    rows.append(["30", "Other.", "Others.", *rows[0][3:]])  # same translation as ID 9
+    with caplog.at_level(logging.INFO, logger="mgbias.datasets"):
+        frame = load_multilingual_crowspairs(write(tmp_path / "m.csv", multi_csv(rows)))
+    assert list(frame["pair_id"]) == ["9", "22", "30"]
+    assert frame.attrs["n_duplicate_pairs"] == 1
+    (message,) = [record.getMessage() for record in caplog.records]
+    assert "m.csv: 1 duplicated pair(s)" in message and "line 4 repeats line 2" in message
+
+
+def test_stereoset_duplicated_pair_is_kept_counted_and_logged(tmp_path, caplog):
+    document = stereoset_document()
+    copy = json.loads(json.dumps(document["data"]["intrasentence"][0]))
+    copy["id"] = "ex-copy"
+    document["data"]["intrasentence"].append(copy)
+    path = tmp_path / "dev.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with caplog.at_level(logging.INFO, logger="mgbias.datasets"):
+        frame = load_stereoset(path)
+    assert list(frame["pair_id"]) == ["ex-gender", "ex-profession", "ex-copy"]
+    assert frame.attrs["n_duplicate_pairs"] == 1
+    (message,) = [record.getMessage() for record in caplog.records]
+    assert (
+        "data.intrasentence[2] (id 'ex-copy') repeats data.intrasentence[0] (id 'ex-gender')"
+        in message
+    )

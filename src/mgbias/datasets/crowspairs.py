@@ -25,7 +25,9 @@ import pandas as pd
 from mgbias.datasets.frame import (
     PAIR_COLUMNS,
     check_direction,
+    note_duplicate_pairs,
     read_csv_records,
+    record_value,
     require_columns,
 )
 
@@ -55,14 +57,20 @@ def load_crowspairs(path: str | Path) -> pd.DataFrame:
         column, else the 0-based data row number. The unnamed first column is
         kept as ``source_row`` (it is the ``ID`` that the multilingual
         CrowS-Pairs of Steinborn et al. refers to). ``attrs``:
-        ``{"dataset": "crows_pairs", "source": str(path)}``.
+        ``{"dataset": "crows_pairs", "source": str(path),
+        "n_duplicate_pairs": ...}``. A row with the same ``sent_more`` and
+        ``sent_less`` as an earlier row is kept, counted in
+        ``n_duplicate_pairs`` and logged (the released file has one such
+        pair, lines 1462 and 1505).
 
     Raises
     ------
     ValueError
-        Naming the file and the line: a missing required column, a record
-        with the wrong number of fields, an empty sentence or bias type, an
-        unknown ``stereo_antistereo`` label, or a duplicated ``pair_id``.
+        Naming the file, the line and the column: a missing required column,
+        a record with the wrong number of fields, an empty or missing
+        (``NaN``, ``null``, ...; :data:`~mgbias.datasets.frame.MISSING_MARKERS`)
+        sentence, direction, bias type or pair id, an unknown
+        ``stereo_antistereo`` label, or a duplicated ``pair_id``.
     """
     path = Path(path)
     header, records = read_csv_records(path)
@@ -74,12 +82,12 @@ def load_crowspairs(path: str | Path) -> pd.DataFrame:
     rows: list[dict[str, object]] = []
     seen: dict[str, int] = {}
     for row_number, (line, record) in enumerate(records):
-        for column in ("sent_more", "sent_less", "bias_type"):
-            if not record[column].strip():
-                raise ValueError(f"{path}, line {line}: column {column!r} is empty")
-        pair_id = record[id_column].strip() if id_column is not None else str(row_number)
-        if not pair_id:
-            raise ValueError(f"{path}, line {line}: column {id_column!r} (the pair id) is empty")
+        for column in REQUIRED_COLUMNS:
+            record_value(path, line, record, column)
+        if id_column is not None:
+            pair_id = record_value(path, line, record, id_column).strip()
+        else:
+            pair_id = str(row_number)
         if pair_id in seen:
             raise ValueError(
                 f"{path}, line {line}: pair id {pair_id!r} already used on line {seen[pair_id]}"
@@ -101,5 +109,8 @@ def load_crowspairs(path: str | Path) -> pd.DataFrame:
     ]
     frame = pd.DataFrame(rows, columns=columns)
     frame["source_line"] = frame["source_line"].astype("int64")
-    frame.attrs = {"dataset": "crows_pairs", "source": str(path)}
+    n_duplicates = note_duplicate_pairs(
+        frame, [f"line {line}" for line in frame["source_line"]], path
+    )
+    frame.attrs = {"dataset": "crows_pairs", "source": str(path), "n_duplicate_pairs": n_duplicates}
     return frame

@@ -13,25 +13,136 @@ Every loader returns a :class:`pandas.DataFrame` whose first columns are
 
 followed by ``source_line`` (int, 1-based line of the record in a CSV file;
 absent for JSON) and the source's other columns. ``frame.attrs`` holds
-``"dataset"`` and ``"source"`` (the file path).
+``"dataset"``, ``"source"`` (the file path) and ``"n_duplicate_pairs"``.
+
+Missing values: a cell the loader uses that is empty, whitespace only, or one
+of pandas' missing-value markers (:data:`MISSING_MARKERS`: ``NaN``, ``nan``,
+``NULL``, ``None``, ``N/A``, ...; the forms a NaN takes when a table goes
+through pandas and back to text) is an error naming the file, the line and the
+column (:func:`record_value`). Columns a loader does not use are not checked.
+
+Duplicated pairs: a row with the same ``sent_more`` and ``sent_less`` as an
+earlier row is kept (the benchmark's own count of pairs is what papers report),
+counted in ``attrs["n_duplicate_pairs"]`` and logged once
+(:func:`note_duplicate_pairs`). A duplicated pair *id* is an error.
 """
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
+import logging
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 __all__ = [
     "DIRECTIONS",
+    "MISSING_MARKERS",
     "PAIR_COLUMNS",
     "check_direction",
     "filter_bias_type",
+    "is_missing",
+    "note_duplicate_pairs",
     "read_csv_records",
+    "record_value",
     "require_columns",
 ]
+
+log = logging.getLogger(__name__)
+
+#: Cell texts read as a missing value: pandas' default ``na_values`` of ``read_csv``,
+#: i.e. what a NaN becomes when a table is written by pandas or a spreadsheet.
+MISSING_MARKERS = frozenset(
+    {
+        "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
+        "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+    }
+)  # fmt: skip
+
+#: Duplicated pairs named in the log line, at most.
+DUPLICATES_LISTED = 5
+
+
+def is_missing(value: str) -> bool:
+    """True if a cell is empty, whitespace only or a marker of :data:`MISSING_MARKERS`."""
+    return value.strip() in MISSING_MARKERS
+
+
+def record_value(path: str | Path, line: int, record: Mapping[str, str], column: str) -> str:
+    """The cell ``column`` of a CSV record, which must hold a value.
+
+    Returns
+    -------
+    str
+        The cell as read (not stripped).
+
+    Raises
+    ------
+    ValueError
+        ``"<file>, line <n>: column '<column>' is empty"`` for an empty or
+        whitespace-only cell, ``"... holds 'NaN', a missing-value marker"`` for
+        one of :data:`MISSING_MARKERS`.
+    """
+    value = record[column]
+    if not value.strip():
+        raise ValueError(f"{path}, line {line}: column {column!r} is empty")
+    if is_missing(value):
+        raise ValueError(
+            f"{path}, line {line}: column {column!r} holds {value!r}, a missing-value marker; "
+            "expected a value"
+        )
+    return value
+
+
+def note_duplicate_pairs(frame: pd.DataFrame, places: Sequence[str], source: str | Path) -> int:
+    """Count rows repeating an earlier row's ``sent_more`` and ``sent_less``; log them once.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A pair table (columns ``sent_more``, ``sent_less``).
+    places : sequence of str
+        Where each row comes from, for the log (``"line 12"``,
+        ``"data.intrasentence[3] (id 'abc')"``).
+    source : str or Path
+        The file, for the log.
+
+    Returns
+    -------
+    int
+        The number of duplicated rows (each kept); one warning names the
+        first :data:`DUPLICATES_LISTED` of them and the row each repeats.
+    """
+    first_place: dict[tuple[str, str], str] = {}
+    repeats: list[str] = []
+    for more, less, place in zip(frame["sent_more"], frame["sent_less"], places, strict=True):
+        key = (more, less)
+        if key in first_place:
+            repeats.append(f"{place} repeats {first_place[key]}")
+        else:
+            first_place[key] = place
+    if repeats:
+        shown = "; ".join(repeats[:DUPLICATES_LISTED])
+        extra = len(repeats) - DUPLICATES_LISTED
+        more_text = f"; and {extra} more" if extra > 0 else ""
+        log.warning(
+            "%s: %d duplicated pair(s) (the same sent_more and sent_less as an earlier row), "
+            "kept: %s%s",
+            source,
+            len(repeats),
+            shown,
+            more_text,
+        )
+    return len(repeats)
+
+
+def duplicate_pair_count(frame: pd.DataFrame) -> int:
+    """Rows of ``frame`` whose ``sent_more`` and ``sent_less`` repeat an earlier row."""
+    if frame.empty:
+        return 0
+    return int(frame.duplicated(["sent_more", "sent_less"], keep="first").sum())
+
 
 #: Normalised columns, in order, at the front of every loaded pair table.
 PAIR_COLUMNS = ("pair_id", "sent_more", "sent_less", "stereo_antistereo", "bias_type")
@@ -134,7 +245,9 @@ def filter_bias_type(frame: pd.DataFrame, bias_type: str = "gender") -> pd.DataF
     Returns
     -------
     pandas.DataFrame
-        The matching rows (a copy, index reset), with ``frame.attrs`` kept.
+        The matching rows (a copy, index reset), with ``frame.attrs`` kept;
+        ``attrs["n_duplicate_pairs"]``, where present, counts the duplicated
+        pairs among the kept rows.
 
     Raises
     ------
@@ -156,4 +269,6 @@ def filter_bias_type(frame: pd.DataFrame, bias_type: str = "gender") -> pd.DataF
         )
     selected = frame.loc[frame["bias_type"] == bias_type].reset_index(drop=True)
     selected.attrs = dict(frame.attrs)
+    if "n_duplicate_pairs" in selected.attrs:
+        selected.attrs["n_duplicate_pairs"] = duplicate_pair_count(selected)
     return selected

@@ -23,9 +23,14 @@ engineering ...", as in CrowS-Pairs), and the authors' code reads ``A_x`` as
 There is no bias-type column: every pair is a ``gender`` pair (§3.1 selects
 CrowS-Pairs' gender rows), so ``bias_type`` is ``"gender"`` unless the file
 has a ``bias_type`` column. The authors' code drops rows whose ``A_x`` is
-missing (untranslated); here a row with both ``A_x`` and ``B_x`` empty is
-dropped and counted in ``attrs["n_untranslated"]``, and a row with only one of
-them empty is an error.
+missing (untranslated); here a row with both ``A_x`` and ``B_x`` missing
+(empty, or a marker such as ``NaN``: :func:`~mgbias.datasets.frame.is_missing`)
+is dropped and counted in ``attrs["n_untranslated"]``, and a row with only one
+of them missing is an error. A pair repeating an earlier row's translated
+sentences is kept and counted in ``attrs["n_duplicate_pairs"]``.
+
+The released files (en, de, fr, fi, id, th, zh, vi, ko, ar) each hold 212
+pairs, with no empty cell, no untranslated row and no duplicated pair.
 """
 
 from __future__ import annotations
@@ -38,7 +43,10 @@ import pandas as pd
 from mgbias.datasets.frame import (
     PAIR_COLUMNS,
     check_direction,
+    is_missing,
+    note_duplicate_pairs,
     read_csv_records,
+    record_value,
     require_columns,
 )
 
@@ -101,15 +109,16 @@ def load_multilingual_crowspairs(path: str | Path, language: str | None = None) 
         ``source_line``, ``language``, ``sent_more_en`` (``A_en``),
         ``sent_less_en`` (``B_en``) and any other columns of the file.
         ``attrs``: ``{"dataset": "multilingual_crows_pairs", "source": ...,
-        "language": ..., "n_untranslated": ...}``.
+        "language": ..., "n_untranslated": ..., "n_duplicate_pairs": ...}``.
 
     Raises
     ------
     ValueError
-        Naming the file and the line: a missing column, a record with the
-        wrong number of fields, only one side of a pair translated, an empty
-        English sentence, an unknown ``stereo_antistereo`` label, an empty or
-        duplicated ``ID``.
+        Naming the file, the line and the column: a missing column, a record
+        with the wrong number of fields, only one side of a pair translated,
+        an empty or missing (``NaN``, ...) English sentence, ``ID``,
+        ``stereo_antistereo`` or ``bias_type``, an unknown
+        ``stereo_antistereo`` label, or a duplicated ``ID``.
     """
     path = Path(path)
     header, records = read_csv_records(path)
@@ -123,25 +132,23 @@ def load_multilingual_crowspairs(path: str | Path, language: str | None = None) 
     rows: list[dict[str, object]] = []
     seen: dict[str, int] = {}
     n_untranslated = 0
+    checked = [more_column, less_column, "A_en", "B_en", "ID", "stereo_antistereo"]
+    if "bias_type" in header:
+        checked.append("bias_type")
     for line, record in records:
         more, less = record[more_column], record[less_column]
-        if not more.strip() and not less.strip():
+        if is_missing(more) and is_missing(less):
             n_untranslated += 1
             continue
-        for column in (more_column, less_column, "A_en", "B_en"):
-            if not record[column].strip():
-                raise ValueError(f"{path}, line {line}: column {column!r} is empty")
+        for column in checked:
+            record_value(path, line, record, column)
         pair_id = record["ID"].strip()
-        if not pair_id:
-            raise ValueError(f"{path}, line {line}: column 'ID' is empty")
         if pair_id in seen:
             raise ValueError(
                 f"{path}, line {line}: ID {pair_id!r} already used on line {seen[pair_id]}"
             )
         seen[pair_id] = line
         bias_type = record.get("bias_type", DEFAULT_BIAS_TYPE).strip()
-        if not bias_type:
-            raise ValueError(f"{path}, line {line}: column 'bias_type' is empty")
         row: dict[str, object] = {
             "pair_id": pair_id,
             "sent_more": more,
@@ -165,10 +172,14 @@ def load_multilingual_crowspairs(path: str | Path, language: str | None = None) 
     ]
     frame = pd.DataFrame(rows, columns=columns)
     frame["source_line"] = frame["source_line"].astype("int64")
+    n_duplicates = note_duplicate_pairs(
+        frame, [f"line {line}" for line in frame["source_line"]], path
+    )
     frame.attrs = {
         "dataset": "multilingual_crows_pairs",
         "source": str(path),
         "language": language or "",
         "n_untranslated": n_untranslated,
+        "n_duplicate_pairs": n_duplicates,
     }
     return frame

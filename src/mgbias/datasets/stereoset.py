@@ -24,13 +24,14 @@ demonstrates the stereotype. StereoSet's bias types are ``gender``,
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from mgbias.atomic import read_json
-from mgbias.datasets.frame import PAIR_COLUMNS
+from mgbias.datasets.frame import MISSING_MARKERS, PAIR_COLUMNS, note_duplicate_pairs
 
 __all__ = ["GOLD_LABELS", "load_stereoset"]
 
@@ -53,29 +54,49 @@ def _require_key(path: Path, where: str, mapping: Any, key: str, kind: type) -> 
     return value
 
 
+def _require_text(path: Path, where: str, mapping: Any, key: str, example_id: str = "") -> str:
+    """A string value the loader uses: present, not null/NaN, not empty, not a NaN marker."""
+    if isinstance(mapping, dict) and key in mapping:
+        value = mapping[key]
+        of = f" (example id {example_id!r})" if example_id else ""
+        if value is None:
+            raise ValueError(f"{path}: {where}.{key}{of} is null; expected a non-empty string")
+        if isinstance(value, float) and math.isnan(value):
+            raise ValueError(f"{path}: {where}.{key}{of} is NaN; expected a non-empty string")
+        if isinstance(value, str) and not value.strip():
+            raise ValueError(f"{path}: {where}.{key}{of} is empty")
+        if isinstance(value, str) and value.strip() in MISSING_MARKERS:
+            raise ValueError(
+                f"{path}: {where}.{key}{of} holds {value!r}, a missing-value marker; "
+                "expected a non-empty string"
+            )
+    return _require_key(path, where, mapping, key, str)
+
+
 def _json_kind(kind: type) -> str:
     return {str: "string", list: "array", dict: "object"}[kind]
 
 
-def _pair_of(path: Path, where: str, example: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _pair_of(
+    path: Path, where: str, example: dict[str, Any], example_id: str
+) -> dict[str, dict[str, Any]]:
     sentences = _require_key(path, where, example, "sentences", list)
     by_label: dict[str, dict[str, Any]] = {}
     for index, sentence in enumerate(sentences):
         place = f"{where}.sentences[{index}]"
-        label = _require_key(path, place, sentence, "gold_label", str)
-        _require_key(path, place, sentence, "sentence", str)
+        label = _require_text(path, place, sentence, "gold_label", example_id)
         if label not in GOLD_LABELS:
             raise ValueError(
                 f"{path}: {place}.gold_label is {label!r}; expected one of {GOLD_LABELS}"
             )
         if label in by_label:
             raise ValueError(f"{path}: {where} has more than one {label!r} sentence")
+        if label != "unrelated":  # the unrelated sentence is not used
+            _require_text(path, place, sentence, "sentence", example_id)
         by_label[label] = sentence
     for label in ("stereotype", "anti-stereotype"):
         if label not in by_label:
             raise ValueError(f"{path}: {where} has no {label!r} sentence")
-        if not by_label[label]["sentence"].strip():
-            raise ValueError(f"{path}: {where}: the {label!r} sentence is empty")
     return by_label
 
 
@@ -96,15 +117,21 @@ def load_stereoset(path: str | Path) -> pd.DataFrame:
         then ``target``, ``context``, ``sent_more_id``, ``sent_less_id`` (the
         sentences' ids, empty if absent) and ``source_index`` (position in
         ``data.intrasentence``). ``attrs``: ``{"dataset": "stereoset",
-        "source": str(path), "version": ...}``.
+        "source": str(path), "version": ..., "n_duplicate_pairs": ...}``; an
+        example with the same stereotype and anti-stereotype sentences as an
+        earlier one is kept, counted and logged.
 
     Raises
     ------
     ValueError
-        Naming the file and the JSON path (e.g. ``data.intrasentence[3]``):
-        invalid JSON, a missing key, a wrong type, an unknown ``gold_label``,
-        an example without (or with two) stereotype or anti-stereotype
-        sentences, or a duplicated example id.
+        Naming the file and the JSON path (e.g.
+        ``data.intrasentence[3].sentences[1].sentence``) and the example id:
+        invalid JSON, a missing key, a wrong type, a used value (id,
+        ``bias_type``, ``gold_label``, the stereotype and anti-stereotype
+        sentences) that is null, NaN, empty or a missing-value marker such as
+        ``"NaN"``, an unknown ``gold_label``, an example without (or with two)
+        stereotype or anti-stereotype sentences, or a duplicated example id.
+        The unrelated sentence, ``target`` and ``context`` are not checked.
     """
     path = Path(path)
     document = read_json(path)
@@ -114,15 +141,15 @@ def load_stereoset(path: str | Path) -> pd.DataFrame:
     seen: dict[str, int] = {}
     for index, example in enumerate(examples):
         where = f"data.intrasentence[{index}]"
-        example_id = _require_key(path, where, example, "id", str)
-        bias_type = _require_key(path, where, example, "bias_type", str)
+        example_id = _require_text(path, where, example, "id")
+        bias_type = _require_text(path, where, example, "bias_type", example_id)
         if example_id in seen:
             raise ValueError(
                 f"{path}: {where}.id {example_id!r} already used by "
                 f"data.intrasentence[{seen[example_id]}]"
             )
         seen[example_id] = index
-        pair = _pair_of(path, where, example)
+        pair = _pair_of(path, where, example, example_id)
         stereotype, anti_stereotype = pair["stereotype"], pair["anti-stereotype"]
         rows.append(
             {
@@ -140,9 +167,15 @@ def load_stereoset(path: str | Path) -> pd.DataFrame:
         )
     frame = pd.DataFrame(rows, columns=[*PAIR_COLUMNS, *_EXTRA_COLUMNS])
     frame["source_index"] = frame["source_index"].astype("int64")
+    places = [
+        f"data.intrasentence[{index}] (id {pair_id!r})"
+        for index, pair_id in zip(frame["source_index"], frame["pair_id"], strict=True)
+    ]
+    n_duplicates = note_duplicate_pairs(frame, places, path)
     frame.attrs = {
         "dataset": "stereoset",
         "source": str(path),
         "version": str(document.get("version", "")),
+        "n_duplicate_pairs": n_duplicates,
     }
     return frame
