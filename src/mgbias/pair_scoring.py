@@ -91,8 +91,9 @@ def score_pair_passes(
         raise ValueError(f"{len(pair_ids)} pair ids for {len(pairs)} pairs")
     from mgbias.mlm.engine import score_unmasked
     from mgbias.mlm.masked import score_pairs
+    from mgbias.mlm.spans import check_pair_texts
 
-    sentences = [sentence for pair in pairs for sentence in pair]
+    sentences = check_pair_texts(pairs)  # names the pair and side of an empty sentence
     unmasked = score_unmasked(
         model,
         tokenizer,

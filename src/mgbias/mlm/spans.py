@@ -46,7 +46,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -179,6 +179,31 @@ def _tokenize(
     return ids, special
 
 
+def check_pair_texts(pairs: Sequence[Any]) -> list[str]:
+    """The sentences of ``pairs`` in order (``a_0, b_0, a_1, ...``), each checked.
+
+    Raises
+    ------
+    TypeError
+        If a pair is not two strings (the message names the pair and side).
+    ValueError
+        If a sentence is empty or whitespace only: ``"pair 3, sentence b is empty: ''"``.
+    """
+    texts: list[str] = []
+    for index, pair in enumerate(pairs):
+        if not isinstance(pair, tuple | list) or len(pair) != 2:
+            raise TypeError(f"pair {index}: expected a (sentence_a, sentence_b) pair, got {pair!r}")
+        for side, sentence in zip("ab", pair, strict=True):
+            if not isinstance(sentence, str):
+                raise TypeError(
+                    f"pair {index}, sentence {side}: expected str, got {type(sentence).__name__}"
+                )
+            if not sentence.strip():
+                raise ValueError(f"pair {index}, sentence {side} is empty: {sentence!r}")
+            texts.append(sentence)
+    return texts
+
+
 def encode_pairs(
     tokenizer: PreTrainedTokenizerBase,
     pairs: Sequence[tuple[str, str]],
@@ -212,18 +237,7 @@ def encode_pairs(
         empty"``), or ``max_length`` is too small to hold one token.
     """
     _check_max_length(tokenizer, max_length)
-    texts: list[str] = []
-    for index, pair in enumerate(pairs):
-        if not isinstance(pair, tuple | list) or len(pair) != 2:
-            raise TypeError(f"pair {index}: expected a (sentence_a, sentence_b) pair, got {pair!r}")
-        for side, sentence in zip("ab", pair, strict=True):
-            if not isinstance(sentence, str):
-                raise TypeError(
-                    f"pair {index}, sentence {side}: expected str, got {type(sentence).__name__}"
-                )
-            if not sentence.strip():
-                raise ValueError(f"pair {index}, sentence {side} is empty: {sentence!r}")
-            texts.append(sentence)
+    texts = check_pair_texts(pairs)
     ids, special = _tokenize(tokenizer, texts)
     result = []
     for index in range(len(texts) // 2):
