@@ -1,5 +1,6 @@
 # Configuration checks and the helpers every rule file uses.
 import os
+from mgbias.code_inputs import import_closure
 from mgbias.config import validate_config
 from mgbias.corpora.opus import opus_pair
 from mgbias.demo.world import OPUS_CORPORA
@@ -139,17 +140,48 @@ def trained_model_input(wc):
 
 
 def sources(*modules):
-    """Library files a rule's results depend on, as inputs.
-
-    Snakemake reruns a job when its inputs change, so a change to one
-    measure's module reruns that measure's jobs (and what depends on them)
-    and nothing else. ``modules`` are relative to src/mgbias; the inputs are
-    relative to the working directory, so a copy or a clone of a completed
-    run elsewhere (DVC) records the same inputs and has nothing to redo.
-    """
+    """Files shipped in the package (e.g. word lists), as inputs relative to the
+    working directory; ``modules`` are relative to src/mgbias."""
     return [
         os.path.relpath(os.path.join(workflow.basedir, "src", "mgbias", module))
         for module in modules
+    ]
+
+
+def script_code(script, only_for=None):
+    """The library files a rule's script runs, as inputs: its import closure.
+
+    Snakemake reruns a job when its inputs change, so a change to one
+    measure's module reruns that measure's jobs (and what depends on them)
+    and nothing else. The list is derived from the script's imports
+    (mgbias.code_inputs), so it cannot drift from the code. The inputs are
+    relative to the working directory, so a copy or a clone of a completed
+    run elsewhere (DVC) records the same inputs and has nothing to redo.
+
+    ``only_for`` maps a module (relative to src/mgbias) to a predicate of the
+    wildcards: the module is an input only of the jobs where the script runs
+    it (perturb.py: the perturbed variant only).
+    """
+    closure = [
+        os.path.relpath(path)
+        for path in import_closure(
+            os.path.join(workflow.basedir, "scripts", script),
+            os.path.join(workflow.basedir, "src"),
+        )
+    ]
+    if not only_for:
+        return closure
+    conditional = {
+        os.path.relpath(os.path.join(workflow.basedir, "src", "mgbias", module)): test
+        for module, test in only_for.items()
+    }
+    missing = [module for module in conditional if module not in closure]
+    if missing:
+        raise ValueError(
+            f"{script} does not import {missing}; only_for names its modules"
+        )
+    return lambda wc: [
+        path for path in closure if path not in conditional or conditional[path](wc)
     ]
 
 

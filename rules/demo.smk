@@ -4,7 +4,7 @@
 
 rule demo_world:
     input:
-        code=sources("demo/world.py", "demo/lexicon.py"),
+        code=script_code("demo_world.py"),
     output:
         world=f"{DEMO_MIRROR}/{{world}}/world.json",
         files=demo_world_files("{world}"),

@@ -5,7 +5,7 @@
 rule download_corpus:
     input:
         source=lambda wc: local_source(corpus_url(wc)),
-        code=sources("corpora/download.py", "corpora/checksums.py"),
+        code=script_code("download.py"),
     output:
         archive="data/raw/{world}/{corpus}/{pair}.txt.zip",
         checksum="data/raw/{world}/{corpus}/{pair}.txt.zip.sha256",
@@ -24,7 +24,7 @@ rule download_corpus:
 rule download_monolingual:
     input:
         source=lambda wc: local_source(monolingual_url(wc)),
-        code=sources("corpora/download.py", "corpora/checksums.py"),
+        code=script_code("download.py"),
     output:
         archive="data/raw/{world}/monolingual/{lang}.txt.gz",
         checksum="data/raw/{world}/monolingual/{lang}.txt.gz.sha256",

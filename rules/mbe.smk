@@ -6,9 +6,7 @@ rule mbe:
     input:
         sentences="data/mined/{world}/{corpus}/{lang}.tsv",
         cache="results/scores/{model}/{world}/{corpus}/{lang}.parquet",
-        code=sources(
-            "measures/aul.py", "measures/aula.py", "measures/mbe.py", "stats.py"
-        ),
+        code=script_code("mbe.py"),
     output:
         "results/mbe/{model}/{world}/{corpus}/{lang}.json",
     log:
@@ -27,7 +25,7 @@ rule mbe_table:
         results=expand_jobs(
             "results/mbe/{model}/{world}/{corpus}/{lang}.json", evaluation_jobs(config)
         ),
-        code=sources("report/tables.py"),
+        code=script_code("mbe_table.py"),
     output:
         csv=report(
             "results/tables/mbe_scores.csv",
@@ -47,7 +45,7 @@ rule mbe_table:
 rule mbe_figure:
     input:
         table="results/tables/mbe_scores.csv",
-        code=sources("report/figures.py"),
+        code=script_code("mbe_figure.py"),
     output:
         report(
             "results/figures/mbe_scores.png",

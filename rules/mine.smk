@@ -7,9 +7,7 @@ rule mine_gendered:
         archive=moses_zip,
         checksum=lambda wc: moses_zip(wc) + ".sha256",
         wordlists=wordlist_files(),
-        code=sources(
-            "mining.py", "corpora/opus.py", "wordlists/__init__.py", "sentences.py"
-        ),
+        code=script_code("mine_gendered.py"),
     output:
         sentences="data/mined/{world}/{corpus}/{lang}.tsv",
         counts="data/mined/{world}/{corpus}/{lang}.counts.json",
@@ -32,7 +30,7 @@ rule mining_table:
         counts=expand_jobs(
             "data/mined/{world}/{corpus}/{lang}.counts.json", mining_jobs(config)
         ),
-        code=sources("report/tables.py"),
+        code=script_code("mining_table.py"),
     output:
         csv=report(
             "results/tables/mined_sentences.csv",

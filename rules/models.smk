@@ -9,7 +9,7 @@ rule train_mlm:
             world=config["models"][wc.model]["train"]["world"],
             lang=[PIVOT, *LANGUAGES],
         ),
-        code=sources("mlm/train.py"),
+        code=script_code("train_mlm.py"),
     output:
         directory("models/{model}"),
     log:

@@ -6,7 +6,7 @@
 
 rule demo_pairs:
     input:
-        code=sources("demo/pairs.py", "demo/lexicon.py"),
+        code=script_code("demo_pairs.py"),
     output:
         demo_pair_files(),
     log:
@@ -25,7 +25,7 @@ rule demo_pairs:
 rule download_pairs:
     input:
         source=lambda wc: local_source(pair_url(config, wc.dataset, wc.lang)),
-        code=sources("corpora/download.py", "corpora/checksums.py"),
+        code=script_code("download.py"),
     output:
         archive="data/raw/pairs/{dataset}/{lang}/{filename}",
         checksum="data/raw/pairs/{dataset}/{lang}/{filename}.sha256",
@@ -47,21 +47,9 @@ rule score_pairs:
     input:
         data=lambda wc: pair_file(config, wc.dataset, wc.lang),
         model=trained_model_input,
-        code=sources(
-            "pair_scoring.py",
-            "datasets/crowspairs.py",
-            "datasets/multilingual_crowspairs.py",
-            "datasets/stereoset.py",
-            "datasets/frame.py",
-            "mlm/engine.py",
-            "mlm/masked.py",
-            "mlm/spans.py",
-            "mlm/load.py",
-            "mlm/cache.py",
-            "mlm/masked_cache.py",
-        ),
-        perturbation=lambda wc: (
-            sources("perturb.py") if wc.variant == "perturbed" else []
+        code=script_code(
+            "score_pairs.py",
+            only_for={"perturb.py": lambda wc: wc.variant == "perturbed"},
         ),
     output:
         unmasked=f"{PAIR_SCORES}/{{model}}/{{dataset}}/{{variant}}/{{lang}}.unmasked.parquet",
@@ -92,25 +80,7 @@ rule pair_measures:
         data=lambda wc: pair_file(config, wc.dataset, wc.lang),
         unmasked=rules.score_pairs.output.unmasked,
         masked=rules.score_pairs.output.masked,
-        code=sources(
-            "pair_scoring.py",
-            "measures/aul.py",
-            "measures/aula.py",
-            "measures/cps.py",
-            "measures/sss.py",
-            "measures/sjsd.py",
-            "measures/pairs.py",
-            "measures/edges.py",
-            "stats.py",
-            "perturb.py",
-            "datasets/crowspairs.py",
-            "datasets/multilingual_crowspairs.py",
-            "datasets/stereoset.py",
-            "datasets/frame.py",
-            "mlm/cache.py",
-            "mlm/masked_cache.py",
-            "mlm/scores.py",
-        ),
+        code=script_code("pair_measures.py"),
     output:
         measures="results/pairs/measures/{model}/{dataset}/{variant}/{lang}.csv",
         per_pair="results/pairs/per_pair/{model}/{dataset}/{variant}/{lang}.csv",
@@ -136,7 +106,7 @@ rule pair_tables:
             "results/pairs/measures/{model}/{dataset}/{variant}/{lang}.csv",
             pair_jobs(config),
         ),
-        code=sources("report/pair_tables.py", "report/tables.py"),
+        code=script_code("pair_tables.py"),
     output:
         csv=report(
             "results/tables/pair_scores.csv",
@@ -163,7 +133,7 @@ rule pair_tables:
 rule steinborn_table2:
     input:
         table="results/tables/pair_scores.csv",
-        code=sources("report/pair_tables.py", "report/tables.py"),
+        code=script_code("steinborn_table.py"),
     output:
         csv=report(
             "results/tables/steinborn_table2.csv",

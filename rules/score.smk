@@ -6,7 +6,7 @@ rule score_unmasked:
     input:
         sentences="data/mined/{world}/{corpus}/{lang}.tsv",
         model=trained_model_input,
-        code=sources("mlm/engine.py", "mlm/load.py", "mlm/cache.py"),
+        code=script_code("score_unmasked.py"),
     output:
         cache="results/scores/{model}/{world}/{corpus}/{lang}.parquet",
     log:

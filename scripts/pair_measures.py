@@ -3,7 +3,8 @@ and the per-pair table (one row per pair, for error analysis)."""
 
 from mgbias.mlm.cache import read_score_cache
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache
-from mgbias.pair_scoring import load_pairs, pair_measures, pair_sentences, per_pair_table
+from mgbias.pair_data import load_pairs, pair_sentences
+from mgbias.pair_scoring import pair_measures, per_pair_table
 from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
 

@@ -30,14 +30,9 @@ def _check_config(args: argparse.Namespace) -> int:
 def _score(args: argparse.Namespace) -> int:
     from mgbias.corpora.download import DownloadError
     from mgbias.mlm.load import load_mlm
-    from mgbias.pair_scoring import (
-        load_pairs,
-        pair_measures,
-        pair_sentences,
-        parse_measures,
-        per_pair_table,
-        score_pair_passes,
-    )
+    from mgbias.pair_data import load_pairs, pair_sentences
+    from mgbias.pair_passes import score_pair_passes
+    from mgbias.pair_scoring import pair_measures, parse_measures, per_pair_table
 
     try:
         measures = parse_measures(args.measures)

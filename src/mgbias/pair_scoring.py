@@ -1,8 +1,8 @@
-"""Every pair measure of one model on one pair dataset, from one pass of each kind.
+"""Every pair measure of one model on one pair dataset, from its two passes.
 
-The model runs once unmasked over all sentences (AUL, AULA) and once over the
-batched masked copies (CPS, SSS, S_JSD); every measure is then computed from
-those arrays. Scores are in the papers' units: percent of pairs in which the
+The passes (:mod:`mgbias.pair_passes`: the model once unmasked for AUL and
+AULA, once over the masked copies for CPS, SSS and S_JSD) are all this module
+needs; it never runs a model. Scores are in the papers' units: percent of pairs in which the
 stereotypical sentence (``sent_more``) is preferred for AUL, AULA, CPS, SSS
 and binarized S_JSD (``bsjsd``); the raw mean for ``sjsd`` (negative = the
 stereotypical sentence preferred, Steinborn et al. 2022, Eq. 2).
@@ -29,7 +29,7 @@ from mgbias.measures.edges import EDGE_FLAGS, PairEdges, identical_sequences, pa
 from mgbias.measures.pairs import TIE_RULES, compare_pairs
 from mgbias.measures.sjsd import binarized_sjsd, js_distance_sums, sjsd, sjsd_pair_scores
 from mgbias.measures.sss import sss, sss_sentence_scores
-from mgbias.perturb import perturb_final_character
+from mgbias.pair_data import pair_sentences
 
 log = logging.getLogger(__name__)
 
@@ -51,65 +51,6 @@ def parse_measures(text: str) -> list[str]:
             f"{', '.join(PAIR_MEASURES)}"
         )
     return list(dict.fromkeys(names))
-
-
-def pair_sentences(frame: pd.DataFrame, *, perturb: bool = False) -> list[tuple[str, str]]:
-    """``(sent_more, sent_less)`` of every row of a pair table.
-
-    With ``perturb`` both sentences lose their final character
-    (:func:`~mgbias.perturb.perturb_final_character`; Steinborn et al.
-    2022, Table 3).
-    """
-    pairs = list(zip(frame["sent_more"], frame["sent_less"], strict=True))
-    if perturb:
-        pairs = [(perturb_final_character(a), perturb_final_character(b)) for a, b in pairs]
-    return pairs
-
-
-def score_pair_passes(
-    model,
-    tokenizer,
-    pairs: Sequence[tuple[str, str]],
-    *,
-    batch_size: int = 64,
-    max_length: int | None = None,
-    progress: bool = True,
-    pair_ids: Sequence[str] | None = None,
-):
-    """The two model passes every pair measure is computed from.
-
-    Returns ``(unmasked, masked)``: a
-    :class:`~mgbias.mlm.scores.SentenceScores` over the sentences
-    ``sent_more_0, sent_less_0, sent_more_1, ...`` (AUL, AULA) and a
-    :class:`~mgbias.mlm.masked_cache.PairScores` with side ``a`` =
-    ``sent_more`` (CPS, SSS, S_JSD). Both are written to caches by the
-    workflow; :func:`pair_measures` needs nothing else. ``pair_ids`` (the
-    dataset's id of each pair) are carried by both, so per-pair results can
-    be joined to the data by id.
-    """
-    if pair_ids is not None and len(pair_ids) != len(pairs):
-        raise ValueError(f"{len(pair_ids)} pair ids for {len(pairs)} pairs")
-    from mgbias.mlm.engine import score_unmasked
-    from mgbias.mlm.masked import score_pairs
-    from mgbias.mlm.spans import check_pair_texts
-
-    sentences = check_pair_texts(pairs)  # names the pair and side of an empty sentence
-    unmasked = score_unmasked(
-        model,
-        tokenizer,
-        sentences,
-        batch_size=batch_size,
-        max_length=max_length,
-        progress=progress,
-    )
-    masked = score_pairs(
-        model, tokenizer, pairs, batch_size=batch_size, max_length=max_length, progress=progress
-    )
-    if pair_ids is not None:
-        ids = [str(pair_id) for pair_id in pair_ids]
-        unmasked.pair_ids = [pair_id for pair_id in ids for _ in range(2)]
-        masked.pair_ids = ids
-    return unmasked, masked
 
 
 def check_pair_ids(unmasked, masked) -> list[str] | None:
@@ -329,7 +270,7 @@ def per_pair_table(frame: pd.DataFrame, unmasked, masked, *, perturb: bool = Fal
         The pair table the passes were computed on (a loader's output, one
         bias type selected), in the same order.
     unmasked, masked : SentenceScores, PairScores
-        The two passes (:func:`score_pair_passes`, or the workflow's caches).
+        The two passes (:func:`mgbias.pair_passes.score_pair_passes`, or the workflow's caches).
     perturb : bool
         Whether the passes scored the perturbed sentences; the table then
         shows those.
@@ -397,61 +338,3 @@ def per_pair_table(frame: pd.DataFrame, unmasked, masked, *, perturb: bool = Fal
     for flag in EDGE_FLAGS:
         table[flag] = np.asarray(getattr(edges, flag), dtype=bool)
     return table
-
-
-def score_pair_dataset(
-    model,
-    tokenizer,
-    pairs: Sequence[tuple[str, str]],
-    measures: Sequence[str],
-    *,
-    seed: int = 0,
-    tie_rule: str = "neutral",
-    alpha: float = 0.05,
-    batch_size: int = 64,
-    max_length: int | None = None,
-    progress: bool = True,
-) -> pd.DataFrame:
-    """A table with the columns :data:`MEASURE_COLUMNS`, one row per measure.
-
-    ``pairs`` are ``(sent_more, sent_less)``. Runs :func:`score_pair_passes`
-    (both passes, whatever the measures: the workflow caches both, and the
-    numbers must not depend on which measures were asked together), then
-    :func:`pair_measures`. Standard errors are seeded bootstrap estimates
-    over pairs.
-    """
-    unmasked, masked = score_pair_passes(
-        model, tokenizer, pairs, batch_size=batch_size, max_length=max_length, progress=progress
-    )
-    return pair_measures(unmasked, masked, measures, seed=seed, tie_rule=tie_rule, alpha=alpha)
-
-
-def load_pairs(path: str, *, lang: str | None = None, bias_type: str = "gender") -> pd.DataFrame:
-    """Read a pair benchmark by its format: StereoSet JSON, CrowS-Pairs CSV
-    (``sent_more``), or multilingual CrowS-Pairs CSV (``A_x`` / ``B_x``, the
-    language from ``lang`` or the file name); keep one bias type."""
-    from pathlib import Path
-
-    from mgbias.datasets import (
-        filter_bias_type,
-        load_crowspairs,
-        load_multilingual_crowspairs,
-        load_stereoset,
-    )
-
-    source = Path(path)
-    if not source.is_file():
-        raise FileNotFoundError(
-            f"{path}: no such pair dataset file (expected a CrowS-Pairs or multilingual "
-            "CrowS-Pairs CSV, or a StereoSet JSON)"
-        )
-    if source.suffix == ".json":
-        frame = load_stereoset(source)
-    else:
-        with open(source, encoding="utf-8") as handle:
-            header = handle.readline()
-        if "sent_more" in header:
-            frame = load_crowspairs(source)
-        else:
-            frame = load_multilingual_crowspairs(source, language=lang)
-    return filter_bias_type(frame, bias_type)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mgbias.measures import MEASURES, aul, aula
+from mgbias.measures import MEASURES
+from mgbias.measures.aul import aul
+from mgbias.measures.aula import aula
 
 # Two sentences, worked by hand.
 # Sentence 0: log P = [-1, -2, -3], alpha = [0.2, 0.3, 0.5]

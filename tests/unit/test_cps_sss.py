@@ -7,14 +7,15 @@ import math
 import numpy as np
 import pytest
 
-from mgbias.measures import MEASURES, cps, cps_sentence_scores, pair_preference, sss
+from mgbias.measures import MEASURES
+from mgbias.measures.cps import cps, cps_sentence_scores, pair_preference
 from mgbias.measures.pairs import (
     TIE_RULES,
     bootstrap_standard_error,
     compare_pairs,
     pair_indicators,
 )
-from mgbias.measures.sss import sss_sentence_scores
+from mgbias.measures.sss import sss, sss_sentence_scores
 
 # Five pairs, worked by hand (sentence scores of sent_more / sent_less):
 #   pair 0: -1.0004 vs -1.0001 -> rounded to 3 decimals both -1.0: TIE; unrounded: LOSS

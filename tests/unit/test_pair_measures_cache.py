@@ -1,6 +1,6 @@
 """Pair measures come from the two caches alone: same numbers as a direct run, no model call.
 
-A small seeded BERT scores a few pairs once directly (`score_pair_dataset`)
+A small seeded BERT scores a few pairs once directly (both passes, measures in memory)
 and once through the workflow's route: both passes written to their parquet
 caches, read back, every measure computed from them. A forward hook on the
 encoder counts model calls: computing any measure, alone or with others,
@@ -17,13 +17,9 @@ from transformers import BertConfig, BertForMaskedLM
 from mgbias.mlm.cache import read_score_cache, sentences_sha256, write_score_cache
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache, write_pair_cache
 from mgbias.mlm.train import build_bert_tokenizer
-from mgbias.pair_scoring import (
-    PAIR_MEASURES,
-    pair_measures,
-    pair_sentences,
-    score_pair_dataset,
-    score_pair_passes,
-)
+from mgbias.pair_data import pair_sentences
+from mgbias.pair_passes import score_pair_passes
+from mgbias.pair_scoring import PAIR_MEASURES, pair_measures
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "he", "she", "is", "a", "the", "nurse"]
 VOCAB += ["doctor", "pilot", "man", "woman", "works", "as", "."]
@@ -60,8 +56,8 @@ def test_measures_from_written_caches_equal_a_direct_run_and_call_no_model(
     calls = []
     hook = model.bert.register_forward_hook(lambda *_: calls.append(1))
     try:
-        direct = score_pair_dataset(
-            model, tokenizer, PAIRS, list(PAIR_MEASURES), seed=7, progress=False
+        direct = pair_measures(
+            *score_pair_passes(model, tokenizer, PAIRS, progress=False), PAIR_MEASURES, seed=7
         )
         unmasked, masked = score_pair_passes(model, tokenizer, PAIRS, progress=False)
         assert calls, "the passes must run the model"

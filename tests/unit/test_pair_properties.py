@@ -34,7 +34,8 @@ from test_mlm_spans import TOKENIZER_BUILDERS
 from mgbias.measures.pairs import TIE_RULES
 from mgbias.mlm.engine import score_unmasked
 from mgbias.mlm.masked import score_pairs
-from mgbias.pair_scoring import PAIR_MEASURES, pair_measures, score_pair_passes
+from mgbias.pair_passes import score_pair_passes
+from mgbias.pair_scoring import PAIR_MEASURES, pair_measures
 
 #: Word stems every test tokenizer knows as one token (or, for byte-level BPE at
 #: the start of a sentence, as characters); a suffix glued to a stem gives words

@@ -1,59 +1,57 @@
 """Bias measures computed from the cached model outputs (one measure per module).
 
+Nothing is imported here at start-up: a workflow job that uses one measure
+loads (and reruns on a change of) that measure's module only
+(:mod:`mgbias.code_inputs`). The names below resolve lazily, on first use.
+
 ``MEASURES`` maps a measure name to its per-sentence scoring function
-(sequences of per-token arrays in, one float per sentence out).
+(sequences of per-token arrays in, one float per sentence out). A measure
+whose function has its module's name (``aul``, ``aula``, ``cps``, ``sss``,
+``sjsd``) is imported from its module: ``from mgbias.measures.cps import cps``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from typing import Any
 
-import numpy as np
-
-from mgbias.measures.aul import aul
-from mgbias.measures.aula import aula
-from mgbias.measures.cps import CPSResult, cps, cps_sentence_scores
-from mgbias.measures.mbe import MBEResult, mbe_score, shuffled_baseline
-from mgbias.measures.pairs import PairPreferenceResult, compare_pairs, pair_preference
-from mgbias.measures.sjsd import (
-    SJSDResult,
-    binarized_sjsd,
-    js_distance_sums,
-    sjsd,
-    sjsd_pair_scores,
-)
-from mgbias.measures.sss import sss, sss_sentence_scores
-from mgbias.measures.tbs import tbs_association, tbs_bias
-
-__all__ = [
-    "MEASURES",
-    "CPSResult",
-    "MBEResult",
-    "PairPreferenceResult",
-    "SJSDResult",
-    "aul",
-    "aula",
-    "binarized_sjsd",
-    "compare_pairs",
-    "cps",
-    "cps_sentence_scores",
-    "js_distance_sums",
-    "mbe_score",
-    "pair_preference",
-    "shuffled_baseline",
-    "sjsd",
-    "sjsd_pair_scores",
-    "sss",
-    "sss_sentence_scores",
-    "tbs_association",
-    "tbs_bias",
-]
-
-#: Per-sentence scoring functions by name.
-MEASURES: dict[str, Callable[..., np.ndarray]] = {
-    "aul": aul,
-    "aula": aula,
-    "cps": cps_sentence_scores,
-    "sss": sss_sentence_scores,
-    "jsd_distance_sum": js_distance_sums,
+#: Public names and the module that defines each (resolved on first use).
+_LAZY = {
+    "CPSResult": "cps",
+    "cps_sentence_scores": "cps",
+    "MBEResult": "mbe",
+    "mbe_score": "mbe",
+    "shuffled_baseline": "mbe",
+    "PairPreferenceResult": "pairs",
+    "compare_pairs": "pairs",
+    "pair_preference": "pairs",
+    "SJSDResult": "sjsd",
+    "binarized_sjsd": "sjsd",
+    "js_distance_sums": "sjsd",
+    "sjsd_pair_scores": "sjsd",
+    "sss_sentence_scores": "sss",
+    "tbs_association": "tbs",
+    "tbs_bias": "tbs",
 }
+
+__all__ = ["MEASURES", *sorted(_LAZY)]
+
+#: Per-sentence scoring functions by name: (module, function).
+_MEASURES = {
+    "aul": ("aul", "aul"),
+    "aula": ("aula", "aula"),
+    "cps": ("cps", "cps_sentence_scores"),
+    "sss": ("sss", "sss_sentence_scores"),
+    "jsd_distance_sum": ("sjsd", "js_distance_sums"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "MEASURES":
+        return {
+            measure: getattr(importlib.import_module(f"{__name__}.{module}"), function)
+            for measure, (module, function) in _MEASURES.items()
+        }
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -39,7 +39,7 @@ one-sample t-test of the pair scores against 0
 (:func:`mgbias.stats.mean_zero_test`).
 
 Steinborn et al.'s robustness check (Table 3) perturbs every sentence by
-removing its final character (:func:`perturb_final_character`).
+removing its final character (:func:`mgbias.perturb.perturb_final_character`).
 """
 
 from __future__ import annotations
@@ -58,7 +58,6 @@ from mgbias.measures.pairs import (
     compare_pairs,
     segment_sums,
 )
-from mgbias.perturb import perturb_final_character  # re-exported: Table 3's perturbation
 from mgbias.stats import mean_zero_test
 
 __all__ = [
@@ -68,7 +67,6 @@ __all__ = [
     "binarized_sjsd",
     "js_distance",
     "js_distance_sums",
-    "perturb_final_character",
     "sjsd",
     "sjsd_pair_scores",
 ]

@@ -1,0 +1,80 @@
+"""Import closures: which library files a workflow script runs (rule code inputs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mgbias.code_inputs import import_closure, imported_modules
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+@pytest.fixture()
+def tree(tmp_path):
+    """A small mgbias package: relative, nested, lazy and package imports."""
+    write(
+        tmp_path / "src",
+        {
+            "mgbias/__init__.py": "",
+            "mgbias/a.py": "import numpy\nfrom .b import thing\n",
+            "mgbias/b.py": "def thing():\n    from mgbias.sub import deep\n",
+            "mgbias/c.py": "X = 1\n",
+            "mgbias/unused.py": "",
+            "mgbias/sub/__init__.py": (
+                "from mgbias.sub.eager import E\n"
+                "def __getattr__(name):\n    from mgbias.sub import lazy\n"
+            ),
+            "mgbias/sub/eager.py": "E = 1\n",
+            "mgbias/sub/lazy.py": "",
+            "mgbias/sub/deep.py": "from .. import c\n",
+        },
+    )
+    write(tmp_path, {"scripts/job.py": "import os\nfrom mgbias.a import thing\n"})
+    return tmp_path
+
+
+def names(paths, root):
+    return [str(path.relative_to((root / "src" / "mgbias").resolve())) for path in paths]
+
+
+def test_closure_follows_relative_nested_and_package_imports(tree):
+    closure = names(import_closure(tree / "scripts/job.py", tree / "src"), tree)
+    # a -> b (relative) -> sub.deep (inside a function) -> c (two dots up);
+    # sub/__init__ runs first and imports eager at module level; its lazy
+    # __getattr__ import is not followed, and nothing imports unused.py.
+    assert closure == [
+        "__init__.py",
+        "a.py",
+        "b.py",
+        "c.py",
+        "sub/__init__.py",
+        "sub/deep.py",
+        "sub/eager.py",
+    ]
+
+
+def test_imported_modules_ignores_other_packages_and_missing_names(tree):
+    found = imported_modules(tree / "src/mgbias/a.py", tree / "src")
+    assert found == {"mgbias.b"}
+    (tree / "scripts/bad.py").write_text("from mgbias.a import (\n")
+    with pytest.raises(SyntaxError) as error:
+        imported_modules(tree / "scripts/bad.py", tree / "src")
+    assert "bad.py" in str(error.value.filename)
+
+
+def test_the_mbe_script_runs_the_modules_the_hand_lists_had_missed():
+    closure = names(import_closure(REPO / "scripts/mbe.py", REPO / "src"), REPO)
+    assert {"mlm/cache.py", "mlm/scores.py", "sentences.py", "measures/mbe.py"} <= set(closure)
+    # one measure's job does not run the others
+    assert not {"measures/sjsd.py", "measures/cps.py"} & set(closure)
+    scoring = names(import_closure(REPO / "scripts/score_pairs.py", REPO / "src"), REPO)
+    assert "mlm/scores.py" in scoring and not any(p.startswith("measures/") for p in scoring)
