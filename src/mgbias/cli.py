@@ -7,8 +7,8 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from mgbias.config import ConfigError, load_config
-from mgbias.named_pairs import DEFAULT_CACHE, DEFAULT_CONFIG, resolve_pair_data
+from mgbias.config import ConfigError, load_config, schema_path
+from mgbias.named_pairs import DEFAULT_CACHE, resolve_pair_data
 from mgbias.share import add_arguments as add_share_arguments
 from mgbias.share import run_action as run_share
 
@@ -44,7 +44,11 @@ def _score(args: argparse.Namespace) -> int:
         if not 0.0 < args.alpha < 1.0:
             raise ValueError(f"--alpha must lie strictly between 0 and 1, got {args.alpha}")
         data = resolve_pair_data(
-            args.data, lang=args.lang, config_path=args.config, cache_dir=args.cache_dir
+            args.data,
+            lang=args.lang,
+            config_path=args.config,
+            cache_dir=args.cache_dir,
+            mirror=args.mirror,
         )
         frame = load_pairs(str(data), lang=args.lang, bias_type=args.bias_type)
         pairs = pair_sentences(frame, perturb=args.perturb)
@@ -94,7 +98,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check-config", help="validate a workflow configuration file")
     check.add_argument("config", type=Path)
-    check.add_argument("--schema", type=Path, default=Path("config/schema.yaml"))
+    check.add_argument(
+        "--schema",
+        type=Path,
+        default=None,
+        help=f"schema to validate against (default: the shipped one, {schema_path()})",
+    )
     check.set_defaults(run=_check_config)
 
     score = commands.add_parser(
@@ -109,13 +118,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--data",
         required=True,
         help="a CrowS-Pairs / multilingual CrowS-Pairs CSV or StereoSet JSON file, or the "
-        "name of a pair dataset of --config (downloaded once into --cache-dir)",
+        "name of a shipped public benchmark (crows_pairs, multilingual_crows_pairs, "
+        "stereoset) or of a pair dataset of --config, downloaded once into --cache-dir",
     )
     score.add_argument(
         "--config",
         type=Path,
-        default=DEFAULT_CONFIG,
-        help="workflow configuration whose pair_datasets name datasets (default: %(default)s)",
+        default=None,
+        help="a workflow configuration whose pair_datasets name the datasets "
+        "(default: the shipped benchmarks)",
+    )
+    score.add_argument(
+        "--mirror",
+        default=None,
+        metavar="URL",
+        help="fetch a named dataset from this host instead, at the original URL's path "
+        "(e.g. a local copy of raw.githubusercontent.com); its pinned checksum still applies",
     )
     score.add_argument(
         "--cache-dir",
