@@ -101,7 +101,7 @@ def resolve_pair_data(
     if Path(data).is_file():
         return Path(data)
     if config_path is None:
-        config, source = benchmarks_config(), "the shipped pair benchmarks"
+        config, source = benchmarks_config(), "shipped pair benchmarks"
     elif not Path(config_path).is_file():
         raise FileNotFoundError(
             f"{data}: no such file, and no configuration {config_path} to look the name up in"
@@ -110,7 +110,7 @@ def resolve_pair_data(
         config, source = load_config(config_path, schema_path), f"pair datasets of {config_path}"
     datasets = config["pair_datasets"]
     if data not in datasets:
-        hint = "" if config_path else " (a workflow configuration's: pass --config)"
+        hint = "" if config_path else " (pass --config for a workflow configuration's)"
         raise FileNotFoundError(
             f"{data}: no such file, nor one of the {source}{hint}; named datasets: "
             f"{sorted(datasets)}"
