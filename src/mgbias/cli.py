@@ -29,7 +29,6 @@ def _check_config(args: argparse.Namespace) -> int:
 
 def _score(args: argparse.Namespace) -> int:
     from mgbias.corpora.download import DownloadError
-    from mgbias.mlm.load import load_mlm
     from mgbias.pair_scoring import (
         load_pairs,
         pair_measures,
@@ -58,6 +57,8 @@ def _score(args: argparse.Namespace) -> int:
     if not pairs:
         print(f"mgbias: {args.data}: no {args.bias_type} pairs", file=sys.stderr)
         return 2
+    from mgbias.mlm.load import load_mlm  # torch: imported once the data are in hand
+
     device = None if args.device == "auto" else args.device
     try:
         model, tokenizer = load_mlm(
