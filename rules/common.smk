@@ -23,7 +23,7 @@ from mgbias.workflow import (
     pair_url,
 )
 
-validate_config(config, workflow.source_path("../config/schema.yaml"))
+validate_config(config)  # against the schema shipped in the package
 
 LANGUAGES = config["languages"]
 WORLDS = config["worlds"]

@@ -7,8 +7,8 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from mgbias.config import ConfigError, load_config
-from mgbias.named_pairs import DEFAULT_CACHE, DEFAULT_CONFIG, resolve_pair_data
+from mgbias.config import ConfigError, load_config, schema_path
+from mgbias.named_pairs import DEFAULT_CACHE, resolve_pair_data
 from mgbias.share import add_arguments as add_share_arguments
 from mgbias.share import run_action as run_share
 
@@ -29,9 +29,7 @@ def _check_config(args: argparse.Namespace) -> int:
 
 def _score(args: argparse.Namespace) -> int:
     from mgbias.corpora.download import DownloadError
-    from mgbias.mlm.load import load_mlm
     from mgbias.pair_data import load_pairs, pair_sentences
-    from mgbias.pair_passes import score_pair_passes
     from mgbias.pair_scoring import pair_measures, parse_measures, per_pair_table
 
     try:
@@ -39,7 +37,11 @@ def _score(args: argparse.Namespace) -> int:
         if not 0.0 < args.alpha < 1.0:
             raise ValueError(f"--alpha must lie strictly between 0 and 1, got {args.alpha}")
         data = resolve_pair_data(
-            args.data, lang=args.lang, config_path=args.config, cache_dir=args.cache_dir
+            args.data,
+            lang=args.lang,
+            config_path=args.config,
+            cache_dir=args.cache_dir,
+            mirror=args.mirror,
         )
         frame = load_pairs(str(data), lang=args.lang, bias_type=args.bias_type)
         pairs = pair_sentences(frame, perturb=args.perturb)
@@ -49,6 +51,10 @@ def _score(args: argparse.Namespace) -> int:
     if not pairs:
         print(f"mgbias: {args.data}: no {args.bias_type} pairs", file=sys.stderr)
         return 2
+    # torch: imported once the data are in hand
+    from mgbias.mlm.load import load_mlm
+    from mgbias.pair_passes import score_pair_passes
+
     device = None if args.device == "auto" else args.device
     try:
         model, tokenizer = load_mlm(
@@ -89,7 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check-config", help="validate a workflow configuration file")
     check.add_argument("config", type=Path)
-    check.add_argument("--schema", type=Path, default=Path("config/schema.yaml"))
+    check.add_argument(
+        "--schema",
+        type=Path,
+        default=None,
+        help=f"schema to validate against (default: the shipped one, {schema_path()})",
+    )
     check.set_defaults(run=_check_config)
 
     score = commands.add_parser(
@@ -104,13 +115,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--data",
         required=True,
         help="a CrowS-Pairs / multilingual CrowS-Pairs CSV or StereoSet JSON file, or the "
-        "name of a pair dataset of --config (downloaded once into --cache-dir)",
+        "name of a shipped public benchmark (crows_pairs, multilingual_crows_pairs, "
+        "stereoset) or of a pair dataset of --config, downloaded once into --cache-dir",
     )
     score.add_argument(
         "--config",
         type=Path,
-        default=DEFAULT_CONFIG,
-        help="workflow configuration whose pair_datasets name datasets (default: %(default)s)",
+        default=None,
+        help="a workflow configuration whose pair_datasets name the datasets "
+        "(default: the shipped benchmarks)",
+    )
+    score.add_argument(
+        "--mirror",
+        default=None,
+        metavar="URL",
+        help="fetch a named dataset from this host instead, at the original URL's path "
+        "(e.g. a local copy of raw.githubusercontent.com); its pinned checksum still applies",
     )
     score.add_argument(
         "--cache-dir",

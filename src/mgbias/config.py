@@ -1,9 +1,11 @@
 """Load and validate the workflow configuration.
 
-The schema (``config/schema.yaml``) is the single description of every key;
-this module applies its defaults, turns jsonschema errors into messages that
-name the key and what was expected, and adds the checks a schema cannot
-express (ISO language codes, cross-references between sections).
+The schema (``mgbias/resources/schema.yaml``, shipped with the package) is
+the single description of every key; this module applies its defaults, turns
+jsonschema errors into messages that name the key and what was expected, adds
+the checks a schema cannot express (ISO language codes, cross-references
+between sections), and fills in the pair datasets that name a shipped
+``benchmark`` (:mod:`mgbias.pair_benchmarks`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import jsonschema
 import yaml
 
 from mgbias.languages import ISO_639_1, PIVOT
+from mgbias.pair_benchmarks import benchmark_checksums, load_benchmarks
+from mgbias.resources import resource_path
 from mgbias.workflow import pair_dataset_languages
 
 
@@ -70,9 +74,14 @@ def _describe(error: jsonschema.ValidationError) -> str:
     return f"key '{key}': {error.message}"
 
 
-def load_schema(path: str | Path) -> dict:
-    """Read the YAML schema file."""
-    with open(path, encoding="utf-8") as handle:
+def schema_path() -> Path:
+    """The shipped schema of a workflow configuration (``mgbias/resources/schema.yaml``)."""
+    return resource_path("schema.yaml")
+
+
+def load_schema(path: str | Path | None = None) -> dict:
+    """Read a YAML schema file (default: the shipped one, :func:`schema_path`)."""
+    with open(path or schema_path(), encoding="utf-8") as handle:
         return yaml.safe_load(handle)
 
 
@@ -138,6 +147,46 @@ def _check_references(config: Mapping[str, Any]) -> None:
             )
 
 
+def _expand_benchmarks(config: dict) -> None:
+    """Give each pair dataset its ``url``: its own, or its shipped ``benchmark``'s.
+
+    A ``benchmark`` entry also takes the benchmark's languages (or keeps a
+    subset of them it lists) and adds the benchmark's pinned checksums to
+    ``checksums`` (an entry there wins). Idempotent: a dataset whose ``url``
+    is its benchmark's own passes again.
+    """
+    benchmarks = load_benchmarks()
+    for name, dataset in config.get("pair_datasets", {}).items():
+        key = f"pair_datasets.{name}"
+        if "benchmark" not in dataset:
+            if "url" not in dataset:
+                raise ConfigError(
+                    f"key '{key}': expected exactly one of 'url' (a URL template of the "
+                    f"files) or 'benchmark' (one of the shipped {sorted(benchmarks)})"
+                )
+            continue
+        benchmark = benchmarks.get(dataset["benchmark"])
+        if benchmark is None:
+            raise ConfigError(
+                f"key '{key}.benchmark': {dataset['benchmark']!r} is not a shipped pair "
+                f"benchmark; expected one of {sorted(benchmarks)}"
+            )
+        if dataset.setdefault("url", benchmark["url"]) != benchmark["url"]:
+            raise ConfigError(
+                f"key '{key}': expected exactly one of 'url' or 'benchmark' "
+                f"({dataset['benchmark']!r} has its own URL)"
+            )
+        languages = dataset.setdefault("languages", list(benchmark["languages"]))
+        unknown = [lang for lang in languages if lang not in benchmark["languages"]]
+        if unknown:
+            raise ConfigError(
+                f"key '{key}.languages': {unknown} not among the languages of the "
+                f"benchmark {dataset['benchmark']!r}: {benchmark['languages']}"
+            )
+        for url, digest in benchmark_checksums(dataset["benchmark"], languages).items():
+            config["checksums"].setdefault(url, digest)
+
+
 def _check_pair_datasets(config: Mapping[str, Any]) -> None:
     """Pair datasets name known models and languages; paper tables name datasets."""
     datasets = config.get("pair_datasets", {})
@@ -170,8 +219,11 @@ def _check_pair_datasets(config: Mapping[str, Any]) -> None:
         )
 
 
-def validate_config(config: dict, schema: dict | str | Path) -> dict:
+def validate_config(config: dict, schema: dict | str | Path | None = None) -> dict:
     """Validate ``config`` in place, fill in defaults, and return it.
+
+    ``schema`` defaults to the shipped one (:func:`schema_path`). Pair datasets
+    that name a ``benchmark`` get its URL, languages and checksums.
 
     Raises
     ------
@@ -185,12 +237,14 @@ def validate_config(config: dict, schema: dict | str | Path) -> dict:
     errors = sorted(_Validator(schema).iter_errors(config), key=lambda e: list(e.absolute_path))
     if errors:
         raise ConfigError("invalid configuration: " + _describe(errors[0]))
+    _expand_benchmarks(config)
     _check_references(config)
     return config
 
 
-def load_config(path: str | Path, schema: str | Path) -> dict:
-    """Read a YAML configuration file and validate it against ``schema``."""
+def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
+    """Read a YAML configuration file and validate it against ``schema``
+    (default: the shipped one)."""
     with open(path, encoding="utf-8") as handle:
         config = yaml.safe_load(handle) or {}
     try:

@@ -172,7 +172,6 @@ def served_config(crows_csv, tmp_path):
         conf_dir = tmp_path / "conf"
         conf_dir.mkdir()
         (conf_dir / "my.yaml").write_text(yaml.safe_dump(config))
-        shutil.copy(REPO / "config" / "schema.yaml", conf_dir / "schema.yaml")
         yield conf_dir / "my.yaml", misbehaviour
 
 
@@ -205,7 +204,8 @@ def test_score_named_dataset_errors_name_the_choices(model_dir, served_config, c
     assert main([*base, "--data", "toy_pairs", "--lang", "xx"]) == 2
     assert "toy_pairs has no language 'xx'" in capsys.readouterr().err
     assert main([*base, "--data", "other"]) == 2
-    assert "named datasets there: ['toy_pairs']" in capsys.readouterr().err
+    assert "nor one of the pair datasets of" in (err := capsys.readouterr().err)
+    assert "named datasets: ['toy_pairs']" in err
 
 
 @pytest.fixture()

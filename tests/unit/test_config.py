@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mgbias.config import ConfigError, load_config, validate_config
+from mgbias.config import ConfigError, load_config, schema_path, validate_config
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMA = REPO / "config" / "schema.yaml"
+SCHEMA = schema_path()
 
 
 @pytest.fixture()

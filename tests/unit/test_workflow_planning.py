@@ -125,8 +125,6 @@ def test_cli_check_config(repo, capsys):
             [
                 "check-config",
                 str(repo / "config" / "paper.yaml"),
-                "--schema",
-                str(repo / "config" / "schema.yaml"),
             ]
         )
         == 0
