@@ -7,7 +7,7 @@ STAMP := $(VENV)/.mgbias-installed
 CORES ?= all
 SNAKEMAKE := $(BIN)/snakemake --cores $(CORES)
 
-.PHONY: demo test report push pull paper-plan lint format lock clean-results
+.PHONY: demo test test-unit test-integration test-workflow report push pull paper-plan lint format lock clean-results
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,9 +19,21 @@ $(STAMP): pyproject.toml requirements.lock
 demo: $(STAMP)
 	$(SNAKEMAKE) --configfile config/config.yaml
 
-## test: the test suite (unit tests and the demo workflow in a temporary directory)
+## test: the whole test suite (unit, integration and workflow tiers; what CI runs)
 test: $(STAMP)
 	$(BIN)/pytest
+
+## test-unit: the unit tests (tests/unit; about 2 minutes on 2 cores)
+test-unit: $(STAMP)
+	$(BIN)/pytest tests/unit
+
+## test-integration: the demo workflow, its downloads, the paper plan, the installed wheel
+test-integration: $(STAMP)
+	$(BIN)/pytest tests/integration
+
+## test-workflow: operations on the tiny demo (reruns, kill safety, SLURM, DVC, report)
+test-workflow: $(STAMP)
+	$(BIN)/pytest tests/workflow
 
 ## report: one HTML file with every table and figure of the last `make demo`
 report: $(STAMP)
