@@ -1,5 +1,6 @@
-# MBE score (Kaneko et al. 2022, Eq. 2), its McNemar test and the Shf
-# baseline, from the score cache; Table 2 of the paper.
+# MBE score (Kaneko et al. 2022, Eq. 2), its significance test (label
+# permutation by default, or the paper's McNemar reading; `mbe.test`) and the
+# Shf baseline, from the score cache; Table 2 of the paper.
 
 
 rule mbe:
@@ -7,7 +8,11 @@ rule mbe:
         sentences="data/mined/{world}/{corpus}/{lang}.tsv",
         cache="results/scores/{model}/{world}/{corpus}/{lang}.parquet",
         code=sources(
-            "measures/aul.py", "measures/aula.py", "measures/mbe.py", "stats.py"
+            "measures/aul.py",
+            "measures/aula.py",
+            "measures/mbe.py",
+            "measures/mbe_permutation.py",
+            "stats.py",
         ),
     output:
         "results/mbe/{model}/{world}/{corpus}/{lang}.json",
