@@ -328,6 +328,9 @@ def mbe_score(
     if weighting == "cosine":
         male_vectors = _unit_rows(male_vectors, "male_emb")
         female_vectors = _unit_rows(female_vectors, "female_emb")
+    if by_permutation:  # one pooled copy, the two sets are views of it
+        pooled_vectors = np.concatenate([male_vectors, female_vectors])
+        male_vectors, female_vectors = pooled_vectors[: male.size], pooled_vectors[male.size :]
 
     weighted_hits: list[float] = []  # per-tile sums of C(m, f) * I(A(m) > A(f))
     weight_totals: list[float] = []  # per-tile sums of C(m, f)
@@ -375,7 +378,7 @@ def mbe_score(
     if by_permutation:
         permutation = mbe_permutation_test(
             np.concatenate([male, female]),
-            np.concatenate([male_vectors, female_vectors]),
+            pooled_vectors,
             male.size,
             n_permutations=n_permutations,
             seed=seed,

@@ -74,6 +74,10 @@ class PermutationTest:
     p_value: float
 
 
+#: Rows gathered at a time when summing embeddings in score order.
+ROWS_PER_BLOCK = 4096
+
+
 def _tie_groups(sorted_scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Start and stop (in sorted order) of every run of equal scores."""
     starts = np.flatnonzero(np.r_[True, sorted_scores[1:] != sorted_scores[:-1]])
@@ -81,19 +85,27 @@ def _tie_groups(sorted_scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return starts, stops
 
 
-def _weighted_wins(
-    vectors: np.ndarray, starts: np.ndarray, stops: np.ndarray, rows_per_block: int = 4096
-) -> np.ndarray:
-    """``w_i = e_i . sum_{j: A_j < A_i} e_j`` for rows sorted by score (ties strict)."""
-    below = np.add.reduceat(vectors, starts, axis=0)  # per tie group: sum of its rows
+def _weighted_wins(embeddings: np.ndarray, order: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """``w_i = e_i . sum_{j: A_j < A_i} e_j`` (strict: ties excluded), for every row ``i``.
+
+    ``order`` sorts the rows by score and ``group[k]`` is the tie group of the
+    ``k``-th row in that order. Rows are gathered ``ROWS_PER_BLOCK`` at a time,
+    so besides the per-group sums no sorted copy of ``embeddings`` is made.
+    """
+    below = np.zeros((int(group[-1]) + 1, embeddings.shape[1]))
+    for first in range(0, order.size, ROWS_PER_BLOCK):
+        block = slice(first, first + ROWS_PER_BLOCK)
+        groups = group[block]
+        local = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+        below[groups[local]] += np.add.reduceat(embeddings[order[block]], local, axis=0)
     np.cumsum(below, axis=0, out=below)
-    below[1:] = below[:-1].copy()  # exclusive prefix: groups strictly below
+    below[1:] = below[:-1].copy()  # exclusive prefix: the groups strictly below
     below[0] = 0.0
-    group_of_row = np.repeat(np.arange(starts.size), stops - starts)
-    wins = np.empty(vectors.shape[0])
-    for first in range(0, vectors.shape[0], rows_per_block):
-        rows = slice(first, first + rows_per_block)
-        wins[rows] = np.einsum("ij,ij->i", vectors[rows], below[group_of_row[rows]])
+    wins = np.empty(order.size)
+    for first in range(0, order.size, ROWS_PER_BLOCK):
+        block = slice(first, first + ROWS_PER_BLOCK)
+        rows = order[block]
+        wins[rows] = np.einsum("ij,ij->i", embeddings[rows], below[group[block]])
     return wins
 
 
@@ -152,8 +164,9 @@ def mbe_permutation_test(
     by ``n x d`` product (``n d (B + 1)`` multiply-adds), plus, for every group
     of tied scores with more than one sentence, a product of its rows (a
     Python loop over such groups; exact duplicates are rare in real scores).
-    Memory: two float64 ``n x d`` copies (sorted embeddings, group prefix sums)
-    plus the blocks.
+    Memory above the inputs: one float64 array of the per-group prefix sums
+    (``n_groups x d``, at most ``n x d``), rows gathered ``ROWS_PER_BLOCK`` at
+    a time, and the ``n x block_size`` label blocks.
 
     Raises
     ------
@@ -191,16 +204,14 @@ def mbe_permutation_test(
         raise ValueError(f"n_male must be below the number of sentences {n}, got {n_male}")
 
     order = np.argsort(scores, kind="stable")
-    vectors = embeddings[order]  # sorted by score; labellings are mapped to this order
     starts, stops = _tie_groups(scores[order])
-    wins = _weighted_wins(vectors, starts, stops)
-    total = vectors.sum(axis=0)
     sizes = stops - starts
-    single = np.zeros(n)
-    single[starts[sizes == 1]] = np.einsum("ij,ij->i", vectors, vectors)[starts[sizes == 1]]
-    tied = [(int(a), int(b)) for a, b in zip(starts[sizes > 1], stops[sizes > 1], strict=True)]
-    rank_of_row = np.empty(n, dtype=np.int64)
-    rank_of_row[order] = np.arange(n)
+    wins = _weighted_wins(embeddings, order, np.repeat(np.arange(starts.size), sizes))
+    total = embeddings.sum(axis=0)
+    single = np.einsum("ij,ij->i", embeddings, embeddings)  # |e_i|^2 ...
+    tied = [order[a:b] for a, b in zip(starts[sizes > 1], stops[sizes > 1], strict=True)]
+    for rows in tied:
+        single[rows] = 0.0  # ... for untied rows only
 
     rng = np.random.default_rng(seed)
     shares = np.empty(n_permutations + 1)
@@ -210,12 +221,12 @@ def mbe_permutation_test(
         labels = np.zeros((n, width))
         for column in range(width):
             male_rows = np.arange(n_male) if first + column == 0 else rng.permutation(n)[:n_male]
-            labels[rank_of_row[male_rows], column] = 1.0
-        male_sums = labels.T @ vectors  # (width, d): s_x per labelling
+            labels[male_rows, column] = 1.0
+        male_sums = labels.T @ embeddings  # (width, d): s_x per labelling
         same_label = np.einsum("kd,kd->k", male_sums, male_sums)  # x^T C x
         tie_part = labels.T @ single  # x^T (C o T) x, untied sentences
-        for start, stop in tied:
-            group_sums = labels[start:stop].T @ vectors[start:stop]
+        for rows in tied:
+            group_sums = labels[rows].T @ embeddings[rows]
             tie_part += np.einsum("kd,kd->k", group_sums, group_sums)
         numerator = labels.T @ wins - 0.5 * (same_label - tie_part)
         denominator = np.einsum("kd,kd->k", male_sums, total[None, :] - male_sums)
