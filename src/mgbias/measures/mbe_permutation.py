@@ -171,8 +171,9 @@ def mbe_permutation_test(
     Raises
     ------
     ValueError
-        If shapes disagree, ``n_male`` is out of range, or ``n_permutations``,
-        ``block_size`` or ``seed`` is not a valid integer.
+        If shapes disagree, ``n_male`` is out of range, ``n_permutations``,
+        ``block_size`` or ``seed`` is not a valid integer, or the observed
+        labelling's total weight is not positive.
 
     Examples
     --------
