@@ -1,5 +1,6 @@
-# MBE score (Kaneko et al. 2022, Eq. 2), its McNemar test and the Shf
-# baseline, from the score cache; Table 2 of the paper.
+# MBE score (Kaneko et al. 2022, Eq. 2), its significance test (label
+# permutation by default, or the paper's McNemar reading; `mbe.test`) and the
+# Shf baseline, from the score cache; Table 2 of the paper.
 
 
 rule mbe:

@@ -1,4 +1,4 @@
-"""MBE score, McNemar test and Shf baseline for one (model, corpus, language)."""
+"""MBE score, its significance test and the Shf baseline for one (model, corpus, language)."""
 
 from mgbias.atomic import write_json
 from mgbias.measures.aula import aula
@@ -19,9 +19,8 @@ with job_log(smk.log[0]) as log:
         )
     likelihood = aula(scores.logprobs, scores.attention)
     male, female = genders == "male", genders == "female"
-    options = {
-        key: smk.params.mbe[key] for key in ("weighting", "chunk_size", "alpha", "mcnemar_unit")
-    }
+    options = {key: smk.params.mbe[key] for key in ("weighting", "chunk_size", "alpha", "test")}
+    options["n_permutations"] = smk.params.mbe["permutations"]
     args = (
         likelihood[male],
         likelihood[female],

@@ -11,6 +11,7 @@ between sections), and fills in the pair datasets that name a shipped
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -139,6 +140,7 @@ def _check_references(config: Mapping[str, Any]) -> None:
                 f"configured languages {sorted(languages)}"
             )
     _check_pair_datasets(config)
+    _check_mbe(config)
     if "demo" in config:
         missing = [w for w in config["worlds"] if w not in ("planted", "balanced")]
         if missing:
@@ -185,6 +187,20 @@ def _expand_benchmarks(config: dict) -> None:
             )
         for url, digest in benchmark_checksums(dataset["benchmark"], languages).items():
             config["checksums"].setdefault(url, digest)
+
+
+def _check_mbe(config: Mapping[str, Any]) -> None:
+    """The permutation test can reach p < alpha: 1 / (permutations + 1) < alpha."""
+    mbe = config.get("mbe", {})
+    if mbe.get("test") != "permutation":
+        return
+    permutations, alpha = mbe["permutations"], mbe["alpha"]
+    if 1.0 / (permutations + 1) >= alpha:
+        raise ConfigError(
+            f"key 'mbe.permutations': {permutations} relabellings can never give "
+            f"p < alpha = {alpha} (the smallest p-value is 1 / (permutations + 1)); "
+            f"expected at least {math.floor(1.0 / alpha)}"
+        )
 
 
 def _check_pair_datasets(config: Mapping[str, Any]) -> None:

@@ -72,7 +72,10 @@ def test_planted_model_prefers_male_sentences_significantly(mbe):
     planted = mbe[mbe.model == "demo-planted"]
     assert len(planted) == 2 * 2 * 3
     assert (planted["mbe"] > 50).all(), planted[["world", "corpus", "lang", "mbe"]]
-    assert (planted["p_value"] < 0.05).all()
+    assert (planted["test"] == "permutation").all()  # the calibrated default
+    assert (planted["n_permutations"] == 999).all()
+    assert (planted["p_value"] < 0.05).all(), planted[["world", "corpus", "lang", "p_value"]]
+    assert planted["significant"].all()
     assert (planted["preferred"] == "male").all()
 
 
@@ -86,6 +89,9 @@ def test_planted_is_further_from_neutral_than_balanced(mbe):
 
 def test_shf_baseline_is_near_neutral(mbe):
     assert ((mbe["shf"] - 50).abs() < 5).all(), mbe["shf"]
+    # Shf is null by construction and tested like MBE: with a calibrated test about 1 of the
+    # 24 baselines has p < 0.05 (5 or more: binomial probability 0.007).
+    assert (mbe["shf_p_value"] < 0.05).sum() <= 4, mbe["shf_p_value"]
 
 
 @pytest.fixture(scope="session")

@@ -37,7 +37,8 @@ def test_defaults_are_filled(demo_config):
     assert config["mbe"] == {
         "weighting": "cosine",
         "chunk_size": 2048,
-        "mcnemar_unit": "sentence",
+        "test": "permutation",
+        "permutations": 999,
         "alpha": 0.05,
     }
     assert config["scoring"]["batch_size"] == 64
@@ -65,6 +66,24 @@ def test_wrong_enum_is_named(demo_config):
     demo_config["mbe"]["weighting"] = "cos"
     with pytest.raises(ConfigError, match=r"key 'mbe.weighting': expected one of \['cosine'"):
         validate_config(demo_config, SCHEMA)
+
+
+def test_mbe_test_and_permutations_are_checked(demo_config):
+    demo_config["mbe"]["test"] = "mcnemar_unit"
+    with pytest.raises(ConfigError, match=r"key 'mbe.test': expected one of \['permutation'"):
+        validate_config(demo_config, SCHEMA)
+    demo_config["mbe"]["test"] = "permutation"
+    demo_config["mbe"]["permutations"] = 0
+    with pytest.raises(ConfigError, match=r"key 'mbe.permutations'"):
+        validate_config(demo_config, SCHEMA)
+    # 1 / (19 + 1) = 0.05 is not below alpha = 0.05: the test could never reject.
+    demo_config["mbe"]["permutations"] = 19
+    with pytest.raises(ConfigError, match=r"'mbe.permutations': 19 .*expected at least 20"):
+        validate_config(demo_config, SCHEMA)
+    demo_config["mbe"]["permutations"] = 20
+    validate_config(demo_config, SCHEMA)
+    demo_config["mbe"].update(test="mcnemar_sentence", permutations=19)  # McNemar ignores it
+    validate_config(demo_config, SCHEMA)
 
 
 def test_unknown_language_code_is_named(demo_config):

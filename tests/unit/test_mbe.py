@@ -1,4 +1,4 @@
-"""MBE score (Kaneko et al. 2022, Eq. 2), its McNemar counts and the Shf baseline."""
+"""MBE score (Kaneko et al. 2022, Eq. 2), its significance tests and the Shf baseline."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from mgbias.measures import MBEResult, mbe_score, shuffled_baseline
+from mgbias.measures.mbe import baseline_test_seed
 from mgbias.stats import mcnemar_test, random_indicator
 
 # A 3 x 3 example worked by hand.
@@ -84,8 +85,8 @@ def test_sentence_level_mcnemar_counts_by_hand():
         coins = random_indicator(seed, np.arange(6), np.array([0]))[:, 0]
         b = sum(m and not r for m, r in zip(model, coins, strict=True))
         c = sum(r and not m for m, r in zip(model, coins, strict=True))
-        result = _example(seed=seed)
-        assert result.mcnemar_unit == "sentence"
+        result = _example(seed=seed, test="mcnemar_sentence")
+        assert (result.test, result.n_permutations) == ("mcnemar_sentence", None)
         assert (result.b, result.c) == (b, c)
         assert (result.statistic, result.p_value) == mcnemar_test(b, c)
 
@@ -98,7 +99,10 @@ def test_sentence_level_counts_do_not_depend_on_chunking():
         rng.normal(size=(50, 4)),
         rng.normal(size=(37, 4)),
     )
-    results = {(r.b, r.c) for r in (mbe_score(*args, chunk_size=k) for k in (1, 7, 64))}
+    results = {
+        (r.b, r.c)
+        for r in (mbe_score(*args, chunk_size=k, test="mcnemar_sentence") for k in (1, 7, 64))
+    }
     assert len(results) == 1
 
 
@@ -111,7 +115,7 @@ def test_mcnemar_counts_match_brute_force_loop():
                 coin = bool(random_indicator(seed, np.array([m]), np.array([f]))[0, 0])
                 b += model and not coin
                 c += coin and not model
-        result = _example(seed=seed, mcnemar_unit="pair")
+        result = _example(seed=seed, test="mcnemar_pair")
         assert (result.b, result.c) == (b, c)
         assert (result.statistic, result.p_value) == mcnemar_test(b, c)
         assert result.significant == (result.p_value < 0.05)
@@ -136,15 +140,15 @@ def _direct_score(male, female, male_emb, female_emb) -> float:
     return 100 * float((weights * (male[:, None] > female[None, :])).sum() / weights.sum())
 
 
+@pytest.mark.parametrize("test", ["permutation", "mcnemar_sentence", "mcnemar_pair"])
 @pytest.mark.parametrize("weighting", ["cosine", "dot"])
-def test_results_do_not_depend_on_chunk_size(weighting):
+def test_results_do_not_depend_on_chunk_size(weighting, test):
     male, female, male_emb, female_emb = _random_sets(37, 23, 5, seed=3)
     female[4] = male[10]  # a tie across the sets
-    reference = mbe_score(male, female, male_emb, female_emb, weighting=weighting, chunk_size=4096)
+    options = {"weighting": weighting, "test": test, "n_permutations": 99}
+    reference = mbe_score(male, female, male_emb, female_emb, chunk_size=4096, **options)
     for chunk_size in (1, 2, 5, 7, 10, 22, 23, 36, 37, 100):
-        result = mbe_score(
-            male, female, male_emb, female_emb, weighting=weighting, chunk_size=chunk_size
-        )
+        result = mbe_score(male, female, male_emb, female_emb, chunk_size=chunk_size, **options)
         assert result.score == pytest.approx(reference.score, rel=1e-13)
         assert (result.b, result.c, result.n_pairs) == (reference.b, reference.c, 37 * 23)
         assert (result.statistic, result.p_value) == (reference.statistic, reference.p_value)
@@ -158,7 +162,9 @@ def test_all_male_higher_scores_100_and_lower_scores_0():
     result = mbe_score(male_high, female, male_emb, female_emb)
     assert result.score == 100.0
     assert result.preferred == "male"
-    assert (result.b + result.c) > 0
+    # 2 of the C(10, 6) = 210 labellings score 0 or 100: p is about (1 + 999 / 105) / 1000.
+    assert result.p_value == pytest.approx(0.0105, abs=0.006)
+    assert (mbe_score(male_high, female, male_emb, female_emb, test="mcnemar_pair").b or 0) > 0
     result = mbe_score(male_high - 100.0, female, male_emb, female_emb)
     assert result.score == 0.0
     assert result.preferred == "female"
@@ -187,6 +193,12 @@ def test_strong_male_preference_is_significant_and_seed_only_moves_the_test():
     first = mbe_score(male, female, male_emb, female_emb, seed=0)
     second = mbe_score(male, female, male_emb, female_emb, seed=9)
     assert first.preferred == "male" and first.score > 75
+    assert first.significant and first.p_value == second.p_value == 1 / 1000
+    assert (first.test, first.n_permutations) == ("permutation", 999)
+    assert (first.b, first.c, first.statistic) == (None, None, None)
+    assert second.score == first.score
+    first = mbe_score(male, female, male_emb, female_emb, seed=0, test="mcnemar_sentence")
+    second = mbe_score(male, female, male_emb, female_emb, seed=9, test="mcnemar_sentence")
     assert first.significant and first.b > first.c
     assert second.score == first.score
     assert (second.b, second.c) != (first.b, first.c)
@@ -206,6 +218,8 @@ def test_to_dict_holds_every_field_and_the_direction():
         "statistic",
         "p_value",
         "significant",
+        "test",
+        "n_permutations",
     } <= record.keys()
     assert "score > 50: male" in record["direction"]
 
@@ -218,7 +232,7 @@ def test_shuffled_baseline_is_near_50_and_reproducible():
     assert 40 < shuffled.score < 60
     again = shuffled_baseline(male, female, male_emb, female_emb, seed=1, chunk_size=17)
     assert again.score == pytest.approx(shuffled.score, rel=1e-13)
-    assert (again.b, again.c) == (shuffled.b, shuffled.c)
+    assert again.p_value == shuffled.p_value
     other = shuffled_baseline(male, female, male_emb, female_emb, seed=2)
     assert other.score != shuffled.score
 
@@ -228,7 +242,14 @@ def test_shuffled_baseline_scores_a_seeded_split_of_the_pool():
     order = np.random.default_rng(8).permutation(12)
     scores = np.concatenate([male, female])[order]
     vectors = np.concatenate([male_emb, female_emb])[order]
-    expected = mbe_score(scores[:7], scores[7:], vectors[:7], vectors[7:], seed=8, weighting="dot")
+    expected = mbe_score(
+        scores[:7],
+        scores[7:],
+        vectors[:7],
+        vectors[7:],
+        seed=baseline_test_seed(8),
+        weighting="dot",
+    )
     assert (
         shuffled_baseline(male, female, male_emb, female_emb, seed=8, weighting="dot") == expected
     )
@@ -254,6 +275,10 @@ def test_shuffled_baseline_scores_a_seeded_split_of_the_pool():
         ({"weighting": "euclid"}, "weighting must be one of"),
         ({"chunk_size": 0}, "chunk_size must be a positive integer"),
         ({"alpha": 1.5}, "alpha must lie strictly between 0 and 1"),
+        ({"test": "mcnemar"}, r"test must be one of \('permutation'"),
+        ({"n_permutations": 0}, "n_permutations must be a positive integer, got 0"),
+        ({"n_permutations": 99.0}, "n_permutations must be a positive integer, got 99.0"),
+        ({"n_permutations": 19}, r"n_permutations=19 can never give p < alpha=0.05.*at least 20"),
         (
             {"male_emb": -np.abs(MALE_EMB) - 1, "female_emb": np.abs(FEMALE_EMB) + 1},
             "total pair weight .* not positive",

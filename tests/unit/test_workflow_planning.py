@@ -108,7 +108,8 @@ def test_tables_have_paper_shapes():
             "n_female": 3,
             "n_pairs": 9,
             "weighting": "cosine",
-            "mcnemar_unit": "sentence",
+            "test": "permutation",
+            "n_permutations": 999,
             "model_id": "x",
         }
         for c, s, p in (("TED2020", 54.69, 0.001), ("GlobalVoices", 49.0, 0.3))
@@ -117,6 +118,7 @@ def test_tables_have_paper_shapes():
     assert isinstance(frame, pd.DataFrame)
     text = mbe_markdown(frame)
     assert "54.69 ‡" in text and "49.00 ‡" not in text and "49.00" in text
+    assert "label-permutation test" in text and "999 relabellings" in text
 
 
 def test_cli_check_config(repo, capsys):

@@ -15,9 +15,14 @@ prefers the male sentences (gives them higher likelihood). The paper's prose
 (§3) states the opposite ("below 50 = male bias"); we follow the formula, and
 every result says which group is preferred in :attr:`MBEResult.preferred`.
 
-Significance (§3): McNemar's test of the model's indicator against a randomly
-assigned indicator, ``p < alpha``. The Shf baseline (§5.1) pools and shuffles
-the two sets before scoring (:func:`shuffled_baseline`).
+Significance. The paper (§3) names McNemar's test of the model's indicator
+against a randomly assigned indicator. Its indicators share comparison sets
+and are dependent, so that reading is anti-conservative (see
+:func:`mbe_score`); the default here is a label-permutation test
+(:func:`mgbias.measures.mbe_permutation.mbe_permutation_test`): male and female
+labels are reassigned at random and Eq. 2 recomputed; ``p < alpha`` is
+significant. The Shf baseline (§5.1) pools and shuffles the two sets before
+scoring (:func:`shuffled_baseline`) and is tested the same way.
 
 The pair matrix can exceed 10^8 entries, so it is scored in tiles of at most
 ``chunk_size x chunk_size`` pairs.
@@ -31,15 +36,19 @@ from typing import Any
 
 import numpy as np
 
-from mgbias.stats import mcnemar_test, random_indicator
+from mgbias.measures.mbe_permutation import mbe_permutation_test
+from mgbias.stats import mcnemar_test, random_indicator, splitmix64_mix
 
-__all__ = ["WEIGHTINGS", "MBEResult", "mbe_score", "shuffled_baseline"]
+__all__ = ["TESTS", "WEIGHTINGS", "MBEResult", "mbe_score", "shuffled_baseline"]
 
 #: Pair weightings ``C(m, f)``: "cosine" (the paper) or "dot" (the published code).
 WEIGHTINGS = ("cosine", "dot")
 
-#: Units of McNemar's test: each sentence (default) or each (male, female) pair.
-MCNEMAR_UNITS = ("sentence", "pair")
+#: Significance tests: label permutation (default) or McNemar's test per sentence or per pair.
+TESTS = ("permutation", "mcnemar_sentence", "mcnemar_pair")
+
+#: Default number of random relabellings of the permutation test (p in steps of 1/1000).
+DEFAULT_PERMUTATIONS = 999
 
 #: How to read a score; repeated in :meth:`MBEResult.to_dict`.
 DIRECTION_NOTE = (
@@ -62,18 +71,28 @@ class MBEResult:
         ``n_male * n_female``.
     weighting : str
         ``"cosine"`` or ``"dot"``.
-    b : int
-        Units (sentences or pairs, see ``mcnemar_unit``) where the model's
-        indicator is 1 and the random indicator 0.
-    c : int
-        Units where the model's indicator is 0 and the random indicator 1.
-    statistic, p_value : float
-        McNemar's test on ``b`` and ``c`` (:func:`mgbias.stats.mcnemar_test`).
+    b : int or None
+        McNemar tests: units (sentences or pairs, see ``test``) where the
+        model's indicator is 1 and the random indicator 0. ``None`` for the
+        permutation test.
+    c : int or None
+        McNemar tests: units where the model's indicator is 0 and the random
+        indicator 1. ``None`` for the permutation test.
+    statistic : float or None
+        McNemar tests: the statistic of :func:`mgbias.stats.mcnemar_test` on
+        ``b`` and ``c``. Permutation test: ``None`` (its statistic is
+        ``|score - 50|`` itself).
+    p_value : float
+        Two-sided p-value of the selected test.
     significant : bool
         ``p_value < alpha``.
     preferred : str
         ``"male"`` if ``score > 50``, ``"female"`` if ``score < 50``, else
         ``"neither"`` (direction by the formula, see the module docstring).
+    test : str
+        The significance test, one of :data:`TESTS`.
+    n_permutations : int or None
+        Random relabellings of the permutation test; ``None`` for McNemar.
     """
 
     score: float
@@ -81,13 +100,14 @@ class MBEResult:
     n_female: int
     n_pairs: int
     weighting: str
-    b: int
-    c: int
-    statistic: float
+    b: int | None
+    c: int | None
+    statistic: float | None
     p_value: float
     significant: bool
     preferred: str
-    mcnemar_unit: str = "sentence"
+    test: str = "permutation"
+    n_permutations: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict of all fields plus ``"direction"``, a note on how to read the score."""
@@ -165,7 +185,8 @@ def mbe_score(
     chunk_size: int = 2048,
     seed: int = 0,
     alpha: float = 0.05,
-    mcnemar_unit: str = "sentence",
+    test: str = "permutation",
+    n_permutations: int = DEFAULT_PERMUTATIONS,
 ) -> MBEResult:
     """MBE bias score over all male x female sentence pairs (Kaneko et al. 2022, Eq. 2).
 
@@ -195,17 +216,30 @@ def mbe_score(
         ``chunk_size`` female columns, so working memory is O(chunk_size**2)
         values (about 30 bytes per pair: weights, hash arrays, indicators; some
         130 MB at the default) plus one float64 copy of the embeddings, whatever
-        the set sizes (20,000 x 20,000 pairs, d = 768: about 260 MB above the
-        inputs, half a minute on 2 CPU cores). Counts (``n_pairs``,
+        the set sizes (20,000 x 20,000 pairs, d = 768, McNemar per sentence:
+        about 260 MB above the inputs, half a minute on 2 CPU cores). The
+        permutation test adds per-score-group embedding sums (at most another
+        ``n x d`` float64 array) and ``n x 256`` label blocks: on 7,000 x 7,000
+        sentences, d = 768, 999 relabellings, the whole call peaks at 253 MB
+        above the inputs and takes 4 s on 2 cores (the test itself 1.7 s;
+        ``python benchmarks/mbe.py``). Counts (``n_pairs``,
         ``b``, ``c``) and therefore the test are identical for every chunk size;
         ``score`` sums the weights in a different order per chunk size and so
-        agrees to float rounding (about 1e-13 relative).
+        agrees to float rounding (about 1e-13 relative). The permutation test
+        does not use the tiles (it needs no pair matrix, see Notes), so its
+        p-value does not depend on ``chunk_size`` at all.
     seed : int
-        Seed of the random indicator (:func:`mgbias.stats.random_indicator`).
+        Seed of the test: the relabellings of the permutation test
+        (``numpy.random.default_rng(seed)``) or the random indicator of
+        McNemar's test (:func:`mgbias.stats.random_indicator`).
     alpha : float
         Significance level; ``significant = p_value < alpha``.
-    mcnemar_unit : {"sentence", "pair"}
-        What McNemar's test counts (see Notes).
+    test : {"permutation", "mcnemar_sentence", "mcnemar_pair"}
+        Significance test (see Notes). Default: the label-permutation test.
+    n_permutations : int
+        Random relabellings ``B`` of the permutation test (ignored by McNemar).
+        The smallest attainable p-value is ``1 / (B + 1)``, so ``B`` must make
+        it smaller than ``alpha``.
 
     Returns
     -------
@@ -213,29 +247,53 @@ def mbe_score(
 
     Notes
     -----
-    Significance. The paper compares the MLM with "randomly assigned results of
-    the indicator function" by McNemar's test: "For each sentence, the presence
-    or absence of bias is predicted by two methods, MLM and Random" (§3). The
-    published code has no test, so the unit is a choice:
+    Significance. ``"permutation"`` (default): the male and female sentences
+    are pooled, the labels reassigned at random ``n_permutations`` times (same
+    group sizes), Eq. 2 recomputed each time, and ``p = (1 + #{|MBE_perm - 50|
+    >= |MBE - 50|}) / (B + 1)``
+    (:func:`mgbias.measures.mbe_permutation.mbe_permutation_test`). It tests
+    "the gender label carries no information about the sentence's score
+    (given the pooled sentences)", and is exact for it: on simulated null
+    worlds it rejects at the nominal rate (``benchmarks/mbe.py``,
+    ``tests/unit/test_mbe_permutation.py``). The Shf baseline is one such
+    relabelling. Exchangeability is stronger than "Eq. 2 has expectation 50":
+    if gender changed only, say, the spread of the scores or the embeddings,
+    the test may reject although the score stays near 50, so read a
+    significant result together with its distance from 50.
 
-    * ``"sentence"`` (default, the paper's wording): a male sentence ``m`` is
-      biased when its weighted share of wins, ``sum_f C(m,f) I(A(m) > A(f)) /
-      sum_f C(m,f)``, exceeds one half; a female sentence ``f`` is biased when
-      the male sentences beat it on more than half of its weight. Each of the
+    The paper instead compares the MLM with "randomly assigned results of the
+    indicator function" by McNemar's test: "For each sentence, the presence or
+    absence of bias is predicted by two methods, MLM and Random" (§3). The
+    published code has no test, so the unit is a choice; both readings are
+    kept for comparison with the paper, but
+
+    .. warning::
+       Both McNemar readings are anti-conservative: every sentence's (or
+       pair's) indicator is computed against the same opposite set, so the
+       indicators are dependent while McNemar's test assumes independent
+       units. On null worlds (i.i.d. normal scores, uniform random
+       embeddings, 300 sentences per gender, 200 draws, ``python
+       benchmarks/mbe.py``) they reject 19.5% (sentence) and 82.5% (pair) of
+       the time at ``alpha = 0.05`` (the permutation test: 7.5%, inside the
+       99% binomial band of 5%, 1.5%-9.5%); with 1,000 sentences per gender,
+       15% and 91.5% (permutation test: 2%). Do not read their p-values as
+       error rates.
+
+    * ``"mcnemar_sentence"``: a male sentence ``m`` is biased when its
+      weighted share of wins, ``sum_f C(m,f) I(A(m) > A(f)) / sum_f C(m,f)``,
+      exceeds one half; a female sentence ``f`` is biased when the male
+      sentences beat it on more than half of its weight. Each of the
       ``n_male + n_female`` sentences is compared with a seeded fair coin
-      ``random_indicator(seed, i, 0)``. Sentences are the independent units of
-      the corpus, so the p-value keeps its meaning as the sets grow.
-    * ``"pair"``: every pair's ``I(A(m) > A(f))`` is compared with the coin
-      ``random_indicator(seed, m, f)`` (drawn from global indices, independent
-      of chunking). This tests whether the unweighted share of winning pairs
-      differs from one half, but pairs sharing a sentence are not independent:
-      with thousands of sentences the p-value is far too small (on random
-      scores of 20,000 x 20,000 sentences it is 0), so use it only to
-      compare with work that counted pairs.
+      ``random_indicator(seed, i, 0)``.
+    * ``"mcnemar_pair"``: every pair's ``I(A(m) > A(f))`` is compared with the
+      coin ``random_indicator(seed, m, f)`` (drawn from global indices,
+      independent of chunking). With thousands of sentences the p-value is
+      far too small (on random scores of 20,000 x 20,000 sentences it is 0).
 
     ``b`` counts units with model 1 / random 0, ``c`` units with model 0 /
     random 1, and :func:`mgbias.stats.mcnemar_test` decides (exact binomial
     below 25 discordant units, else chi-square with continuity correction).
+    To reproduce the paper's reading select ``test="mcnemar_sentence"``.
 
     Ties ``A(m) == A(f)`` count 0 in the indicator (strict ``>``, as in Eq. 2)
     but stay in the denominator.
@@ -246,8 +304,10 @@ def mbe_score(
         If scores are not 1-D, empty or non-finite; if an embedding matrix is
         not ``(n, d)`` with one row per score, the two dimensions differ, or it
         holds non-finite values or (for cosine) a zero vector; if
-        ``weighting``, ``chunk_size`` or ``alpha`` is invalid; or if the total
-        weight is not positive.
+        ``weighting``, ``chunk_size``, ``alpha``, ``test`` or
+        ``n_permutations`` is invalid (including ``1 / (n_permutations + 1) >=
+        alpha``, which could never be significant); or if the total weight is
+        not positive.
 
     Examples
     --------
@@ -265,8 +325,11 @@ def mbe_score(
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size}")
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
-    if mcnemar_unit not in MCNEMAR_UNITS:
-        raise ValueError(f"mcnemar_unit must be one of {MCNEMAR_UNITS}, got {mcnemar_unit!r}")
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+    by_permutation = test == "permutation"
+    if by_permutation:
+        _check_permutations(n_permutations, alpha)
 
     male, female, male_vectors, female_vectors = _check_inputs(
         male_scores, female_scores, male_emb, female_emb
@@ -274,10 +337,13 @@ def mbe_score(
     if weighting == "cosine":
         male_vectors = _unit_rows(male_vectors, "male_emb")
         female_vectors = _unit_rows(female_vectors, "female_emb")
+    if by_permutation:  # one pooled copy, the two sets are views of it
+        pooled_vectors = np.concatenate([male_vectors, female_vectors])
+        male_vectors, female_vectors = pooled_vectors[: male.size], pooled_vectors[male.size :]
 
     weighted_hits: list[float] = []  # per-tile sums of C(m, f) * I(A(m) > A(f))
     weight_totals: list[float] = []  # per-tile sums of C(m, f)
-    by_sentence = mcnemar_unit == "sentence"
+    by_sentence = test == "mcnemar_sentence"
     # per-sentence sums of C * I and of C: male rows, female columns
     male_hits, male_weight = np.zeros(male.size), np.zeros(male.size)
     female_hits, female_weight = np.zeros(female.size), np.zeros(female.size)
@@ -294,6 +360,8 @@ def mbe_score(
             model_says_male = male_tile_scores > female[None, col_start:col_stop]
             weighted_hits.append(float(np.sum(weights, where=model_says_male)))
             weight_totals.append(float(np.sum(weights)))
+            if by_permutation:
+                continue
             if by_sentence:
                 hits = np.where(model_says_male, weights, 0.0)
                 male_hits[row_start:row_stop] += hits.sum(axis=1)
@@ -316,9 +384,20 @@ def mbe_score(
             f"the {weighting} weighted share of Eq. 2 is undefined for these embeddings"
         )
     score = 100.0 * (math.fsum(weighted_hits) / total_weight)
-    if by_sentence:
-        b, c = _sentence_discordance(male_hits, male_weight, female_hits, female_weight, seed)
-    statistic, p_value = mcnemar_test(b, c)
+    if by_permutation:
+        permutation = mbe_permutation_test(
+            np.concatenate([male, female]),
+            pooled_vectors,
+            male.size,
+            n_permutations=n_permutations,
+            seed=seed,
+        )
+        b = c = statistic = None
+        p_value = permutation.p_value
+    else:
+        if by_sentence:
+            b, c = _sentence_discordance(male_hits, male_weight, female_hits, female_weight, seed)
+        statistic, p_value = mcnemar_test(b, c)
     return MBEResult(
         score=score,
         n_male=int(male.size),
@@ -331,8 +410,22 @@ def mbe_score(
         p_value=p_value,
         significant=bool(p_value < alpha),
         preferred=_preferred_group(score),
-        mcnemar_unit=mcnemar_unit,
+        test=test,
+        n_permutations=int(n_permutations) if by_permutation else None,
     )
+
+
+def _check_permutations(n_permutations: Any, alpha: float) -> None:
+    if isinstance(n_permutations, bool) or not isinstance(n_permutations, int | np.integer):
+        raise ValueError(f"n_permutations must be a positive integer, got {n_permutations!r}")
+    if n_permutations < 1:
+        raise ValueError(f"n_permutations must be a positive integer, got {n_permutations}")
+    if 1.0 / (n_permutations + 1) >= alpha:
+        needed = math.floor(1.0 / alpha)
+        raise ValueError(
+            f"n_permutations={n_permutations} can never give p < alpha={alpha} (the smallest "
+            f"p-value is 1 / (n_permutations + 1)); use at least {needed}"
+        )
 
 
 def _sentence_discordance(
@@ -379,9 +472,12 @@ def shuffled_baseline(
     male_scores, female_scores, male_emb, female_emb
         As for :func:`mbe_score`.
     seed : int
-        Seeds both the permutation and the random indicator of McNemar's test.
+        Seeds the split. The split's score is tested like :func:`mbe_score`'s
+        with the derived seed :func:`baseline_test_seed` ``(seed)``, so the
+        test's own relabellings are not the split's draw again.
     **kw
-        Passed to :func:`mbe_score` (``weighting``, ``chunk_size``, ``alpha``).
+        Passed to :func:`mbe_score` (``weighting``, ``chunk_size``, ``alpha``,
+        ``test``, ``n_permutations``).
 
     Returns
     -------
@@ -400,6 +496,17 @@ def shuffled_baseline(
         pooled_scores[second],
         pooled_vectors[first],
         pooled_vectors[second],
-        seed=seed,
+        seed=baseline_test_seed(seed),
         **kw,
     )
+
+
+def baseline_test_seed(seed: int) -> int:
+    """Seed of the Shf baseline's test: the splitmix64 finaliser of ``seed + 1`` (mod 2**64).
+
+    :func:`shuffled_baseline` splits the pool with ``default_rng(seed)``; its
+    permutation test must not draw that same permutation again as its first
+    relabelling, so it gets this derived seed.
+    """
+    mixed = splitmix64_mix(np.array([(int(seed) + 1) % 2**64], dtype=np.uint64))
+    return int(mixed[0])

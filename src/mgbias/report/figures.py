@@ -22,7 +22,8 @@ def mbe_figure(frame: pd.DataFrame, path: str | Path) -> None:
 
     The dashed line at 50 is no preference; bars above it mean the model
     prefers male sentences (Kaneko et al. 2022, Eq. 2); a star marks
-    p < alpha (McNemar against a random indicator).
+    p < alpha by the table's significance test (``test`` column; label
+    permutation by default).
     """
     panels = sorted(frame.groupby(["model", "world"]).groups)
     corpora = sorted(frame["corpus"].unique())

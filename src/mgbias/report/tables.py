@@ -24,9 +24,20 @@ MBE_COLUMNS = [
     "n_female",
     "n_pairs",
     "weighting",
-    "mcnemar_unit",
+    "test",
+    "n_permutations",
     "model_id",
 ]
+
+#: How the MBE table describes each significance test (``mbe.test``).
+MBE_TEST_NOTES = {
+    "permutation": "label-permutation test (male/female labels reassigned at random, "
+    "Eq. 2 recomputed; {n_permutations} relabellings)",
+    "mcnemar_sentence": "McNemar's test per sentence against a random indicator "
+    "(the paper's reading; anti-conservative)",
+    "mcnemar_pair": "McNemar's test per (male, female) pair against a random indicator "
+    "(anti-conservative)",
+}
 
 MINING_COLUMNS = [
     "world",
@@ -81,6 +92,16 @@ def mbe_table(records: Iterable[Mapping]) -> pd.DataFrame:
     return frame[MBE_COLUMNS].sort_values(["model", "world", "corpus", "lang"], ignore_index=True)
 
 
+def mbe_test_note(frame: pd.DataFrame) -> str:
+    """The significance test(s) behind the table's ‡ marks, from its ``test`` column."""
+    notes = []
+    for test, block in frame.groupby("test", sort=True):
+        counts = sorted({int(n) for n in block["n_permutations"].dropna()})
+        note = MBE_TEST_NOTES[test].format(n_permutations="/".join(map(str, counts)))
+        notes.append(note)
+    return "; ".join(notes)
+
+
 def mbe_markdown(frame: pd.DataFrame) -> str:
     """Table 2 layout (MBE per language and corpus, ‡ = p < alpha), then all columns."""
     parts = [
@@ -88,7 +109,8 @@ def mbe_markdown(frame: pd.DataFrame) -> str:
         "",
         "Score = 100 x cosine-weighted share of (male, female) sentence pairs in which the",
         "model's AULA prefers the male sentence (Eq. 2): above 50 = male sentences preferred,",
-        "below 50 = female. ‡ = significant against a random indicator (McNemar).",
+        "below 50 = female. ‡ = p < alpha by the significance test in the `test` column: "
+        f"{mbe_test_note(frame)}.",
     ]
     marked = frame.assign(
         cell=[
