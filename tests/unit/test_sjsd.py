@@ -15,10 +15,10 @@ from mgbias.measures.sjsd import (
     binarized_sjsd,
     js_distance,
     js_distance_sums,
-    perturb_final_character,
     sjsd,
     sjsd_pair_scores,
 )
+from mgbias.perturb import perturb_final_character
 
 
 def eq3_by_hand(p: float) -> float:
