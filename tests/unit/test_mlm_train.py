@@ -137,6 +137,12 @@ def test_saved_model_loads_and_returns_attentions(trained):
     assert len(scores.token_ids[0]) == 7
 
 
+def test_load_accepts_auto_device(trained):
+    # The configuration's and the command line's default, passed through unchanged.
+    model, _ = load_mlm(str(trained), device="auto")
+    assert next(model.parameters()).device.type == pick_device(None).type
+
+
 def test_load_errors_name_the_problem(tmp_path):
     empty = tmp_path / "not_a_model"
     empty.mkdir()
@@ -155,6 +161,7 @@ def test_pick_device():
     assert pick_device("cpu") == torch.device("cpu")
     expected = "cuda" if torch.cuda.is_available() else "cpu"
     assert pick_device().type == expected
+    assert pick_device("auto").type == expected
     if not torch.cuda.is_available():
         with pytest.raises(ValueError, match="CUDA is not available"):
             pick_device("cuda")
