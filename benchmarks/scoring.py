@@ -62,7 +62,7 @@ from mgbias.measures.aula import aula
 from mgbias.mlm.engine import encode_sentences, length_sorted_batches, pad_batch, score_unmasked
 from mgbias.mlm.masked import masked_copy_batches, mlm_encoder_and_head, score_masked
 from mgbias.mlm.spans import encode_pairs
-from mgbias.mlm.train import SPECIAL_TOKENS, build_bert_tokenizer
+from mgbias.mlm.wordpiece import SPECIAL_TOKENS, build_bert_tokenizer
 
 SEED = 0
 VOCAB_SIZE = 8000

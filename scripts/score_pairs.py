@@ -19,11 +19,10 @@ with job_log(smk.log[0]) as log:
     pairs = pair_sentences(frame, perturb=wildcards.variant == "perturbed")
     if not pairs:
         raise ValueError(f"{smk.input.data}: no {smk.params.bias_type} pairs")
-    device = None if scoring["device"] == "auto" else scoring["device"]
     model, tokenizer = load_mlm(
         smk.params.model_id,
         revision=smk.params.revision,
-        device=device,
+        device=scoring["device"],
         allow_untrained_head=smk.params.allow_untrained_head,
     )
     unmasked, masked = score_pair_passes(

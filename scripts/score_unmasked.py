@@ -14,11 +14,10 @@ with job_log(smk.log[0]) as log:
     torch.set_num_threads(smk.threads)
     scoring = smk.params.scoring
     _, sentences = read_gendered_sentences(smk.input.sentences)
-    device = None if scoring["device"] == "auto" else scoring["device"]
     model, tokenizer = load_mlm(
         smk.params.model_id,
         revision=smk.params.revision,
-        device=device,
+        device=scoring["device"],
         allow_untrained_head=smk.params.allow_untrained_head,
     )
     scores = score_unmasked(

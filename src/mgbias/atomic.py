@@ -1,4 +1,16 @@
-"""Atomic file writes: a failed or killed job never leaves a partial file."""
+"""Atomic writes: a failed or killed job never leaves a partial output.
+
+One module for every output the library writes in place:
+
+- one file: :func:`atomic_path` (and :func:`write_bytes`, :func:`write_text`,
+  :func:`write_json` on top of it);
+- several files that belong together: :func:`atomic_paths`, which renames them
+  into place only once every one of them is complete;
+- a directory: :func:`atomic_directory`.
+
+Temporary files and directories live beside their destination (so the final
+``os.replace`` is atomic) under hidden names starting with ``.<name>.``.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +18,64 @@ import contextlib
 import glob
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+
+def _partial_prefix(path: Path) -> str:
+    return f".{path.name}.partial-"
+
+
+@contextlib.contextmanager
+def atomic_paths(*paths: str | Path, suffix: str = "") -> Iterator[tuple[Path, ...]]:
+    """Yield one temporary path beside each of ``paths``; rename them all on success.
+
+    The block writes each temporary file. Only when it completes are the files
+    renamed onto their destinations, in the order given, so a file that must
+    appear last (a checksum sidecar, say) is listed last. On any exception
+    every temporary file is removed and every destination is left as it was.
+
+    The renames are atomic one by one, not together: a process killed between
+    two of them leaves the earlier destinations new and the later ones old. A
+    process killed outright (SIGKILL) cannot clean up; the partial files it
+    leaves (``.<name>.partial-*``) are hidden, never at a destination, and removed
+    by the next write of the same destination.
+
+    Parameters
+    ----------
+    *paths
+        The destinations; their parent directories are created if needed.
+    suffix
+        Appended to each temporary file's name (some writers choose the format
+        by suffix).
+
+    Yields
+    ------
+    tuple of Path
+        The temporary paths, in the order of ``paths``; each exists, empty.
+    """
+    targets = [Path(path) for path in paths]
+    for target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        for stale in target.parent.glob(f"{glob.escape(_partial_prefix(target))}*"):
+            stale.unlink(missing_ok=True)
+    temps: list[Path] = []
+    try:
+        for target in targets:
+            handle, tmp = tempfile.mkstemp(
+                prefix=_partial_prefix(target), suffix=suffix, dir=target.parent
+            )
+            os.close(handle)
+            temps.append(Path(tmp))
+        yield tuple(temps)
+        for tmp, target in zip(temps, targets, strict=True):
+            os.replace(tmp, target)
+    finally:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
@@ -22,20 +88,61 @@ def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
     partial file it leaves (``.<name>.partial-*``) is hidden, never at
     ``path``, and removed by the next write of ``path``.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    prefix = f".{path.name}.partial-"
-    for stale in path.parent.glob(f"{glob.escape(prefix)}*"):
-        stale.unlink(missing_ok=True)
-    handle, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=path.parent)
-    os.close(handle)
-    tmp_path = Path(tmp)
+    with atomic_paths(path, suffix=suffix) as (tmp,):
+        yield tmp
+
+
+@contextlib.contextmanager
+def atomic_directory(path: str | Path) -> Iterator[Path]:
+    """Yield a fresh temporary directory beside ``path``; rename it to ``path`` on success.
+
+    The block fills the directory. On success its permissions are normalised
+    (directories ``0o755``, files ``0o644``; ``tempfile.mkdtemp`` creates ``0o700``)
+    and it replaces ``path``: an existing ``path`` is first moved aside to a hidden
+    sibling (``.<name>.*.old``), which is removed once the new directory is in
+    place, or moved back if the rename fails. On any exception the temporary
+    directory (``.<name>.*.tmp``) is removed and ``path`` is left as it was.
+
+    Parameters
+    ----------
+    path
+        The destination directory; its parent is created if needed.
+
+    Yields
+    ------
+    Path
+        The temporary directory, empty.
+    """
+    out_dir = Path(path)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
+    retired: Path | None = None
     try:
-        yield tmp_path
-        os.replace(tmp_path, path)
+        yield tmp
+        os.chmod(tmp, 0o755)
+        for written in tmp.rglob("*"):
+            os.chmod(written, 0o755 if written.is_dir() else 0o644)
+        if out_dir.exists():
+            retired = Path(
+                tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".old", dir=out_dir.parent)
+            )
+            os.replace(out_dir, retired)
+        os.replace(tmp, out_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if retired is not None and not out_dir.exists():
+            os.replace(retired, out_dir)
+            retired = None
+        raise
     finally:
-        if tmp_path.exists():
-            tmp_path.unlink()
+        if retired is not None:
+            shutil.rmtree(retired, ignore_errors=True)
+
+
+def write_bytes(path: str | Path, data: bytes) -> None:
+    """Write bytes atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
 
 
 def write_text(path: str | Path, text: str) -> None:

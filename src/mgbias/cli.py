@@ -55,12 +55,11 @@ def _score(args: argparse.Namespace) -> int:
     from mgbias.mlm.load import load_mlm
     from mgbias.pair_passes import score_pair_passes
 
-    device = None if args.device == "auto" else args.device
     try:
         model, tokenizer = load_mlm(
             args.model,
             revision=args.revision,
-            device=device,
+            device=args.device,
             allow_untrained_head=args.allow_untrained_head,
         )
     except (ValueError, OSError) as error:  # UntrainedHeadError, ModelLoadError, no model dir

@@ -31,7 +31,6 @@ every reader sees exactly one sentence per line.
 from __future__ import annotations
 
 import functools
-import os
 import re
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -41,6 +40,9 @@ from typing import Any, TextIO
 
 import numpy as np
 from tqdm.auto import tqdm
+
+from mgbias.atomic import atomic_paths
+from mgbias.seeds import check_seed
 
 FEMALE = "female"
 MALE = "male"
@@ -307,11 +309,6 @@ def _copy_selected_lines(source: Path, keep: np.ndarray, sink: TextIO) -> None:
         )
 
 
-def _check_seed(seed: int) -> None:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-
-
 def downsample_to_equal(
     in_female: Path, in_male: Path, out_female: Path, out_male: Path, *, seed: int
 ) -> int:
@@ -326,14 +323,14 @@ def downsample_to_equal(
 
     Two passes over each input (count, then copy) keep memory at O(k) line indices.
     Each output is written to a temporary file in its directory and renamed into
-    place once both are complete.
+    place once both are complete (:func:`mgbias.atomic.atomic_paths`).
 
     Returns
     -------
     int
         ``k``, the number of lines in each output.
     """
-    _check_seed(seed)
+    check_seed(seed)
     in_female, in_male = Path(in_female), Path(in_male)
     out_female, out_male = Path(out_female), Path(out_male)
     n_female, n_male = count_lines(in_female), count_lines(in_male)
@@ -345,28 +342,10 @@ def downsample_to_equal(
         (in_female, out_female, _choose_sorted_indices(n_female, k, female_rng)),
         (in_male, out_male, _choose_sorted_indices(n_male, k, male_rng)),
     ]
-    temp_paths: list[Path] = []
-    try:
-        for source, target, keep in plan:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            handle = tempfile.NamedTemporaryFile(
-                "w",
-                encoding="utf-8",
-                newline="\n",
-                dir=target.parent,
-                prefix=f".{target.name}.",
-                suffix=".part",
-                delete=False,
-            )
-            temp_paths.append(Path(handle.name))
-            with handle:
+    with atomic_paths(out_female, out_male) as temps:
+        for (source, _, keep), temp in zip(plan, temps, strict=True):
+            with open(temp, "w", encoding="utf-8", newline="\n") as handle:
                 _copy_selected_lines(source, keep, handle)
-        for temp_path, (_, target, _) in zip(temp_paths, plan, strict=True):
-            os.replace(temp_path, target)
-    except BaseException:
-        for temp_path in temp_paths:
-            temp_path.unlink(missing_ok=True)
-        raise
     return k
 
 
@@ -392,7 +371,7 @@ def mine_gendered_sentences(
     MiningCounts
         Counts before downsampling, with ``n_kept_per_gender`` set.
     """
-    _check_seed(seed)
+    check_seed(seed)
     out_female, out_male = Path(out_female), Path(out_male)
     scratch_parent = Path(workdir) if workdir is not None else out_female.parent
     scratch_parent.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import numbers
+from typing import Any
 
 
 def derive_seed(root: int, *keys: object) -> int:
@@ -15,3 +17,19 @@ def derive_seed(root: int, *keys: object) -> int:
     """
     text = "\x1f".join([str(int(root)), *(str(k) for k in keys)])
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "little")
+
+
+def check_seed(seed: Any) -> int:
+    """Return ``seed`` as an ``int`` if it is a non-negative integer; raise otherwise.
+
+    Python and NumPy integers are accepted; ``bool`` is not (``True`` is an
+    ``int`` in Python, but never a meant seed).
+
+    Raises
+    ------
+    ValueError
+        ``"seed must be a non-negative integer, got <seed>"``.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    return int(seed)

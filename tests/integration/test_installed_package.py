@@ -104,7 +104,7 @@ def model_dir(tmp_path_factory) -> Path:
     import torch
     from transformers import BertConfig, BertForMaskedLM
 
-    from mgbias.mlm.train import build_bert_tokenizer
+    from mgbias.mlm.wordpiece import build_bert_tokenizer
 
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "she", "he", "is", "a", "doctor"]
     probabilities = [0.05, 0.05, 0.05, 0.05, 0.05, 0.2, 0.3, 0.1, 0.1, 0.05]

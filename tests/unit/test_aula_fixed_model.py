@@ -23,7 +23,7 @@ from transformers import BertConfig, BertForMaskedLM
 from mgbias.measures.aul import aul
 from mgbias.measures.aula import aula
 from mgbias.mlm.engine import score_unmasked
-from mgbias.mlm.train import build_bert_tokenizer
+from mgbias.mlm.wordpiece import build_bert_tokenizer
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "she", "he", "is", "a", "doctor"]
 PROBABILITIES = [0.05, 0.05, 0.05, 0.05, 0.05, 0.2, 0.3, 0.1, 0.1, 0.05]  # sums to 1

@@ -22,7 +22,7 @@ import yaml
 from transformers import BertConfig, BertForMaskedLM, BertModel
 
 from mgbias.cli import main
-from mgbias.mlm.train import build_bert_tokenizer
+from mgbias.mlm.wordpiece import build_bert_tokenizer
 
 REPO = Path(__file__).resolve().parents[2]
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "she", "he", "is", "a", "doctor"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from types import SimpleNamespace
 
 import numpy as np
 import pyarrow as pa
@@ -13,7 +14,7 @@ import torch
 from transformers import BertConfig, BertForMaskedLM, BertTokenizer
 
 from mgbias.mlm.cache import read_score_cache, sentences_sha256, write_score_cache
-from mgbias.mlm.engine import SentenceScores, score_unmasked
+from mgbias.mlm.engine import SentenceScores, padding_id, score_unmasked
 
 VOCAB = [
     "[PAD]",
@@ -173,6 +174,12 @@ def test_default_length_limit_is_the_smaller_of_tokenizer_and_model(tokenizer):
     scores = score_unmasked(config_limit_model, tokenizer, [long_sentence], progress=False)
     assert scores.n_truncated == 1
     assert len(scores.token_ids[0]) == 14  # min(tokenizer 16, positions 16) - 2
+
+
+def test_padding_id_is_the_pad_token_else_zero(tokenizer):
+    assert padding_id(tokenizer) == VOCAB.index("[PAD]")
+    assert padding_id(SimpleNamespace(pad_token_id=7)) == 7
+    assert padding_id(SimpleNamespace(pad_token_id=None)) == 0
 
 
 def test_bad_inputs_raise_clear_errors(model, tokenizer):

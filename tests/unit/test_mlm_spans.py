@@ -15,7 +15,7 @@ from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers,
 from transformers import PreTrainedTokenizerFast
 
 from mgbias.mlm.spans import encode_pairs, pair_spans, shared_token_indices
-from mgbias.mlm.train import build_bert_tokenizer
+from mgbias.mlm.wordpiece import build_bert_tokenizer
 
 # Whole words of the test vocabulary; "nurse" is split into two pieces in every family,
 # "actor"/"actress" share their first piece.

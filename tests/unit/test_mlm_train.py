@@ -15,15 +15,9 @@ from safetensors.torch import load_file
 
 from mgbias.mlm.engine import score_unmasked
 from mgbias.mlm.load import ModelLoadError, load_mlm, model_revision, pick_device
-from mgbias.mlm.train import (
-    SPECIAL_TOKENS,
-    MLMTrainingConfig,
-    _write_directory_atomically,
-    iter_text_lines,
-    learn_wordpiece_vocab,
-    train_mlm,
-    train_wordpiece_tokenizer,
-)
+from mgbias.mlm.text_lines import iter_text_lines
+from mgbias.mlm.train import MLMTrainingConfig, train_mlm
+from mgbias.mlm.wordpiece import SPECIAL_TOKENS, learn_wordpiece_vocab, train_wordpiece_tokenizer
 
 SMALL = MLMTrainingConfig(
     seed=3,
@@ -143,6 +137,12 @@ def test_saved_model_loads_and_returns_attentions(trained):
     assert len(scores.token_ids[0]) == 7
 
 
+def test_load_accepts_auto_device(trained):
+    # The configuration's and the command line's default, passed through unchanged.
+    model, _ = load_mlm(str(trained), device="auto")
+    assert next(model.parameters()).device.type == pick_device(None).type
+
+
 def test_load_errors_name_the_problem(tmp_path):
     empty = tmp_path / "not_a_model"
     empty.mkdir()
@@ -161,6 +161,7 @@ def test_pick_device():
     assert pick_device("cpu") == torch.device("cpu")
     expected = "cuda" if torch.cuda.is_available() else "cpu"
     assert pick_device().type == expected
+    assert pick_device("auto").type == expected
     if not torch.cuda.is_available():
         with pytest.raises(ValueError, match="CUDA is not available"):
             pick_device("cuda")
@@ -218,25 +219,6 @@ def test_masked_lm_loss_equals_the_full_head_loss():
         (param.grad for param in model.parameters()), full_grads, strict=True
     ):
         torch.testing.assert_close(ours_grad, full_grad, rtol=1e-5, atol=1e-7)
-
-
-def test_failed_directory_write_leaves_previous_output(tmp_path):
-    out_dir = tmp_path / "model"
-    out_dir.mkdir()
-    (out_dir / "old.txt").write_text("previous")
-
-    def failing_write(directory: Path) -> None:
-        (directory / "partial.bin").write_bytes(b"half")
-        raise RuntimeError("killed")
-
-    with pytest.raises(RuntimeError, match="killed"):
-        _write_directory_atomically(out_dir, failing_write)
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["model"]
-    assert [path.name for path in out_dir.iterdir()] == ["old.txt"]
-
-    _write_directory_atomically(out_dir, lambda d: (d / "new.txt").write_text("new"))
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["model"]
-    assert [path.name for path in out_dir.iterdir()] == ["new.txt"]
 
 
 def test_masking_counts_follow_the_80_10_10_rule():

@@ -13,7 +13,7 @@ import yaml
 from snakerun import checked, copy_workflow, snakemake
 from transformers import BertConfig, BertModel
 
-from mgbias.mlm.train import build_bert_tokenizer
+from mgbias.mlm.wordpiece import build_bert_tokenizer
 
 pytestmark = pytest.mark.workflow
 

@@ -49,6 +49,20 @@ def sha256_file(path: str | Path, *, chunk_size: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
+def sidecar_text(path: str | Path, digest: str) -> str:
+    """Return the sidecar content for ``path``: ``"<digest>  <base name>\\n"``.
+
+    Raises
+    ------
+    ValueError
+        If ``digest`` is not a SHA-256 digest in hex.
+    """
+    digest = digest.lower()
+    if not is_sha256_hex(digest):
+        raise ValueError(f"not a SHA-256 hex digest (64 hex characters): {digest!r}")
+    return f"{digest}  {Path(path).name}\n"
+
+
 def write_sidecar(path: str | Path, digest: str) -> Path:
     """Write ``digest`` to the sidecar of ``path`` atomically and return the sidecar path.
 
@@ -60,12 +74,9 @@ def write_sidecar(path: str | Path, digest: str) -> Path:
     ValueError
         If ``digest`` is not a SHA-256 digest in hex.
     """
-    digest = digest.lower()
-    if not is_sha256_hex(digest):
-        raise ValueError(f"not a SHA-256 hex digest (64 hex characters): {digest!r}")
-    path = Path(path)
+    text = sidecar_text(path, digest)
     target = sidecar_path(path)
-    write_text(target, f"{digest}  {path.name}\n")
+    write_text(target, text)
     return target
 
 

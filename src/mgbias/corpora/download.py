@@ -25,8 +25,9 @@ Guarantees
 The body is streamed into a temporary file next to ``dest`` while its SHA-256 is
 computed, then validated (HTTP status, length announced by ``Content-Length``,
 expected digest, archive integrity judged by ``dest``'s name), and only then
-renamed onto ``dest``. On any failure the temporary file is removed, ``dest`` is
-not created, and a ``dest`` that existed before is left as it was.
+renamed onto ``dest``, followed by its checksum sidecar (both written with
+:func:`mgbias.atomic.atomic_paths`). On any failure the temporary files are removed,
+``dest`` is not created, and a ``dest`` that existed before is left as it was.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ import hashlib
 import http.client
 import logging
 import os
-import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -51,7 +51,8 @@ from typing import BinaryIO
 
 from tqdm.auto import tqdm
 
-from mgbias.corpora.checksums import is_sha256_hex, write_sidecar
+from mgbias.atomic import atomic_paths
+from mgbias.corpora.checksums import is_sha256_hex, sidecar_path, sidecar_text
 
 logger = logging.getLogger(__name__)
 
@@ -145,59 +146,82 @@ def _open_source(url: str, dest: Path, timeout: float) -> Iterator[_Source]:
         yield _Source(response, announced, is_network=True)
 
 
-def _stream_to_temp(
-    url: str, dest: Path, *, timeout: float, progress: bool, chunk_size: int
-) -> tuple[Path, str, int]:
-    """Copy the body of ``url`` into a new temporary file beside ``dest``.
+def _stream_into(
+    url: str, dest: Path, temp_path: Path, *, timeout: float, progress: bool, chunk_size: int
+) -> tuple[str, int]:
+    """Copy the body of ``url`` into ``temp_path`` (overwritten), a temporary file for ``dest``.
 
-    Returns the temporary path, the SHA-256 hex digest and the number of bytes. The
-    temporary file is removed if anything goes wrong.
+    Returns the SHA-256 hex digest and the number of bytes.
     """
-    handle = tempfile.NamedTemporaryFile(
-        dir=dest.parent, prefix=f".{dest.name}.", suffix=".part", delete=False
-    )
-    temp_path = Path(handle.name)
-    try:
-        digest = hashlib.sha256()
-        n_bytes = 0
-        with handle, _open_source(url, dest, timeout) as source:
-            with tqdm(
-                total=source.announced_length,
-                unit="B",
-                unit_scale=True,
-                unit_divisor=1024,
-                desc=dest.name,
-                disable=None if progress else True,
-                leave=False,
-            ) as bar:
-                while True:
-                    try:
-                        chunk = source.stream.read(chunk_size)
-                    except http.client.IncompleteRead as err:
-                        n_bytes += len(err.partial)
-                        expected = source.announced_length or (n_bytes + (err.expected or 0))
-                        raise DownloadError(
-                            url, dest, f"truncated: got {n_bytes} of {expected} bytes"
-                        ) from None
-                    except OSError as err:
-                        if source.is_network:
-                            raise _TransientError(
-                                f"connection lost after {n_bytes} bytes: {err!r}"
-                            ) from err
-                        raise
-                    if not chunk:
-                        break
-                    handle.write(chunk)
-                    digest.update(chunk)
-                    n_bytes += len(chunk)
-                    bar.update(len(chunk))
-            announced = source.announced_length
-        if announced is not None and n_bytes < announced:
-            raise DownloadError(url, dest, f"truncated: got {n_bytes} of {announced} bytes")
-        return temp_path, digest.hexdigest(), n_bytes
-    except BaseException:
-        temp_path.unlink(missing_ok=True)
-        raise
+    digest = hashlib.sha256()
+    n_bytes = 0
+    with open(temp_path, "wb") as handle, _open_source(url, dest, timeout) as source:
+        with tqdm(
+            total=source.announced_length,
+            unit="B",
+            unit_scale=True,
+            unit_divisor=1024,
+            desc=dest.name,
+            disable=None if progress else True,
+            leave=False,
+        ) as bar:
+            while True:
+                try:
+                    chunk = source.stream.read(chunk_size)
+                except http.client.IncompleteRead as err:
+                    n_bytes += len(err.partial)
+                    expected = source.announced_length or (n_bytes + (err.expected or 0))
+                    raise DownloadError(
+                        url, dest, f"truncated: got {n_bytes} of {expected} bytes"
+                    ) from None
+                except OSError as err:
+                    if source.is_network:
+                        raise _TransientError(
+                            f"connection lost after {n_bytes} bytes: {err!r}"
+                        ) from err
+                    raise
+                if not chunk:
+                    break
+                handle.write(chunk)
+                digest.update(chunk)
+                n_bytes += len(chunk)
+                bar.update(len(chunk))
+        announced = source.announced_length
+    if announced is not None and n_bytes < announced:
+        raise DownloadError(url, dest, f"truncated: got {n_bytes} of {announced} bytes")
+    return digest.hexdigest(), n_bytes
+
+
+def _download_with_retries(
+    url: str,
+    dest: Path,
+    temp_path: Path,
+    *,
+    timeout: float,
+    retries: int,
+    progress: bool,
+    chunk_size: int,
+    retry_wait: float,
+) -> tuple[str, int]:
+    """Stream ``url`` into ``temp_path``, retrying connection failures with backoff.
+
+    Returns the SHA-256 hex digest and the number of bytes of the body.
+    """
+    attempts = retries + 1
+    for attempt in range(1, attempts + 1):
+        try:
+            return _stream_into(
+                url, dest, temp_path, timeout=timeout, progress=progress, chunk_size=chunk_size
+            )
+        except _TransientError as err:
+            if attempt == attempts:
+                raise DownloadError(
+                    url, dest, f"{err} (gave up after {attempts} attempt(s))"
+                ) from err.__cause__
+            wait = retry_wait * 2 ** (attempt - 1)
+            logger.warning("%s: %s; retrying in %.1f s", url, err, wait)
+            time.sleep(wait)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def check_archive(path: str | Path, kind_from_name: str, *, chunk_size: int = 1 << 20) -> None:
@@ -299,25 +323,19 @@ def fetch(
             )
     if retries < 0:
         raise ValueError(f"retries must be >= 0, got {retries}")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-
-    attempts = retries + 1
-    for attempt in range(1, attempts + 1):
-        try:
-            temp_path, digest, n_bytes = _stream_to_temp(
-                url, dest, timeout=timeout, progress=progress, chunk_size=chunk_size
-            )
-            break
-        except _TransientError as err:
-            if attempt == attempts:
-                raise DownloadError(
-                    url, dest, f"{err} (gave up after {attempts} attempt(s))"
-                ) from err.__cause__
-            wait = retry_wait * 2 ** (attempt - 1)
-            logger.warning("%s: %s; retrying in %.1f s", url, err, wait)
-            time.sleep(wait)
-
-    try:
+    # Sidecar last: a crash between the two renames leaves a fresh file with a stale
+    # or missing sidecar, which verify_sidecar reports, never a silent mismatch.
+    with atomic_paths(dest, sidecar_path(dest)) as (temp_path, temp_sidecar):
+        digest, n_bytes = _download_with_retries(
+            url,
+            dest,
+            temp_path,
+            timeout=timeout,
+            retries=retries,
+            progress=progress,
+            chunk_size=chunk_size,
+            retry_wait=retry_wait,
+        )
         if expected_sha256 is not None and digest != expected_sha256:
             raise DownloadError(
                 url, dest, f"SHA-256 mismatch: expected {expected_sha256}, got {digest}"
@@ -326,12 +344,6 @@ def fetch(
             check_archive(temp_path, dest.name, chunk_size=chunk_size)
         except ValueError as err:
             raise DownloadError(url, dest, f"corrupt archive ({n_bytes} bytes): {err}") from None
-        # Sidecar last: a crash between the two renames leaves a fresh file with a stale
-        # or missing sidecar, which verify_sidecar reports, never a silent mismatch.
-        os.replace(temp_path, dest)
-    except BaseException:
-        temp_path.unlink(missing_ok=True)
-        raise
-    write_sidecar(dest, digest)
+        temp_sidecar.write_text(sidecar_text(dest, digest), encoding="utf-8")
     logger.info("fetched %s -> %s (%d bytes, sha256 %s)", url, dest, n_bytes, digest)
     return digest

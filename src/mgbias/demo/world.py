@@ -23,8 +23,6 @@ import hashlib
 import io
 import json
 import math
-import os
-import tempfile
 import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from mgbias.atomic import write_bytes
 from mgbias.demo.lexicon import (
     ACTIVITIES,
     ADJECTIVES,
@@ -598,19 +597,6 @@ def _gzip_bytes(data: bytes) -> bytes:
     return buffer.getvalue()
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same directory and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def _opus_readme(spec: WorldSpec, corpus: str, pair: str, n_lines: int) -> bytes:
     opus_dir, version = OPUS_CORPORA[corpus]
     text = (
@@ -667,14 +653,14 @@ def write_world(
                 "LICENSE": _LICENSE,
             }
             path = opus_zip_path(mirror_dir, corpus, SOURCE_LANGUAGE, lang)
-            _write_atomic(path, _zip_bytes(members))
+            write_bytes(path, _zip_bytes(members))
             written.append(path)
             parallel_counts[corpus][pair] = count_meanings(meanings)
     monolingual_counts: dict[str, dict[str, Any]] = {}
     for lang in (SOURCE_LANGUAGE, *spec.languages):
         sentences, meanings = monolingual_corpus(spec, lang)
         path = monolingual_path(mirror_dir, lang)
-        _write_atomic(path, _gzip_bytes(_lines_bytes(sentences)))
+        write_bytes(path, _gzip_bytes(_lines_bytes(sentences)))
         written.append(path)
         monolingual_counts[lang] = count_meanings(meanings)
     description = _description(spec, parallel_counts, monolingual_counts)
@@ -683,6 +669,6 @@ def write_world(
         for path in written
     }
     world_json = mirror_dir / _WORLD_JSON
-    _write_atomic(world_json, (json.dumps(description, indent=2, sort_keys=True) + "\n").encode())
+    write_bytes(world_json, (json.dumps(description, indent=2, sort_keys=True) + "\n").encode())
     written.append(world_json)
     return written

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import bootstrap
 
+from mgbias.seeds import check_seed
 from mgbias.stats import sign_test
 
 __all__ = [
@@ -130,12 +131,6 @@ class PairPreferenceResult:
         return record
 
 
-def _check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(seed)
-
-
 def bootstrap_standard_error(
     values: Any, *, seed: int, n_resamples: int = DEFAULT_N_RESAMPLES
 ) -> float:
@@ -175,7 +170,7 @@ def bootstrap_standard_error(
     >>> 15 < se < 30
     True
     """
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 2:
         raise ValueError(f"n_resamples must be an integer >= 2, got {n_resamples!r}")
     array = np.asarray(values, dtype=np.float64)

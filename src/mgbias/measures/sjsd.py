@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from mgbias.measures.logprobs import LOGPROB_TOLERANCE
 from mgbias.measures.pairs import (
     DEFAULT_N_RESAMPLES,
     TIE_RULES,
@@ -73,9 +74,6 @@ __all__ = [
 
 #: Steinborn et al. print S_JSD in units of 10^-3 (Tables 2 and 3).
 TABLE_SCALE = 1e3
-
-# Log-probabilities must be <= 0; allow float32 rounding above zero.
-_LOGPROB_TOLERANCE = 1e-6
 
 DIRECTION_NOTE = (
     "score < 0: the more stereotypical sentence (sent_more) is preferred (its tokens' "
@@ -129,7 +127,7 @@ def js_distance(p_gold: Any) -> np.ndarray:
 
 
 def _logprobs_to_probabilities(flat: np.ndarray, name: str) -> np.ndarray:
-    too_high = flat > _LOGPROB_TOLERANCE
+    too_high = flat > LOGPROB_TOLERANCE
     if too_high.any():
         position = int(np.argmax(too_high))
         raise ValueError(

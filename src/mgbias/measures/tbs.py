@@ -26,10 +26,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["tbs_association", "tbs_bias", "tbs_target_bias"]
+from mgbias.measures.logprobs import LOGPROB_TOLERANCE
 
-# Log-probabilities must be <= 0; allow float32 rounding above zero.
-_LOGPROB_TOLERANCE = 1e-6
+__all__ = ["tbs_association", "tbs_bias", "tbs_target_bias"]
 
 
 def _check_logprobs(values: Any, name: str) -> np.ndarray:
@@ -40,7 +39,7 @@ def _check_logprobs(values: Any, name: str) -> np.ndarray:
     if not finite.all():
         index = tuple(int(i) for i in np.argwhere(~finite)[0])
         raise ValueError(f"{name}{list(index)} is not finite ({array[index]})")
-    too_high = array > _LOGPROB_TOLERANCE
+    too_high = array > LOGPROB_TOLERANCE
     if too_high.any():
         index = tuple(int(i) for i in np.argwhere(too_high)[0])
         raise ValueError(

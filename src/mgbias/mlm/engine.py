@@ -70,6 +70,15 @@ class EncodedSentences:
 OFFSET_POSITION_MODEL_TYPES = frozenset({"roberta", "xlm-roberta", "camembert", "xlm-roberta-xl"})
 
 
+def padding_id(tokenizer: PreTrainedTokenizerBase) -> int:
+    """The id that fills padded positions: the tokenizer's pad token, else 0.
+
+    Padded positions are excluded by the attention mask and never read, so any
+    valid id serves when a tokenizer defines no pad token.
+    """
+    return tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+
+
 def default_max_length(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase) -> int:
     """Longest sequence the model accepts, special tokens included.
 
@@ -287,7 +296,7 @@ def score_unmasked(
     attention: list[np.ndarray] = [np.zeros(0, dtype=np.float32)] * n_sentences
     embeddings = np.zeros((n_sentences, hidden_size), dtype=np.float32)
 
-    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    pad_id = padding_id(tokenizer)
     device = next(model.parameters()).device
     was_training = model.training
     model.eval()

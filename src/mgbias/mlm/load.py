@@ -83,7 +83,9 @@ def load_mlm(
     revision : str, optional
         Hub branch, tag or commit; ignored for local directories.
     device : str or torch.device, optional
-        Passed to :func:`pick_device`.
+        Passed to :func:`pick_device`: a device, or ``None`` or ``"auto"`` (the
+        configuration's and the command line's default) for CUDA when available,
+        else CPU.
     allow_untrained_head : bool, default False
         Load a model with randomly initialised weights anyway, with a warning
         (its scores are noise; for tests of the machinery only).

@@ -52,7 +52,7 @@ from torch import nn
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
-from mgbias.mlm.engine import default_max_length
+from mgbias.mlm.engine import default_max_length, padding_id
 from mgbias.mlm.masked_cache import PairScores, SideScores
 from mgbias.mlm.spans import encode_pairs
 
@@ -425,7 +425,7 @@ def _run_plan(
     if plan.n_copies == 0:
         return output
     mask_id = _mask_id(tokenizer)
-    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    pad_id = padding_id(tokenizer)
     encoder, head = mlm_encoder_and_head(model)
     if head is None:
         log.warning(
@@ -637,7 +637,7 @@ def masked_copy_batches(
     ]
     plan = _single_mask_plan(checked, wanted)
     mask_id = _mask_id(tokenizer)
-    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    pad_id = padding_id(tokenizer)
     lengths = np.fromiter((len(ids) for ids in checked), np.int64, len(checked))
     batches = []
     for indices in _batch_order(checked, plan, batch_size):

@@ -1,10 +1,12 @@
-"""Train a small WordPiece tokenizer and a BERT masked language model from scratch.
+"""Pre-train a BERT masked language model with the masked-LM objective.
 
 The embedded default has no pretrained MLM to download, so the workflow trains
-its own on the demo world: a WordPiece vocabulary learnt from the corpus, then
-a small ``BertForMaskedLM`` pre-trained with the masked-LM objective of Devlin
-et al. (2019, section 3.1: 15% of the tokens are selected; of those 80% become
-``[MASK]``, 10% a random token and 10% stay unchanged).
+its own on the demo world: a WordPiece vocabulary learnt from the corpus
+(:mod:`mgbias.mlm.wordpiece`), then a small ``BertForMaskedLM`` pre-trained with
+the masked-LM objective of Devlin et al. (2019, section 3.1: 15% of the tokens are
+selected; of those 80% become ``[MASK]``, 10% a random token and 10% stay
+unchanged). :func:`train_mlm` composes the two; the masking, the loss and the
+training loop do not depend on how the tokenizer was made.
 
 Everything is seeded: the same text files and the same :class:`MLMTrainingConfig`
 give the same vocabulary and bit-identical weights on the same machine.
@@ -12,33 +14,24 @@ give the same vocabulary and bit-identical weights on the same machine.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import heapq
 import json
 import logging
 import math
-import os
-import shutil
-import tempfile
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 import torch
-from tokenizers import normalizers, pre_tokenizers
 from tqdm.auto import tqdm
-from transformers import BertConfig, BertForMaskedLM, BertTokenizer, PreTrainedTokenizerFast
+from transformers import BertConfig, BertForMaskedLM, PreTrainedTokenizerFast
+
+from mgbias.atomic import atomic_directory
+from mgbias.mlm.text_lines import iter_text_lines
+from mgbias.mlm.wordpiece import SPECIAL_TOKENS, tokenizer_from_lines
 
 log = logging.getLogger(__name__)
-
-SPECIAL_TOKENS: tuple[str, ...] = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
-"""Special tokens, in the order of their ids (0 to 4) in every vocabulary trained here."""
-
-CONTINUATION_PREFIX = "##"
-"""WordPiece marker for a piece that continues a word."""
 
 TOKENIZE_CHUNK = 2048
 """Number of lines encoded per tokenizer call when preparing training data."""
@@ -128,222 +121,6 @@ class MLMTrainingConfig:
             raise ValueError(
                 f"MLMTrainingConfig.learning_rate must be positive, got {self.learning_rate!r}"
             )
-
-
-# --------------------------------------------------------------------------- input text
-
-
-def iter_text_lines(text_files: Sequence[Path]) -> Iterator[str]:
-    """Yield the non-blank lines of plain or gzip (``.gz``) UTF-8 text files, stripped.
-
-    Raises
-    ------
-    ValueError
-        If a line is not valid UTF-8 (the message names the file and line).
-    """
-    for path in map(Path, text_files):
-        opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "rb") as handle:
-            for line_number, raw in enumerate(handle, start=1):
-                try:
-                    line = raw.decode("utf-8").strip()
-                except UnicodeDecodeError as exc:
-                    raise ValueError(
-                        f"{path}, line {line_number}: expected UTF-8 text ({exc.reason} at byte "
-                        f"{exc.start})"
-                    ) from exc
-                if line:
-                    yield line
-
-
-# --------------------------------------------------------------------------- tokenizer
-
-
-def _bert_normalizer(lowercase: bool) -> normalizers.Normalizer:
-    # Accents are kept (strip_accents=False): they carry grammatical gender in
-    # several languages of the demo world (e.g. French "élève" vs "eleve" would merge).
-    return normalizers.BertNormalizer(
-        clean_text=True, handle_chinese_chars=True, strip_accents=False, lowercase=lowercase
-    )
-
-
-def count_words(lines: Iterator[str], *, lowercase: bool = True) -> Counter[str]:
-    """Count pre-tokenized words exactly as the BERT tokenizer built here will split them."""
-    normalizer = _bert_normalizer(lowercase)
-    pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    counts: Counter[str] = Counter()
-    for line in lines:
-        pieces = pre_tokenizer.pre_tokenize_str(normalizer.normalize_str(line))
-        counts.update(piece for piece, _ in pieces)
-    return counts
-
-
-def _merged(left: str, right: str) -> str:
-    return left + right.removeprefix(CONTINUATION_PREFIX)
-
-
-def learn_wordpiece_vocab(
-    word_counts: Mapping[str, int], vocab_size: int, *, min_frequency: int = 2
-) -> list[str]:
-    """Learn a WordPiece vocabulary by frequency-ranked pair merges.
-
-    The alphabet is every character as a word-initial piece (``"a"``) and as a
-    continuation piece (``"##a"``); then the most frequent adjacent pair of
-    pieces is merged, repeatedly, until ``vocab_size`` tokens exist or no pair
-    occurs ``min_frequency`` times. This is the same procedure as the
-    ``tokenizers`` WordPiece trainer, with one difference: ties between pairs of
-    equal frequency are broken by the pieces' strings (lexicographically
-    smallest first). The ``tokenizers`` trainer (0.23) breaks them by hash-map
-    iteration order and returns a different vocabulary on each run, which
-    would break the seeded, byte-identical workflow.
-
-    Parameters
-    ----------
-    word_counts : Mapping[str, int]
-        Pre-tokenized word -> number of occurrences.
-    vocab_size : int
-        Maximum vocabulary size, :data:`SPECIAL_TOKENS` included.
-    min_frequency : int
-        Pairs seen fewer times than this are never merged.
-
-    Returns
-    -------
-    list[str]
-        Tokens in id order: special tokens, alphabet (sorted), merges in order.
-
-    Raises
-    ------
-    ValueError
-        If ``vocab_size`` cannot hold the special tokens and the alphabet.
-    """
-    words = [
-        [word[0], *(CONTINUATION_PREFIX + char for char in word[1:])]
-        for word in sorted(word_counts)
-        if word
-    ]
-    frequencies = [word_counts[word] for word in sorted(word_counts) if word]
-    alphabet = sorted({piece for pieces in words for piece in pieces})
-    n_fixed = len(SPECIAL_TOKENS) + len(alphabet)
-    if n_fixed > vocab_size:
-        raise ValueError(
-            f"vocab_size={vocab_size} is too small: the corpus needs {len(SPECIAL_TOKENS)} special "
-            f"tokens plus {len(alphabet)} alphabet pieces = {n_fixed}"
-        )
-    vocab = [*SPECIAL_TOKENS, *alphabet]
-    known = set(vocab)
-
-    pair_counts: Counter[tuple[str, str]] = Counter()
-    pair_words: dict[tuple[str, str], set[int]] = {}
-    for index, pieces in enumerate(words):
-        for pair in zip(pieces, pieces[1:], strict=False):
-            pair_counts[pair] += frequencies[index]
-            pair_words.setdefault(pair, set()).add(index)
-    # Max-heap by count, ties by string order; stale entries are skipped on pop.
-    heap = [(-count, pair) for pair, count in pair_counts.items()]
-    heapq.heapify(heap)
-
-    while len(vocab) < vocab_size and heap:
-        negative_count, pair = heapq.heappop(heap)
-        if pair_counts.get(pair, 0) != -negative_count:
-            continue  # stale entry
-        if -negative_count < min_frequency:
-            break
-        new_piece = _merged(*pair)
-        if new_piece not in known:
-            known.add(new_piece)
-            vocab.append(new_piece)
-        changed: set[tuple[str, str]] = set()
-        for index in sorted(pair_words.pop(pair, set())):
-            old = words[index]
-            frequency = frequencies[index]
-            new: list[str] = []
-            position = 0
-            while position < len(old):
-                if position + 1 < len(old) and (old[position], old[position + 1]) == pair:
-                    new.append(new_piece)
-                    position += 2
-                else:
-                    new.append(old[position])
-                    position += 1
-            for old_pair in zip(old, old[1:], strict=False):
-                pair_counts[old_pair] -= frequency
-                changed.add(old_pair)
-            for new_pair in zip(new, new[1:], strict=False):
-                pair_counts[new_pair] += frequency
-                pair_words.setdefault(new_pair, set()).add(index)
-                changed.add(new_pair)
-            words[index] = new
-        pair_counts.pop(pair, None)
-        for changed_pair in changed:
-            count = pair_counts.get(changed_pair, 0)
-            if count > 0:
-                heapq.heappush(heap, (-count, changed_pair))
-            else:
-                pair_counts.pop(changed_pair, None)
-                pair_words.pop(changed_pair, None)
-    return vocab
-
-
-def build_bert_tokenizer(
-    vocab: Sequence[str], *, lowercase: bool = True, model_max_length: int = 512
-) -> PreTrainedTokenizerFast:
-    """Wrap a WordPiece vocabulary as a fast BERT tokenizer ([CLS] ... [SEP])."""
-    return BertTokenizer(
-        vocab={token: index for index, token in enumerate(vocab)},
-        do_lower_case=lowercase,
-        strip_accents=False,
-        model_max_length=model_max_length,
-        unk_token="[UNK]",
-        sep_token="[SEP]",
-        pad_token="[PAD]",
-        cls_token="[CLS]",
-        mask_token="[MASK]",
-    )
-
-
-def _tokenizer_from_lines(
-    lines: Iterator[str], vocab_size: int, *, lowercase: bool, model_max_length: int
-) -> PreTrainedTokenizerFast:
-    vocab = learn_wordpiece_vocab(count_words(lines, lowercase=lowercase), vocab_size)
-    return build_bert_tokenizer(vocab, lowercase=lowercase, model_max_length=model_max_length)
-
-
-def train_wordpiece_tokenizer(
-    text_files: Sequence[Path],
-    vocab_size: int,
-    out_dir: Path,
-    *,
-    lowercase: bool = True,
-    model_max_length: int = 512,
-) -> PreTrainedTokenizerFast:
-    """Learn a WordPiece vocabulary from text files and save a BERT tokenizer.
-
-    Parameters
-    ----------
-    text_files : Sequence[Path]
-        Plain or gzip text, one sentence per line (streamed).
-    vocab_size : int
-        Maximum vocabulary size, special tokens included (see :func:`learn_wordpiece_vocab`).
-    out_dir : Path
-        Written atomically with ``save_pretrained``.
-    lowercase : bool
-        Lower-case the text before splitting (accents are always kept).
-    model_max_length : int
-        Stored as the tokenizer's ``model_max_length``.
-
-    Returns
-    -------
-    PreTrainedTokenizerFast
-        The tokenizer that was saved.
-    """
-    tokenizer = _tokenizer_from_lines(
-        iter_text_lines(text_files),
-        vocab_size,
-        lowercase=lowercase,
-        model_max_length=model_max_length,
-    )
-    _write_directory_atomically(Path(out_dir), tokenizer.save_pretrained)
-    return tokenizer
 
 
 # --------------------------------------------------------------------------- model
@@ -502,7 +279,7 @@ def train_mlm(
     text_files = [Path(path) for path in text_files]
     if not text_files:
         raise ValueError("train_mlm: no text files given")
-    tokenizer = _tokenizer_from_lines(
+    tokenizer = tokenizer_from_lines(
         iter_text_lines(text_files),
         cfg.vocab_size,
         lowercase=True,
@@ -543,14 +320,12 @@ def train_mlm(
         "text_sha256": text_sha256,
     }
 
-    def write(directory: Path) -> None:
+    with atomic_directory(out_dir) as directory:
         model.save_pretrained(directory)
         tokenizer.save_pretrained(directory)
         (directory / "training.json").write_text(
             json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
         )
-
-    _write_directory_atomically(out_dir, write)
     log.info("saved MLM to %s (final loss %.4f)", out_dir, tail)
     return out_dir
 
@@ -619,37 +394,3 @@ def _train_model(
             log.info("step %d/%d: mean MLM loss %.4f", step, cfg.steps, mean_loss)
     model.eval()
     return model, history
-
-
-# --------------------------------------------------------------------------- output
-
-
-def _write_directory_atomically(out_dir: Path, write: Callable[[Path], object]) -> None:
-    """Call ``write(tmp)`` on a fresh sibling directory, then rename it to ``out_dir``.
-
-    An existing ``out_dir`` is replaced only after ``write`` succeeded; on any
-    failure the temporary directory is removed and ``out_dir`` is untouched.
-    """
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
-    retired: Path | None = None
-    try:
-        write(tmp)
-        os.chmod(tmp, 0o755)
-        for written in tmp.rglob("*"):
-            os.chmod(written, 0o755 if written.is_dir() else 0o644)
-        if out_dir.exists():
-            retired = Path(
-                tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".old", dir=out_dir.parent)
-            )
-            os.replace(out_dir, retired)
-        os.replace(tmp, out_dir)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if retired is not None and not out_dir.exists():
-            os.replace(retired, out_dir)
-            retired = None
-        raise
-    finally:
-        if retired is not None:
-            shutil.rmtree(retired, ignore_errors=True)
