@@ -62,12 +62,15 @@ ratio moved by a factor of two between runs (1.227 and 0.585). Each side is
 warmed up once, then the sides alternate (A B A B ...) ``--repeats`` times
 (default 5, at least 3) and the minimum of each side is used. The headline
 ratios divide CPU times: a single-threaded process that waits for a core
-loses wall time but no CPU time, so they held within 1% between a quiet
-machine and one with a busy loop on the other core and other jobs running
-(load average 4.5 on 2 cores), while the wall-time ratios of the same runs
-moved by 6-11%: each side runs for seconds, so its minimum still depends on
-how the load happened to fall on its rounds. Work done on other threads
-(the fast tokenizer's) counts in CPU time, against the engine.
+loses wall time but no CPU time. In four runs on a 2-core machine (quiet;
+a busy loop on the other core; other jobs up to a load average of 4.5),
+``aula_over_forward`` read 1.146-1.229 (within 4% of its mean) and
+``masked_over_encoder`` 1.023-1.072, while the wall-time ratios of the same
+runs read 1.09-1.225 and 0.991-1.059 (each side runs for seconds, so its
+minimum still depends on how the load fell on its rounds). What remains is
+contention for the memory bus and caches, which slows the memory-bound
+``log_softmax`` more than the matrix products. Work on other threads (the
+fast tokenizer's) counts in CPU time, against the engine.
 
 Usage: ``python benchmarks/scoring.py [--sentences N] [--masked-sentences N]
 [--naive-pairs N] [--threads N] [--repeats N] [--quick]``
