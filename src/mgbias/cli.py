@@ -8,6 +8,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from mgbias.config import ConfigError, load_config, schema_path
+from mgbias.measures.registry import PAIR_MEASURES
 from mgbias.named_pairs import DEFAULT_CACHE, resolve_pair_data
 from mgbias.share import add_arguments as add_share_arguments
 from mgbias.share import run_action as run_share
@@ -137,7 +138,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_CACHE,
         help="where named datasets are downloaded (default: %(default)s)",
     )
-    score.add_argument("--measures", default="aul,aula,cps,sss,sjsd,bsjsd")
+    score.add_argument(
+        "--measures",
+        default=",".join(PAIR_MEASURES),
+        help="comma-separated pair measures (default: %(default)s; docs/measures.md)",
+    )
     score.add_argument("--lang", default=None, help="language of a multilingual CrowS-Pairs file")
     score.add_argument("--bias-type", default="gender")
     score.add_argument(

@@ -27,15 +27,16 @@ from mgbias.measures.aula import aula
 from mgbias.measures.cps import cps, cps_sentence_scores
 from mgbias.measures.edges import EDGE_FLAGS, PairEdges, identical_sequences, pair_edges
 from mgbias.measures.pairs import TIE_RULES, compare_pairs
+from mgbias.measures.registry import MEASURES, PAIR_MEASURES
 from mgbias.measures.sjsd import binarized_sjsd, js_distance_sums, sjsd, sjsd_pair_scores
 from mgbias.measures.sss import sss, sss_sentence_scores
 from mgbias.pair_data import pair_sentences
 
 log = logging.getLogger(__name__)
 
-PAIR_MEASURES = ("aul", "aula", "cps", "sss", "sjsd", "bsjsd")
-UNMASKED = {"aul", "aula"}
-MASKED = {"cps", "sss", "sjsd", "bsjsd"}
+#: The pair measures of the registry, and which pass each needs.
+UNMASKED = {m.name for m in MEASURES if m.kind == "pair" and m.cache == "unmasked"}
+MASKED = {m.name for m in MEASURES if m.kind == "pair" and m.cache == "masked"}
 
 #: Columns of :func:`pair_measures`.
 MEASURE_COLUMNS = ("measure", "score", "se", "p_value", "significant", "n", "n_edge")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from mgbias.measures.registry import PAIR_MEASURES
 from mgbias.measures.sjsd import TABLE_SCALE
 from mgbias.report.tables import markdown
 
@@ -60,7 +61,7 @@ SIGNIFICANCE_NOTE = (
     "one-sample t-test of the pair scores against 0)."
 )
 KEYS = ["dataset", "variant", "lang", "measure"]
-MEASURE_ORDER = ["aul", "aula", "cps", "sss", "sjsd", "bsjsd"]
+MEASURE_ORDER = list(PAIR_MEASURES)
 VARIANT_ORDER = ["original", "perturbed"]
 
 

@@ -1,0 +1,209 @@
+"""The measure registry: every bias measure once, with where it comes from and where it goes.
+
+Each :class:`Measure` names its paper and equation, the module and function
+that implement it, the cache it is computed from, the rule that computes it
+in the workflow and the output column, its units and direction, and values
+the papers publish for comparison. The pair measures' workflow rule
+(``pair_measures``), the CLI's ``--measures``, the configuration schema's
+``pair_measures`` list and the report's order of measures all read this
+registry (a test checks that they agree); ``docs/measures.md`` is generated
+from it (:func:`measures_markdown`; ``python -m mgbias.measures.registry``).
+
+Nothing heavy is imported: functions are named, not loaded
+(:meth:`Measure.load`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = [
+    "MEASURES",
+    "PAIR_MEASURES",
+    "Measure",
+    "by_name",
+    "measures_markdown",
+]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One bias measure (see the module docstring)."""
+
+    name: str
+    title: str
+    paper: str
+    equation: str
+    module: str
+    function: str
+    cache: str
+    rule: str
+    output: str
+    units: str
+    direction: str
+    published: str
+    kind: str = "pair"
+
+    def load(self) -> Callable:
+        """The function that computes the measure (imports its module)."""
+        return getattr(importlib.import_module(self.module), self.function)
+
+
+_PAIR_UNITS = "% of pairs in which sent_more scores higher"
+_PAIR_DIRECTION = "> 50: the stereotypical sentence is preferred; 50: none"
+_PAIR_OUTPUT = "results/pairs/measures/…/{lang}.csv (`score`, `se`, `p_value`, `n_edge`)"
+
+MEASURES: tuple[Measure, ...] = (
+    Measure(
+        name="aul",
+        title="AUL, all unmasked likelihood",
+        paper="Kaneko & Bollegala 2022",
+        equation="§2, mean of log P(w_i | S) over the sentence's tokens",
+        module="mgbias.measures.aul",
+        function="aul",
+        cache="unmasked",
+        rule="pair_measures",
+        output=_PAIR_OUTPUT,
+        units=_PAIR_UNITS,
+        direction=_PAIR_DIRECTION,
+        published="CrowS-Pairs and StereoSet per model: Kaneko & Bollegala 2022, Table 1",
+    ),
+    Measure(
+        name="aula",
+        title="AULA, AUL weighted by attention",
+        paper="Kaneko & Bollegala 2022; Kaneko et al. 2022",
+        equation="Kaneko et al. 2022, Eq. 1",
+        module="mgbias.measures.aula",
+        function="aula",
+        cache="unmasked",
+        rule="pair_measures",
+        output=_PAIR_OUTPUT,
+        units=_PAIR_UNITS,
+        direction=_PAIR_DIRECTION,
+        published="CrowS-Pairs and StereoSet per model: Kaneko & Bollegala 2022, Table 1",
+    ),
+    Measure(
+        name="cps",
+        title="CPS, CrowS-Pairs score",
+        paper="Nangia et al. 2020",
+        equation="§3 'Metric': sum of log P(u_i | U minus u_i, M) over shared tokens",
+        module="mgbias.measures.cps",
+        function="cps",
+        cache="masked",
+        rule="pair_measures",
+        output=_PAIR_OUTPUT,
+        units=_PAIR_UNITS,
+        direction=_PAIR_DIRECTION,
+        published=(
+            "Steinborn et al. 2022, Table 2 (mBERT En 57 ± 3, xlmR En 62 ± 3) and Table 3 "
+            "(BERT 60.5 ± 1.3, RoBERTa 65.5 ± 1.2, ALBERT 67.0 ± 1.2 on all of CrowS-Pairs)"
+        ),
+    ),
+    Measure(
+        name="sss",
+        title="SSS, StereoSet-style score",
+        paper="Nadeem et al. 2021, as used by Kaneko et al. 2022",
+        equation="Kaneko et al. 2022, App. A: sum of log P(w_i | U) over modified tokens",
+        module="mgbias.measures.sss",
+        function="sss",
+        cache="masked",
+        rule="pair_measures",
+        output=_PAIR_OUTPUT,
+        units=_PAIR_UNITS,
+        direction=_PAIR_DIRECTION,
+        published="Kaneko et al. 2022, Table 3 (meta-evaluation on CrowS-Pairs and StereoSet)",
+    ),
+    Measure(
+        name="sjsd",
+        title="S_JSD, Jensen-Shannon pair score",
+        paper="Steinborn et al. 2022",
+        equation="Eqs. 1-3, mean over shared tokens of the JS distance difference",
+        module="mgbias.measures.sjsd",
+        function="sjsd",
+        cache="masked",
+        rule="pair_measures",
+        output=_PAIR_OUTPUT,
+        units="mean pair score (tables: × 10⁻³)",
+        direction="< 0: the stereotypical sentence is preferred; 0: none",
+        published=(
+            "Steinborn et al. 2022, Table 2 (× 10⁻³: mBERT En -0.05 ± 1, xlmR De -2 ± 2) and "
+            "Table 3 (BERT -6 ± 1, RoBERTa -10 ± 1, ALBERT -13 ± 1)"
+        ),
+    ),
+    Measure(
+        name="bsjsd",
+        title="B. S_JSD, binarized S_JSD",
+        paper="Steinborn et al. 2022",
+        equation="§5: CPS with log P replaced by the JS distance to the gold token",
+        module="mgbias.measures.sjsd",
+        function="binarized_sjsd",
+        cache="masked",
+        rule="pair_measures",
+        output=_PAIR_OUTPUT,
+        units=_PAIR_UNITS,
+        direction=_PAIR_DIRECTION,
+        published="Steinborn et al. 2022, Table 2 (mBERT En 50 ± 3, mBERT Th 60 ± 3)",
+    ),
+    Measure(
+        name="mbe",
+        title="MBE, multilingual bias evaluation",
+        paper="Kaneko et al. 2022",
+        equation="Eq. 2, AULA of male vs female sentences over all pairs, cosine-weighted",
+        module="mgbias.measures.mbe",
+        function="mbe_score",
+        cache="unmasked (sentence scores and embeddings)",
+        rule="mbe",
+        output="results/mbe/…/{lang}.json (`score`, `p_value`, `shf`)",
+        units="% of weighted male x female pairs in which the male sentence scores higher",
+        direction="> 50: male sentences preferred (by the formula; the paper's prose says the "
+        "reverse)",
+        published="Kaneko et al. 2022, Table 2 (8 languages × TED2020 / News Commentary)",
+        kind="sentence-set",
+    ),
+)
+
+#: The pair measures, in the papers' order.
+PAIR_MEASURES: tuple[str, ...] = tuple(m.name for m in MEASURES if m.kind == "pair")
+
+
+def by_name(name: str) -> Measure:
+    """The registered measure called ``name``; an unknown name lists the known ones."""
+    for measure in MEASURES:
+        if measure.name == name:
+            return measure
+    raise ValueError(f"unknown measure {name!r}; expected one of {[m.name for m in MEASURES]}")
+
+
+def measures_markdown() -> str:
+    """``docs/measures.md``: measure -> paper and equation -> module -> rule -> output."""
+    lines = [
+        "# Measures",
+        "",
+        "Generated from `mgbias.measures.registry` (`python -m mgbias.measures.registry >",
+        "docs/measures.md`); a test checks that it is current. Edge cases, ties and the",
+        "significance tests of the pair measures: `docs/pair_measures.md`.",
+        "",
+        "| measure | paper and equation | code | cache | rule | output | units | direction |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for m in MEASURES:
+        cells = [
+            f"`{m.name}` ({m.title})",
+            f"{m.paper}: {m.equation}",
+            f"`{m.module}.{m.function}`",
+            m.cache,
+            f"`{m.rule}`",
+            m.output,
+            m.units,
+            m.direction,
+        ]
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    lines += ["", "## Published values for comparison", ""]
+    lines += [f"- `{m.name}`: {m.published}" for m in MEASURES]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(measures_markdown(), end="")
