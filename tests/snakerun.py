@@ -51,8 +51,8 @@ def checked(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
     return result
 
 
-def planned_jobs(dry_run_output: str) -> list[tuple[str, dict[str, str]]]:
-    """``(rule, wildcards)`` of every job a ``snakemake -n`` output plans."""
+def planned_job_inputs(dry_run_output: str) -> list[tuple[str, dict[str, str], list[str]]]:
+    """``(rule, wildcards, inputs)`` of every job a ``snakemake -n`` output plans."""
     jobs = []
     for block in re.split(r"\n\s*\n", dry_run_output):
         rule = re.search(r"^(?:local)?rule (\w+):$", block, re.M)
@@ -60,8 +60,14 @@ def planned_jobs(dry_run_output: str) -> list[tuple[str, dict[str, str]]]:
             continue
         found = re.search(r"^\s+wildcards: (.*)$", block, re.M)
         wildcards = dict(item.split("=", 1) for item in found[1].split(", ")) if found else {}
-        jobs.append((rule[1], wildcards))
+        inputs = re.search(r"^\s+input: (.*)$", block, re.M)
+        jobs.append((rule[1], wildcards, inputs[1].split(", ") if inputs else []))
     return jobs
+
+
+def planned_jobs(dry_run_output: str) -> list[tuple[str, dict[str, str]]]:
+    """``(rule, wildcards)`` of every job a ``snakemake -n`` output plans."""
+    return [(rule, wildcards) for rule, wildcards, _ in planned_job_inputs(dry_run_output)]
 
 
 def result_tables(workdir: Path) -> dict[str, bytes]:

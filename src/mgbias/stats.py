@@ -17,6 +17,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 
 __all__ = [
     "EXACT_MCNEMAR_BELOW",
+    "finite_vector",
     "mcnemar_test",
     "mean_zero_test",
     "random_indicator",
@@ -247,6 +248,17 @@ def sign_test(n_more: int, n_less: int) -> float:
     return float(binomtest(wins, wins + losses, 0.5, alternative="two-sided").pvalue)
 
 
+def finite_vector(values, name: str = "values") -> np.ndarray:
+    """``values`` as a 1-D float64 array; a ValueError names the shape or the first
+    non-finite entry."""
+    array = np.asarray(values, dtype=np.float64)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {array.shape}")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name}[{int(np.argmin(np.isfinite(array)))}] is not finite")
+    return array
+
+
 def mean_zero_test(values) -> float:
     """Two-sided one-sample t-test of "the mean is 0" (Student 1908).
 
@@ -281,11 +293,7 @@ def mean_zero_test(values) -> float:
     >>> round(mean_zero_test([-1.0, -2.0, -3.0, -2.0]), 4)
     0.0163
     """
-    array = np.asarray(values, dtype=np.float64)
-    if array.ndim != 1:
-        raise ValueError(f"values must be 1-D, got shape {array.shape}")
-    if not np.isfinite(array).all():
-        raise ValueError(f"values[{int(np.argmin(np.isfinite(array)))}] is not finite")
+    array = finite_vector(values)
     if array.size < 2:
         return float("nan")
     if np.all(array == array[0]):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from snakerun import REPO, checked, copy_workflow, planned_jobs, snakemake
+from snakerun import REPO, checked, copy_workflow, planned_job_inputs, planned_jobs, snakemake
 
 from mgbias.code_inputs import import_closure
 
@@ -38,31 +38,13 @@ def rule_scripts() -> dict[str, str]:
     return scripts
 
 
-def job_inputs(dry_run: str) -> list[tuple[str, dict[str, str], list[str]]]:
-    jobs = []
-    for block in re.split(r"\n\s*\n", dry_run):
-        rule = re.search(r"^(?:local)?rule (\w+):$", block, re.M)
-        if not rule:
-            continue
-        found = re.search(r"^\s+input: (.*)$", block, re.M)
-        wildcards = re.search(r"^\s+wildcards: (.*)$", block, re.M)
-        jobs.append(
-            (
-                rule[1],
-                dict(item.split("=", 1) for item in wildcards[1].split(", ")) if wildcards else {},
-                found[1].split(", ") if found else [],
-            )
-        )
-    return jobs
-
-
 def test_every_jobs_code_inputs_are_its_scripts_import_closure(tmp_path):
     workdir = copy_workflow(tmp_path / "run")
     result = checked(snakemake(workdir, "-n", "--forceall"))
     scripts = rule_scripts()
     src = workdir / "src"
     seen = set()
-    for rule, wildcards, inputs in job_inputs(result.stdout):
+    for rule, wildcards, inputs in planned_job_inputs(result.stdout):
         if rule not in scripts:
             continue
         seen.add(rule)

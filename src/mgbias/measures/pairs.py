@@ -44,7 +44,7 @@ import numpy as np
 from scipy.stats import bootstrap
 
 from mgbias.seeds import check_seed
-from mgbias.stats import sign_test
+from mgbias.stats import finite_vector, sign_test
 
 __all__ = [
     "DEFAULT_N_RESAMPLES",
@@ -173,11 +173,7 @@ def bootstrap_standard_error(
     seed = check_seed(seed)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 2:
         raise ValueError(f"n_resamples must be an integer >= 2, got {n_resamples!r}")
-    array = np.asarray(values, dtype=np.float64)
-    if array.ndim != 1:
-        raise ValueError(f"values must be 1-D, got shape {array.shape}")
-    if not np.isfinite(array).all():
-        raise ValueError(f"values[{int(np.argmin(np.isfinite(array)))}] is not finite")
+    array = finite_vector(values)
     if array.size < 2:
         return math.nan
     result = bootstrap(
