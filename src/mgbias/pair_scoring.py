@@ -25,7 +25,7 @@ import pandas as pd
 from mgbias.measures.aul import aul
 from mgbias.measures.aula import aula
 from mgbias.measures.cps import cps, cps_sentence_scores
-from mgbias.measures.edges import EDGE_FLAGS, PairEdges, identical_sequences, pair_edges
+from mgbias.measures.edges import EDGE_FLAGS, EDGE_RULES, PairEdges, identical_sequences, pair_edges
 from mgbias.measures.pairs import TIE_RULES, compare_pairs
 from mgbias.measures.registry import MEASURES, PAIR_MEASURES
 from mgbias.measures.sjsd import binarized_sjsd, js_distance_sums, sjsd, sjsd_pair_scores
@@ -92,23 +92,25 @@ def masked_edges(masked) -> PairEdges:
     )
 
 
-def equalise_identical(unmasked, masked):
+def equalise_identical(unmasked, masked, unmasked_same=None, edges: PairEdges | None = None):
     """Copies of the passes in which the two sentences of an identical pair have equal numbers.
 
     Two batch positions holding the same input may differ in the last float
     bits; by the formulas identical sentences score the same, so ``sent_less``
     takes ``sent_more``'s numbers (:mod:`mgbias.measures.edges`). Inputs are
-    not modified; either pass may be None.
+    not modified; either pass may be None. ``unmasked_same`` and ``edges``
+    (:func:`unmasked_identical`, :func:`masked_edges`) are computed if not
+    given; equalising changes neither.
     """
     if unmasked is not None:
-        same = unmasked_identical(unmasked)
+        same = unmasked_identical(unmasked) if unmasked_same is None else unmasked_same
         logprobs, attention = list(unmasked.logprobs), list(unmasked.attention)
         for pair in np.flatnonzero(same):
             logprobs[2 * pair + 1] = logprobs[2 * pair]
             attention[2 * pair + 1] = attention[2 * pair]
         unmasked = dataclasses.replace(unmasked, logprobs=logprobs, attention=attention)
     if masked is not None:
-        same = masked_edges(masked).identical
+        same = (masked_edges(masked) if edges is None else edges).identical
         shared = list(masked.b.shared_logprobs)
         for pair in np.flatnonzero(same):
             shared[pair] = masked.a.shared_logprobs[pair]
@@ -184,16 +186,15 @@ def pair_measures(
     if unmasked is not None:
         _check_unmasked(unmasked)
     check_pair_ids(unmasked, masked)
-    unmasked, masked = equalise_identical(unmasked, masked)
-    unmasked_same = edges = None
+    unmasked_same = None if unmasked is None else unmasked_identical(unmasked)
+    edges = None if masked is None else masked_edges(masked)
+    unmasked, masked = equalise_identical(unmasked, masked, unmasked_same, edges)
     if unmasked is not None:
-        unmasked_same = unmasked_identical(unmasked)
         per_sentence = {
             "aul": aul(unmasked.logprobs),
             "aula": aula(unmasked.logprobs, unmasked.attention),
         }
     if masked is not None:
-        edges = masked_edges(masked)
         more, less = masked.a, masked.b
         log.info("masked pass: pairs with %s", edges.counts())
     options = {"seed": seed, "tie_rule": tie_rule}
@@ -231,7 +232,7 @@ def pair_measures(
                 "%s: %d edge pair(s) (%s), tie rule %s",
                 measure,
                 result.n_edge,
-                ", ".join(EDGE_RULES_TEXT[measure]),
+                " or ".join(EDGE_RULES[measure]),
                 tie_rule,
             )
         significant = bool(result.p_value < alpha)
@@ -249,17 +250,6 @@ def pair_measures(
             "n_edge": np.int64,
         }
     )
-
-
-#: How each measure's edge pairs read in logs.
-EDGE_RULES_TEXT = {
-    "aul": ("identical sentences",),
-    "aula": ("identical sentences",),
-    "cps": ("identical sentences", "no shared token"),
-    "sss": ("a sentence with no modified token",),
-    "sjsd": ("identical sentences", "no shared token"),
-    "bsjsd": ("identical sentences", "no shared token"),
-}
 
 
 def per_pair_table(frame: pd.DataFrame, unmasked, masked, *, perturb: bool = False) -> pd.DataFrame:
@@ -310,10 +300,10 @@ def per_pair_table(frame: pd.DataFrame, unmasked, masked, *, perturb: bool = Fal
             f"pair {first}: the passes were computed on pair id {ids[first]!r} but the pair "
             f"table has {frame_ids[first]!r} there"
         )
-    unmasked, masked = equalise_identical(unmasked, masked)
+    edges = masked_edges(masked)
+    unmasked, masked = equalise_identical(unmasked, masked, edges=edges)
     aul_scores = aul(unmasked.logprobs)
     aula_scores = aula(unmasked.logprobs, unmasked.attention)
-    edges = masked_edges(masked)
     table = pd.DataFrame(
         {
             "pair_id": frame_ids,

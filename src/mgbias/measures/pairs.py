@@ -51,7 +51,9 @@ __all__ = [
     "TIE_RULES",
     "PairPreferenceResult",
     "bootstrap_standard_error",
+    "check_tie_rule",
     "compare_pairs",
+    "edge_mask",
     "pair_indicators",
     "pair_preference",
     "segment_sums",
@@ -233,9 +235,18 @@ def _indicators(more: np.ndarray, less: np.ndarray, tie_rule: str) -> np.ndarray
     return indicators
 
 
-def _check_tie_rule(tie_rule: str) -> None:
+def check_tie_rule(tie_rule: str) -> None:
+    """Raise a ValueError naming :data:`TIE_RULES` if ``tie_rule`` is not one of them."""
     if tie_rule not in TIE_RULES:
         raise ValueError(f"unknown tie_rule {tie_rule!r}; expected one of {TIE_RULES}")
+
+
+def edge_mask(edge: Any, n_pairs: int) -> np.ndarray:
+    """The measure's edge-case pairs as a bool array (none if ``edge`` is None)."""
+    edges = np.zeros(n_pairs, dtype=bool) if edge is None else np.asarray(edge, dtype=bool)
+    if edges.shape != (n_pairs,):
+        raise ValueError(f"edge must hold one flag per pair ({n_pairs}), got shape {edges.shape}")
+    return edges
 
 
 def pair_indicators(
@@ -265,7 +276,7 @@ def pair_indicators(
     ValueError
         On shape mismatches, NaN scores or an unknown ``tie_rule``.
     """
-    _check_tie_rule(tie_rule)
+    check_tie_rule(tie_rule)
     more, less = _rounded_pair_scores(more_scores, less_scores, round_to)
     return _indicators(more, less, tie_rule)
 
@@ -324,11 +335,9 @@ def compare_pairs(
     ...               tie_rule="exclude").score
     50.0
     """
-    _check_tie_rule(tie_rule)
+    check_tie_rule(tie_rule)
     more, less = _rounded_pair_scores(more_scores, less_scores, round_to)
-    edges = np.zeros(more.size, dtype=bool) if edge is None else np.asarray(edge, dtype=bool)
-    if edges.shape != more.shape:
-        raise ValueError(f"edge must hold one flag per pair ({more.size}), got shape {edges.shape}")
+    edges = edge_mask(edge, more.size)
     indicators = _indicators(more, less, tie_rule)
     kept = ~edges if tie_rule == "exclude" else np.ones(more.size, dtype=bool)
     indicators[~kept] = math.nan

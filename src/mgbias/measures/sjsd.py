@@ -53,10 +53,11 @@ import numpy as np
 from mgbias.measures.logprobs import LOGPROB_TOLERANCE
 from mgbias.measures.pairs import (
     DEFAULT_N_RESAMPLES,
-    TIE_RULES,
     PairPreferenceResult,
     bootstrap_standard_error,
+    check_tie_rule,
     compare_pairs,
+    edge_mask,
     segment_sums,
 )
 from mgbias.stats import mean_zero_test
@@ -327,8 +328,7 @@ def sjsd(
     >>> sjsd([-0.02, 0.0, -0.01], seed=0, edge=[False, True, False], tie_rule="exclude").n
     2
     """
-    if tie_rule not in TIE_RULES:
-        raise ValueError(f"unknown tie_rule {tie_rule!r}; expected one of {TIE_RULES}")
+    check_tie_rule(tie_rule)
     scores = np.asarray(pair_scores, dtype=np.float64)
     if scores.ndim != 1 or scores.size == 0:
         raise ValueError(f"pair_scores must be a non-empty 1-D array, got shape {scores.shape}")
@@ -336,11 +336,7 @@ def sjsd(
     if bad.any():
         index = int(np.argmax(bad))
         raise ValueError(f"pair_scores[{index}] = {scores[index]} is not an S_JSD in [-1, 1]")
-    edges = np.zeros(scores.size, dtype=bool) if edge is None else np.asarray(edge, dtype=bool)
-    if edges.shape != scores.shape:
-        raise ValueError(
-            f"edge must hold one flag per pair ({scores.size}), got shape {edges.shape}"
-        )
+    edges = edge_mask(edge, scores.size)
     kept = scores[~edges] if tie_rule == "exclude" else scores
     score = float(kept.mean()) if kept.size else float("nan")
     se = bootstrap_standard_error(kept, seed=seed, n_resamples=n_resamples)
