@@ -18,7 +18,7 @@ from mgbias.mlm.wordpiece import build_bert_tokenizer
 pytestmark = pytest.mark.workflow
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "she", "he", "is", "a", "doctor"]
-TARGET = "results/pairs/scores/headless/toy/original/en.unmasked.parquet"
+TARGET = "results/score/pairs/headless/toy/original/en.unmasked.parquet"
 LOG = "logs/score_pairs/headless/toy/original/en.log"
 
 
