@@ -18,7 +18,9 @@ spaces, punctuation, hyphens, underscores and apostrophes — separates tokens
 matches when its tokens occur as consecutive tokens of the sentence; most entries
 are one token ("she"), an entry such as "ex_wife" or "ex-wife" matches the two
 tokens ``ex wife``. Matching is therefore whole-word and case-insensitive:
-"shepherd" does not contain "she".
+"shepherd" does not contain "she". Letters are Unicode letters, so the same
+tokens serve German, Spanish and French text ("l'homme" -> ``l``, ``homme``;
+"él" and "el" stay distinct), as :mod:`mgbias.finetune.gendered_text` uses them.
 
 Outputs
 -------
@@ -122,7 +124,8 @@ def gender_of(sentence: str, female: frozenset[str], male: frozenset[str]) -> st
     Parameters
     ----------
     sentence
-        An English sentence.
+        A sentence; English in MBE, any language written with spaces between words
+        in :mod:`mgbias.finetune.gendered_text`.
     female, male
         The word lists :math:`\\mathcal{V}_f` and :math:`\\mathcal{V}_m` (case and
         punctuation inside entries do not matter; see the module docstring).
