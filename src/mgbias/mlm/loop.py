@@ -40,6 +40,7 @@ __all__ = [
     "LoopState",
     "Masking",
     "SampledOrder",
+    "evaluate_mlm_loss",
     "mask_tokens",
     "masked_lm_loss",
     "train_steps",
@@ -383,3 +384,51 @@ def train_steps(
         if on_step is not None:
             on_step(state)
     return state
+
+
+def evaluate_mlm_loss(
+    model: PreTrainedModel,
+    sequences: PackedSequences,
+    *,
+    masking: Masking,
+    seed: int,
+    batch_size: int,
+    pad_id: int,
+    autocast_dtype: torch.dtype | None = None,
+) -> tuple[float, int]:
+    """Masked-LM loss of ``model`` on ``sequences`` (evaluation only: no gradient).
+
+    The examples are masked in order, ``batch_size`` at a time, by
+    :func:`mask_tokens` with a CPU generator seeded by ``seed``, so the same model
+    and data give the same value. The model is put in eval mode (no dropout).
+
+    Returns
+    -------
+    (float, int)
+        The mean cross-entropy over all labelled positions (token-weighted, not a
+        mean of batch means) and the number of those positions.
+    """
+    if len(sequences) == 0:
+        raise ValueError("evaluate_mlm_loss: there are no examples")
+    model.eval()
+    device = next(model.parameters()).device
+    generator = torch.Generator().manual_seed(seed)
+    total, count = 0.0, 0
+    with torch.no_grad():
+        for start in range(0, len(sequences), batch_size):
+            indices = np.arange(start, min(start + batch_size, len(sequences)))
+            input_ids, attention_mask = sequences.batch(indices, pad_id)
+            masked_ids, labels = masking.apply(input_ids, attention_mask, generator)
+            context = (
+                torch.autocast(device_type=device.type, dtype=autocast_dtype)
+                if autocast_dtype is not None
+                else contextlib.nullcontext()
+            )
+            with context:
+                loss = masked_lm_loss(
+                    model, masked_ids.to(device), attention_mask.to(device), labels.to(device)
+                )
+            n_labelled = int((labels != -100).sum())
+            total += float(loss) * n_labelled
+            count += n_labelled
+    return total / count, count
