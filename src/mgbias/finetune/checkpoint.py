@@ -39,6 +39,7 @@ __all__ = [
     "latest_checkpoint",
     "remove_checkpoints",
     "restore_generators",
+    "resume",
     "save_checkpoint",
 ]
 
@@ -172,3 +173,37 @@ def remove_checkpoints(directory: Path) -> None:
             shutil.rmtree(path, ignore_errors=True)
     with contextlib.suppress(OSError):
         directory.rmdir()
+
+
+def resume(
+    directory: Path,
+    fingerprint: Mapping[str, Any],
+    *,
+    model: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    scheduler: torch.optim.lr_scheduler.LRScheduler,
+    grad_scaler: torch.amp.GradScaler | None,
+    order: Any,
+    mask_generator: torch.Generator,
+) -> LoopState | None:
+    """Restore the newest checkpoint of this run into the given objects.
+
+    Returns
+    -------
+    LoopState or None
+        The loop state to continue from, or ``None`` when there is no checkpoint of this
+        run (nothing is changed then).
+    """
+    found = latest_checkpoint(directory, fingerprint)
+    if found is None:
+        return None
+    state = found.load_state()
+    model.load_state_dict(state["model"])
+    optimizer.load_state_dict(state["optimizer"])
+    scheduler.load_state_dict(state["scheduler"])
+    if grad_scaler is not None and state["scaler"] is not None:
+        grad_scaler.load_state_dict(state["scaler"])
+    order.load_state_dict(state["order"])
+    restore_generators(state, mask_generator)
+    log.info("resuming from %s (step %d)", found.path, found.step)
+    return LoopState.from_dict(found.meta["loop"])

@@ -53,19 +53,20 @@ import torch
 from transformers import PreTrainedTokenizerBase, get_linear_schedule_with_warmup
 
 from mgbias.atomic import atomic_directory
-from mgbias.finetune.checkpoint import (
-    latest_checkpoint,
-    remove_checkpoints,
-    restore_generators,
-    save_checkpoint,
-)
+from mgbias.finetune.checkpoint import remove_checkpoints, resume, save_checkpoint
 from mgbias.mlm.load import load_mlm, model_revision, pick_device
 from mgbias.mlm.loop import EpochOrder, LoopState, Masking, evaluate_mlm_loss, train_steps
 from mgbias.mlm.sequences import Encoded, encode_lines, group_blocks
 from mgbias.mlm.text_lines import iter_text_lines
 from mgbias.seeds import check_seed
 
-__all__ = ["PRECISIONS", "FineTuneConfig", "checkpoint_dir_for", "finetune_mlm"]
+__all__ = [
+    "PRECISIONS",
+    "FineTuneConfig",
+    "checkpoint_dir_for",
+    "finetune_mlm",
+    "optimizer_and_schedule",
+]
 
 log = logging.getLogger(__name__)
 
@@ -200,6 +201,26 @@ class FineTuneConfig:
         if unknown:
             raise ValueError(f"unknown fine-tuning setting(s) {unknown}; expected among {known}")
         return cls(**values)
+
+
+def optimizer_and_schedule(
+    model: torch.nn.Module, cfg: FineTuneConfig, steps: int
+) -> tuple[torch.optim.AdamW, torch.optim.lr_scheduler.LambdaLR]:
+    """AdamW with ``cfg``'s settings and the linear schedule (warm-up, then decay to 0).
+
+    The fused AdamW kernel is used (the ``Trainer``'s default optimizer in current
+    transformers, ``adamw_torch_fused``): the same update, several times faster on the
+    CPU than the per-tensor loop for a small model.
+    """
+    optimizer = torch.optim.AdamW(
+        model.parameters(),
+        lr=cfg.learning_rate,
+        betas=(cfg.adam_beta1, cfg.adam_beta2),
+        eps=cfg.adam_epsilon,
+        weight_decay=cfg.weight_decay,
+        fused=True,
+    )
+    return optimizer, get_linear_schedule_with_warmup(optimizer, cfg.warmup_steps, steps)
 
 
 def checkpoint_dir_for(out_dir: Path) -> Path:
@@ -404,14 +425,7 @@ def finetune_mlm(
         )
 
         network.train()
-        optimizer = torch.optim.AdamW(
-            network.parameters(),
-            lr=cfg.learning_rate,
-            betas=(cfg.adam_beta1, cfg.adam_beta2),
-            eps=cfg.adam_epsilon,
-            weight_decay=cfg.weight_decay,
-        )
-        scheduler = get_linear_schedule_with_warmup(optimizer, cfg.warmup_steps, steps)
+        optimizer, scheduler = optimizer_and_schedule(network, cfg, steps)
         grad_scaler = torch.amp.GradScaler("cuda") if cfg.precision == "fp16" else None
         masking = Masking(
             special_ids=tuple(tokenizer.all_special_ids),
@@ -422,20 +436,19 @@ def finetune_mlm(
         )
         mask_generator = torch.Generator().manual_seed(cfg.seed)
         torch.manual_seed(cfg.seed)
-        loop_state = LoopState()
-
-        resume = latest_checkpoint(checkpoints, fingerprint)
-        if resume is not None:
-            state = resume.load_state()
-            network.load_state_dict(state["model"])
-            optimizer.load_state_dict(state["optimizer"])
-            scheduler.load_state_dict(state["scheduler"])
-            if grad_scaler is not None and state["scaler"] is not None:
-                grad_scaler.load_state_dict(state["scaler"])
-            order.load_state_dict(state["order"])
-            restore_generators(state, mask_generator)
-            loop_state = LoopState.from_dict(resume.meta["loop"])
-            log.info("resuming from %s (step %d of %d)", resume.path, resume.step, steps)
+        resumed = resume(
+            checkpoints,
+            fingerprint,
+            model=network,
+            optimizer=optimizer,
+            scheduler=scheduler,
+            grad_scaler=grad_scaler,
+            order=order,
+            mask_generator=mask_generator,
+        )
+        loop_state = resumed if resumed is not None else LoopState()
+        if resumed is not None:
+            log.info("resuming from step %d of %d", resumed.step, steps)
 
         def checkpoint(current: LoopState) -> None:
             if cfg.checkpoint_every and current.step % cfg.checkpoint_every == 0:
