@@ -93,6 +93,13 @@ def test_bad_settings_are_rejected(base, tmp_path):
         finetune_mlm(base, text, tmp_path / "out", replace(FAST, precision="fp16"), device="cpu")
     with pytest.raises(ValueError, match=r"give no training example \(a block needs 16 tokens"):
         finetune_mlm(base, write_lines(tmp_path / "one.txt", ["he is a cook ."]), tmp_path / "o")
+    with pytest.raises(ValueError, match=r"development lines give no example"):
+        finetune_mlm(
+            base, text, tmp_path / "o", replace(FAST, line_by_line=False), dev=tmp_path / "one.txt"
+        )
+    expected = r"max_seq_length 40 is longer than the model accepts \(16 tokens"
+    with pytest.raises(ValueError, match=expected):
+        finetune_mlm(base, text, tmp_path / "o", replace(FAST, max_seq_length=40))
     assert not (tmp_path / "out").exists() and not (tmp_path / "o").exists()
 
 

@@ -54,6 +54,7 @@ from transformers import PreTrainedTokenizerBase, get_linear_schedule_with_warmu
 
 from mgbias.atomic import atomic_directory
 from mgbias.finetune.checkpoint import remove_checkpoints, resume, save_checkpoint
+from mgbias.mlm.engine import default_max_length
 from mgbias.mlm.load import load_mlm, model_revision, pick_device
 from mgbias.mlm.loop import EpochOrder, LoopState, Masking, evaluate_mlm_loss, train_steps
 from mgbias.mlm.sequences import Encoded, encode_lines, group_blocks
@@ -237,22 +238,15 @@ def _files(text: Path | str | Sequence[Path | str]) -> list[Path]:
 
 
 def _sequence_length(cfg: FineTuneConfig, tokenizer: PreTrainedTokenizerBase, model: Any) -> int:
-    limit = min(int(tokenizer.model_max_length), _RUN_MLM_MAX_LENGTH)
-    positions = getattr(model.config, "max_position_embeddings", None)
+    """``cfg.max_seq_length``, or ``run_mlm.py``'s ``min(model_max_length, 1024)``, capped
+    by what the model accepts (:func:`mgbias.mlm.engine.default_max_length`)."""
+    accepted = default_max_length(model, tokenizer)
     if cfg.max_seq_length is None:
-        return limit
-    if cfg.max_seq_length > limit:
-        log.warning(
-            "max_seq_length %d is longer than the tokenizer's maximum %d; using %d",
-            cfg.max_seq_length,
-            limit,
-            limit,
-        )
-        return limit
-    if positions is not None and cfg.max_seq_length > positions:
+        return min(accepted, _RUN_MLM_MAX_LENGTH)
+    if cfg.max_seq_length > accepted:
         raise ValueError(
-            f"max_seq_length {cfg.max_seq_length} exceeds the model's "
-            f"max_position_embeddings {positions}"
+            f"max_seq_length {cfg.max_seq_length} is longer than the model accepts "
+            f"({accepted} tokens: its tokenizer's model_max_length and position embeddings)"
         )
     return cfg.max_seq_length
 
@@ -364,8 +358,8 @@ def finetune_mlm(
     Raises
     ------
     ValueError
-        On fp16 without CUDA, a text too short for one block, or a ``max_seq_length``
-        beyond the model's positions.
+        On fp16 without CUDA, a training or development text too short for one block, or
+        a ``max_seq_length`` longer than the model accepts.
     """
     cfg = cfg if cfg is not None else FineTuneConfig()
     out_dir = Path(out_dir)
@@ -393,6 +387,12 @@ def finetune_mlm(
             raise ValueError(
                 f"{', '.join(map(str, files))}: {train.n_lines} lines give no training example "
                 f"(a block needs {length} tokens; use line_by_line or a shorter max_seq_length)"
+            )
+        dev_data = _encode(dev_files, tokenizer, cfg, length) if dev_files else None
+        if dev_data is not None and len(dev_data.sequences) == 0:
+            raise ValueError(
+                f"{', '.join(map(str, dev_files))}: {dev_data.n_lines} development lines give "
+                f"no example (a block needs {length} tokens)"
             )
         order = EpochOrder(len(train.sequences), cfg.effective_batch_size, cfg.batch_size, cfg.seed)
         steps = cfg.epochs * order.steps_per_epoch
@@ -486,8 +486,7 @@ def finetune_mlm(
         )
         network.eval()
         dev_summary = None
-        if dev_files:
-            dev_data = _encode(dev_files, tokenizer, cfg, length)
+        if dev_data is not None:
             dev_loss, n_labelled = evaluate_mlm_loss(
                 network,
                 dev_data.sequences,
