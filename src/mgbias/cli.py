@@ -89,6 +89,171 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _finetune(args: argparse.Namespace) -> int:
+    import logging
+
+    from mgbias.finetune.train import FineTuneConfig, finetune_mlm
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    settings = {
+        "learning_rate": args.lr,
+        "epochs": args.epochs,
+        "batch_size": args.batch_size,
+        "devices": args.devices,
+        "gradient_accumulation": args.gradient_accumulation,
+        "max_seq_length": args.max_seq_length,
+        "line_by_line": args.line_by_line,
+        "seed": args.seed,
+        "checkpoint_every": args.checkpoint_every,
+        "precision": args.precision,
+        "max_grad_norm": None if args.no_clip else 1.0,
+    }
+    try:
+        config = FineTuneConfig(**{k: v for k, v in settings.items() if v is not None})
+        finetune_mlm(
+            args.model,
+            args.text,
+            args.output,
+            config,
+            dev=args.dev or (),
+            revision=args.revision,
+            device=args.device,
+            threads=args.threads,
+            keep_checkpoints=args.keep_checkpoints,
+            allow_untrained_head=args.allow_untrained_head,
+        )
+    except (ValueError, OSError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    print(args.output)
+    return 0
+
+
+def _gendered_text(args: argparse.Namespace) -> int:
+    import json
+
+    from mgbias.finetune.gendered_text import mine_gendered_text
+    from mgbias.wordlists import load_gender_words
+
+    out = args.output
+    try:
+        female, male = load_gender_words(args.female, args.male)
+        counts = mine_gendered_text(
+            args.text,
+            female,
+            male,
+            out_female=out / "female.txt",
+            out_male=out / "male.txt",
+            out_dev_female=out / "dev_female.txt",
+            out_dev_male=out / "dev_male.txt",
+            n=args.n,
+            n_dev=args.n_dev,
+            seed=args.seed,
+        )
+    except (ValueError, OSError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(counts.to_dict()))
+    return 0
+
+
+def _mix(args: argparse.Namespace) -> int:
+    import json
+
+    from mgbias.finetune.mixture import write_mixture
+
+    try:
+        mixture = write_mixture(
+            args.female,
+            args.male,
+            args.r,
+            args.output,
+            seed=args.seed,
+            n=args.n,
+            repeat=args.repeat,
+            sampling=args.sampling,
+            rounding=args.rounding,
+        )
+    except (ValueError, OSError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(mixture.summary()))
+    return 0
+
+
+def _add_finetune_commands(commands: argparse._SubParsersAction) -> None:
+    finetune = commands.add_parser(
+        "finetune",
+        help="fine-tune a masked LM on a text with the masked-LM objective (resumable)",
+        description="Defaults are the paper's (Kaneko et al. 2023: run_mlm.py of "
+        "transformers 4.22: lr 5e-5, 3 epochs, batch 8 on 4 devices, 512-token blocks, "
+        "seed 42); devices are emulated by gradient accumulation. A killed run resumes "
+        "from the last checkpoint in OUTPUT.checkpoints.",
+    )
+    finetune.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
+    finetune.add_argument("--revision", default=None)
+    finetune.add_argument("--text", required=True, type=Path, nargs="+", help="training text")
+    finetune.add_argument("--dev", type=Path, nargs="*", help="development text (dev loss)")
+    finetune.add_argument("--output", required=True, type=Path, help="model directory to write")
+    finetune.add_argument("--lr", type=float, default=None, help="learning rate (5e-5)")
+    finetune.add_argument("--epochs", type=int, default=None, help="(3)")
+    finetune.add_argument("--batch-size", type=int, default=None, help="per device (8)")
+    finetune.add_argument("--devices", type=int, default=None, help="emulated devices (4)")
+    finetune.add_argument("--gradient-accumulation", type=int, default=None, help="(1)")
+    finetune.add_argument(
+        "--block-size",
+        "--max-seq-length",
+        dest="max_seq_length",
+        type=int,
+        default=None,
+        help="tokens per block, or per line with --line-by-line (the tokenizer's maximum, "
+        "at most 1024)",
+    )
+    finetune.add_argument("--line-by-line", action="store_true", default=None)
+    finetune.add_argument("--seed", type=int, default=None, help="(42)")
+    finetune.add_argument("--checkpoint-every", type=int, default=None, help="steps (500)")
+    finetune.add_argument("--keep-checkpoints", action="store_true")
+    finetune.add_argument("--precision", choices=["fp32", "bf16", "fp16"], default=None)
+    finetune.add_argument("--no-clip", action="store_true", help="no gradient-norm clipping")
+    finetune.add_argument("--threads", type=int, default=None)
+    finetune.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    finetune.add_argument("--allow-untrained-head", action="store_true")
+    finetune.set_defaults(run=_finetune)
+
+    gendered = commands.add_parser(
+        "gendered-text",
+        help="D_f and D_m: female and male sentences of a monolingual text, N each, "
+        "plus development sets (Kaneko et al. 2023)",
+    )
+    gendered.add_argument("--text", required=True, type=Path, nargs="+")
+    gendered.add_argument(
+        "--output",
+        required=True,
+        type=Path,
+        help="directory for female.txt, male.txt, dev_female.txt, dev_male.txt",
+    )
+    gendered.add_argument("--female", nargs="+", default=["kaneko2023_en_female"])
+    gendered.add_argument("--male", nargs="+", default=["kaneko2023_en_male"])
+    gendered.add_argument("--n", type=int, default=None, help="N per gender (default: most)")
+    gendered.add_argument("--n-dev", type=int, default=0, help="development sentences per gender")
+    gendered.add_argument("--seed", type=int, default=0)
+    gendered.set_defaults(run=_gendered_text)
+
+    mix = commands.add_parser(
+        "mix-gendered-text", help="D_r: N sentences of which round(N r) are male"
+    )
+    mix.add_argument("--female", required=True, type=Path)
+    mix.add_argument("--male", required=True, type=Path)
+    mix.add_argument("--r", required=True, type=float, help="male rate in [0, 1]")
+    mix.add_argument("--output", required=True, type=Path)
+    mix.add_argument("--n", type=int, default=None)
+    mix.add_argument("--seed", type=int, default=0)
+    mix.add_argument("--repeat", type=int, default=0)
+    mix.add_argument("--sampling", choices=["nested", "independent"], default="nested")
+    mix.add_argument("--rounding", choices=["half_up", "half_even"], default="half_up")
+    mix.set_defaults(run=_mix)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mgbias", description=__doc__)
     parser.add_argument("--version", action="version", version=version("mgbias"))
@@ -197,6 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_share_arguments(share)
     share.set_defaults(run=run_share)
+    _add_finetune_commands(commands)
     return parser
 
 
