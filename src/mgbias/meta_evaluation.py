@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,6 +45,7 @@ __all__ = [
     "SCORE_COLUMNS",
     "TABLE1_COLUMNS",
     "check_runs",
+    "collect_scores",
     "correlation_with_r",
     "meta_evaluation",
     "reported_table1",
@@ -348,3 +351,93 @@ def table1(scores: pd.DataFrame, *, include_reported: bool = True) -> pd.DataFra
     if not include_reported:
         return computed
     return pd.concat([computed, reported_table1()], ignore_index=True)
+
+
+def _lists(wordlists: Mapping[str, Mapping[str, Any]], language: str, run: str):
+    from mgbias.wordlists import load_gender_words
+
+    if language not in wordlists:
+        raise ValueError(
+            f"run {run!r}: no word lists for language {language!r} to orient its pairs; "
+            f"languages with lists: {sorted(wordlists)}"
+        )
+    entry = wordlists[language]
+    missing = [key for key in ("female", "male") if key not in entry]
+    if missing:
+        raise ValueError(f"word lists of language {language!r} lack {missing}")
+    return load_gender_words(entry["female"], entry["male"])
+
+
+def collect_scores(
+    runs: Any,
+    *,
+    per_pair: Sequence[str | Path] | None = None,
+    probes: Sequence[str | Path] | None = None,
+    wordlists: Mapping[str, Mapping[str, Any]] | None = None,
+    tie_rule: str = "neutral",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every run's scores from its result files, in the layout :func:`meta_evaluation` reads.
+
+    Parameters
+    ----------
+    runs
+        The models (:func:`check_runs`), in the order of the file lists.
+    per_pair : sequence of paths, optional
+        Per run, its per-pair CSV (:func:`mgbias.pair_scoring.per_pair_table`)
+        on the pair benchmark of its language.
+    probes : sequence of paths, optional
+        Per run, its probe summary JSON (:func:`mgbias.probes.kaneko2023.write_probe`).
+    wordlists : mapping, optional
+        ``{language: {"female": lists, "male": lists}}`` (names or paths for
+        :func:`mgbias.wordlists.load_gender_words`) to orient the pairs;
+        needed with ``per_pair``.
+    tie_rule : str
+        Of the pair measures.
+
+    Returns
+    -------
+    tuple[pandas.DataFrame, pandas.DataFrame]
+        The scores (:data:`SCORE_COLUMNS`; TBS from the probes, SSS, CPS, AUL,
+        AULA in the directions ``male`` and ``stereo`` from the per-pair
+        tables) and the orientation counts: :data:`RUN_COLUMNS`, ``n_pairs``
+        and one column per entry of
+        :data:`mgbias.measures.orientation.ORIENTATIONS`.
+    """
+    from mgbias.atomic import read_json
+    from mgbias.measures.orientation import ORIENTATIONS, orient_pairs, oriented_pair_scores
+
+    frame = check_runs(runs)
+    for name, paths in (("per_pair", per_pair), ("probes", probes)):
+        if paths and len(paths) != len(frame):
+            raise ValueError(f"{len(paths)} {name} files for {len(frame)} runs")
+    if not per_pair and not probes:
+        raise ValueError("collect_scores: neither per-pair tables nor probe summaries given")
+    if per_pair and wordlists is None:
+        raise ValueError("collect_scores: per-pair tables need word lists to orient the pairs")
+    parts, counts = [], []
+    for index, run in frame.iterrows():
+        pair_scores = None
+        if per_pair:
+            table = pd.read_csv(per_pair[index], keep_default_na=False)
+            for column in ("sent_more", "sent_less"):
+                if column not in table.columns:
+                    raise ValueError(f"{per_pair[index]}: no column {column!r}")
+            female, male = _lists(wordlists, run["language"], run["run"])
+            orientation = orient_pairs(table["sent_more"], table["sent_less"], male, female)
+            pair_scores = oriented_pair_scores(table, orientation, tie_rule=tie_rule)
+            tally = Counter(orientation)
+            counts.append(
+                {
+                    **run.to_dict(),
+                    "n_pairs": len(table),
+                    **{name: tally.get(name, 0) for name in ORIENTATIONS},
+                }
+            )
+        tbs = read_json(probes[index]) if probes else None
+        block = run_scores(pair_scores, tbs)
+        for column in RUN_COLUMNS:
+            block[column] = run[column]
+        parts.append(block)
+    scores = pd.concat(parts, ignore_index=True)[SCORE_COLUMNS]
+    orientation_counts = pd.DataFrame(counts, columns=[*RUN_COLUMNS, "n_pairs", *ORIENTATIONS])
+    return scores, orientation_counts
