@@ -394,6 +394,15 @@ def collect_scores(
     tie_rule : str
         Of the pair measures.
 
+    Notes
+    -----
+    The per-pair CSVs hold sentence scores to 6 significant digits
+    (:func:`mgbias.report.tables.write_csv`); two sentence scores equal to
+    that precision tie here although the raw floats of
+    :func:`mgbias.pair_scoring.pair_measures` may differ. The orientation
+    depends on the sentences only, so every model of a language is scored on
+    the same oriented pairs.
+
     Returns
     -------
     tuple[pandas.DataFrame, pandas.DataFrame]
