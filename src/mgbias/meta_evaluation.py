@@ -394,15 +394,6 @@ def collect_scores(
     tie_rule : str
         Of the pair measures.
 
-    Notes
-    -----
-    The per-pair CSVs hold sentence scores to 6 significant digits
-    (:func:`mgbias.report.tables.write_csv`); two sentence scores equal to
-    that precision tie here although the raw floats of
-    :func:`mgbias.pair_scoring.pair_measures` may differ. The orientation
-    depends on the sentences only, so every model of a language is scored on
-    the same oriented pairs.
-
     Returns
     -------
     tuple[pandas.DataFrame, pandas.DataFrame]
@@ -411,6 +402,15 @@ def collect_scores(
         tables) and the orientation counts: :data:`RUN_COLUMNS`, ``n_pairs``
         and one column per entry of
         :data:`mgbias.measures.orientation.ORIENTATIONS`.
+
+    Notes
+    -----
+    The per-pair CSVs hold sentence scores to 6 significant digits
+    (:func:`mgbias.report.tables.write_csv`); two sentence scores equal to
+    that precision tie here although the raw floats of
+    :func:`mgbias.pair_scoring.pair_measures` may differ. The orientation
+    depends on the sentences only, so every model of a language is scored on
+    the same oriented pairs.
     """
     from mgbias.atomic import read_json
     from mgbias.measures.orientation import ORIENTATIONS, orient_pairs, oriented_pair_scores
