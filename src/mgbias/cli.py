@@ -254,6 +254,63 @@ def _add_finetune_commands(commands: argparse._SubParsersAction) -> None:
     mix.set_defaults(run=_mix)
 
 
+def _tbs(args: argparse.Namespace) -> int:
+    from mgbias.mlm.templates import template_spec
+    from mgbias.wordlists.professions import template_targets
+
+    try:
+        template_spec(args.lang, args.templates, figure3_sentence=args.sentence)
+        template_targets(args.targets, args.lang)
+    except (ValueError, OSError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    if (args.female is None) != (args.male is None):
+        print("mgbias: give both --female and --male, or neither", file=sys.stderr)
+        return 2
+    # torch: imported once the inputs are checked
+    from mgbias.mlm.load import load_mlm
+    from mgbias.probes.kaneko2023 import probe_model, write_probe
+
+    try:
+        model, tokenizer = load_mlm(
+            args.model,
+            revision=args.revision,
+            device=args.device,
+            allow_untrained_head=args.allow_untrained_head,
+        )
+        result = probe_model(
+            model,
+            tokenizer,
+            args.lang,
+            targets=args.targets,
+            templates=args.templates,
+            sentence=args.sentence,
+            female=args.female,
+            male=args.male,
+            k=args.top_k,
+            batch_size=args.batch_size,
+            max_length=args.max_length,
+            model_name=args.model,
+        )
+    except (ValueError, OSError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    write_probe(result, targets_path=args.output, summary_path=args.summary, top_path=args.top)
+    summary = result.summary
+    male, female = summary["male_word"], summary["female_word"]
+    print(
+        f"TBS {summary['tbs']:.6g} over {summary['n_targets']} targets "
+        f"(> 0: targets more associated with {male!r} than {female!r})"
+    )
+    print(
+        f"P({summary['male_word']}) {summary['p_male']:.4g}, P({summary['female_word']}) "
+        f"{summary['p_female']:.4g} over {summary['n_neutral']} neutral targets"
+    )
+    print(f"top {args.top_k} for {summary['sentence']!r}:")
+    print(result.top.to_markdown(index=False, floatfmt=".4g"))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mgbias", description=__doc__)
     parser.add_argument("--version", action="version", version=version("mgbias"))
@@ -354,6 +411,46 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     score.set_defaults(run=_score)
+
+    tbs = commands.add_parser(
+        "tbs",
+        help="template probes of one model: TBS (Kurita et al. 2019), P(he)/P(she) over "
+        "neutral occupations and the top predictions of a masked sentence (Kaneko et al. 2023)",
+        description="The numbers of the workflow's scripts/kaneko2023_probe.py for one model.",
+    )
+    tbs.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
+    tbs.add_argument("--revision", default=None)
+    tbs.add_argument(
+        "--lang", default="en", help="language of the template (templates.yaml; default en)"
+    )
+    tbs.add_argument(
+        "--targets",
+        default="bolukbasi2016",
+        help="target list: bolukbasi2016 (English professions of Bolukbasi et al. 2016), "
+        "bolukbasi2016_neutral, demo, or a file (default: %(default)s)",
+    )
+    tbs.add_argument("--templates", type=Path, default=None, help="another templates.yaml")
+    tbs.add_argument(
+        "--sentence", default=None, help="sentence with one [MASK] for the top predictions"
+    )
+    tbs.add_argument(
+        "--female", nargs="+", default=None, help="word lists classing the top predictions"
+    )
+    tbs.add_argument("--male", nargs="+", default=None)
+    tbs.add_argument("--top-k", type=int, default=5)
+    tbs.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="CSV, one row per target: log-probabilities, associations and bias",
+    )
+    tbs.add_argument("--summary", type=Path, default=None, help="JSON summary")
+    tbs.add_argument("--top", type=Path, default=None, help="CSV of the top predictions")
+    tbs.add_argument("--max-length", type=int, default=None)
+    tbs.add_argument("--batch-size", type=int, default=64)
+    tbs.add_argument("--allow-untrained-head", action="store_true")
+    tbs.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    tbs.set_defaults(run=_tbs)
 
     share = commands.add_parser(
         "share",
