@@ -56,9 +56,14 @@ from transformers import (
 
 from mgbias.demo.world import balanced, monolingual_corpus
 from mgbias.finetune.checkpoint import resume, save_checkpoint
-from mgbias.finetune.train import FineTuneConfig, checkpoint_dir_for, optimizer_and_schedule
+from mgbias.finetune.train import (
+    FineTuneConfig,
+    checkpoint_dir_for,
+    epoch_order,
+    optimizer_and_schedule,
+)
 from mgbias.mlm.load import load_mlm
-from mgbias.mlm.loop import EpochOrder, LoopState, Masking, train_steps
+from mgbias.mlm.loop import LoopState, Masking, train_steps
 from mgbias.mlm.sequences import encode_lines
 from mgbias.mlm.train import MLMTrainingConfig, bert_config
 from mgbias.mlm.wordpiece import tokenizer_from_lines
@@ -77,7 +82,7 @@ def time_ours(model, tokenizer, sequences, cfg: FineTuneConfig, steps: int) -> f
     """Tokens per second of our loop, steps 2..steps."""
     model = copy.deepcopy(model).train()
     optimizer, scheduler = optimizer_and_schedule(model, cfg, steps)
-    order = EpochOrder(len(sequences), cfg.effective_batch_size, cfg.batch_size, cfg.seed)
+    order = epoch_order(cfg, len(sequences))
     tokens = sum(
         int(sequences.offsets[m + 1].sum() - sequences.offsets[m].sum())
         for step in range(2, steps + 1)
@@ -200,7 +205,7 @@ def resume_timings(base: Path, lines: list[str], work: Path) -> tuple[float, flo
     saves, restores = [], []
     for _ in range(3):
         model, _ = load_mlm(str(base), attn_implementation=None)
-        order = EpochOrder(n_examples, cfg.effective_batch_size, cfg.batch_size, cfg.seed)
+        order = epoch_order(cfg, n_examples)
         optimizer, scheduler = optimizer_and_schedule(
             model, cfg, cfg.epochs * order.steps_per_epoch
         )
@@ -243,6 +248,12 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=2000)
     parser.add_argument("--batch-size", type=int, default=32, help="per device")
     parser.add_argument("--devices", type=int, default=1, help="emulated by accumulation")
+    parser.add_argument(
+        "--micro-batch-size",
+        type=int,
+        default=None,
+        help="our examples per forward pass (default: --batch-size, as the Trainer)",
+    )
     args = parser.parse_args()
 
     settings = yaml.safe_load(args.config.read_text(encoding="utf-8")).get("mlm_training", {})
@@ -265,6 +276,7 @@ def main() -> None:
             learning_rate=5e-4,
             batch_size=args.batch_size,
             devices=args.devices,
+            micro_batch_size=args.micro_batch_size,
             line_by_line=True,
             max_seq_length=shape.max_length,
         )
@@ -281,7 +293,10 @@ def main() -> None:
     print(f"checkpoint_save_s={save_s:.3f}")
     print(f"resume_overhead_s={resume_s:.3f}")
     print(f"# runs ours={[round(x) for x in ours]} trainer={[round(x) for x in trainer]}")
-    print(f"# model shape {shape}; {len(sequences)} lines, batch {cfg.batch_size} x {args.devices}")
+    print(
+        f"# model shape {shape}; {len(sequences)} lines, batch {cfg.batch_size} x "
+        f"{args.devices} devices, ours {cfg.micro_batch_size or cfg.batch_size} per pass"
+    )
 
 
 if __name__ == "__main__":

@@ -101,6 +101,7 @@ def _finetune(args: argparse.Namespace) -> int:
         "batch_size": args.batch_size,
         "devices": args.devices,
         "gradient_accumulation": args.gradient_accumulation,
+        "micro_batch_size": args.micro_batch_size,
         "max_seq_length": args.max_seq_length,
         "line_by_line": args.line_by_line,
         "seed": args.seed,
@@ -200,6 +201,12 @@ def _add_finetune_commands(commands: argparse._SubParsersAction) -> None:
     finetune.add_argument("--batch-size", type=int, default=None, help="per device (8)")
     finetune.add_argument("--devices", type=int, default=None, help="emulated devices (4)")
     finetune.add_argument("--gradient-accumulation", type=int, default=None, help="(1)")
+    finetune.add_argument(
+        "--micro-batch-size",
+        type=int,
+        default=None,
+        help="examples per forward pass, a multiple of --batch-size (default: --batch-size)",
+    )
     finetune.add_argument(
         "--block-size",
         "--max-seq-length",

@@ -59,6 +59,7 @@ def test_defaults_are_the_papers_run_mlm_settings():
         "batch_size": 8,
         "devices": 4,
         "gradient_accumulation": 1,
+        "micro_batch_size": None,
         "weight_decay": 0.0,
         "adam_beta1": 0.9,
         "adam_beta2": 0.999,
@@ -85,6 +86,10 @@ def test_bad_settings_are_rejected(base, tmp_path):
         FineTuneConfig(precision="fp8")
     with pytest.raises(ValueError, match=r"mlm_probability must be in \(0, 1\)"):
         FineTuneConfig(mlm_probability=0.0)
+    with pytest.raises(ValueError, match="micro_batch_size must be a multiple of batch_size"):
+        FineTuneConfig(batch_size=8, micro_batch_size=12)
+    with pytest.raises(ValueError, match=r"at most the effective batch \(32\), got 64"):
+        FineTuneConfig(batch_size=8, micro_batch_size=64)
     with pytest.raises(ValueError, match="unknown fine-tuning setting"):
         FineTuneConfig.from_mapping({"lr": 1e-3})
     assert FineTuneConfig.from_mapping({"learning_rate": 5e-4}).learning_rate == 5e-4
@@ -122,6 +127,36 @@ def test_epoch_order_visits_every_example_once_per_epoch():
     assert [m.tolist() for m in again.micro_batches(5)] == [m.tolist() for m in steps[4]]
     with pytest.raises(ValueError, match="batch order"):
         again.load_state_dict({**again.state_dict(), "seed": 6})
+    assert order.groups(1) is None  # one loss group per micro-batch
+
+
+def test_epoch_order_groups_device_batches_within_a_micro_batch():
+    # 8 examples per step, run 4 per pass, each pass holding two device batches of 2.
+    order = EpochOrder(n_examples=10, examples_per_step=8, micro_batch_size=4, seed=0, group_size=2)
+    assert [len(m) for m in order.micro_batches(1)] == [4, 4]
+    assert [g.tolist() for g in order.groups(1)] == [[0, 0, 1, 1], [2, 2, 3, 3]]
+    assert [g.tolist() for g in order.groups(2)] == [[0, 0]]  # the 2 examples left
+    with pytest.raises(ValueError, match="micro_batch_size 3 is not a multiple of the group"):
+        EpochOrder(10, 8, 3, seed=0, group_size=2)
+
+
+def test_grouped_loss_weighs_each_group_as_if_alone(base):
+    # Two device batches in one pass: sum of each group's mean = the separate losses.
+    model, _ = load_mlm(str(base))
+    generator = torch.Generator().manual_seed(3)
+    input_ids = torch.randint(5, 21, (7, 9), generator=generator)
+    attention_mask = torch.ones_like(input_ids)
+    attention_mask[5:, 6:] = 0
+    labels = torch.full_like(input_ids, -100)
+    labels[0, 1], labels[0, 4], labels[2, 2], labels[4, 3], labels[5, 1] = 7, 8, 9, 10, 11
+    groups = torch.tensor([0, 0, 0, 0, 1, 1, 2])  # group 2 has no label: it adds nothing
+    first = masked_lm_loss(model, input_ids[:4], attention_mask[:4], labels[:4])
+    second = masked_lm_loss(model, input_ids[4:6], attention_mask[4:6], labels[4:6])
+    grouped = masked_lm_loss(model, input_ids, attention_mask, labels, groups=groups)
+    torch.testing.assert_close(grouped, first + second)
+    # Not the plain mean over the 5 labelled positions, which weighs group 0 by 3/5.
+    plain = masked_lm_loss(model, input_ids, attention_mask, labels)
+    assert abs(grouped.item() / 2 - plain.item()) > 1e-4
 
 
 def test_group_blocks_concatenates_and_drops_each_groups_remainder():
@@ -266,6 +301,20 @@ def test_fine_tuning_moves_the_pronoun_prior_and_is_deterministic(base, tmp_path
     # A fine-tuned model is an ordinary model directory: it loads for scoring.
     model, _ = load_mlm(str(male))
     assert not model.training
+
+
+def test_device_batches_in_one_pass_train_like_separate_passes(base, tmp_path):
+    text = write_lines(tmp_path / "he.txt", gendered_lines("he", 64))
+    cfg = replace(FAST, batch_size=4, devices=2)
+    separate = finetune_mlm(base, text, tmp_path / "separate", cfg, progress=False, threads=1)
+    fused = replace(cfg, micro_batch_size=8)
+    joint = finetune_mlm(base, text, tmp_path / "joint", fused, progress=False, threads=1)
+    summaries = [json.loads((d / "training.json").read_text()) for d in (separate, joint)]
+    assert summaries[0]["steps"] == summaries[1]["steps"] == 24
+    assert he_share(joint) > 0.8 and he_share(separate) > 0.8
+    # Other random draws, so not the same weights, but the same kind of loss curve.
+    first, last = (summaries[1]["loss_history"][i]["loss"] for i in (0, -1))
+    assert last < first
 
 
 def test_grouped_blocks_bf16_and_kept_checkpoints(base, tmp_path):

@@ -94,6 +94,7 @@ def masked_lm_loss(
     input_ids: torch.Tensor,
     attention_mask: torch.Tensor,
     labels: torch.Tensor,
+    groups: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """Mean cross-entropy of the MLM head at the labelled positions only.
 
@@ -102,15 +103,32 @@ def masked_lm_loss(
     a label instead of on every position, which makes a training step several
     times cheaper for a small model (``benchmarks/mlm_training.py``). The model is
     split by :func:`mgbias.mlm.masked.mlm_encoder_and_head` (BERT, RoBERTa, ALBERT,
-    DistilBERT, ELECTRA); a model it cannot split computes its own loss.
+    DistilBERT, ELECTRA); a model it cannot split computes its own logits.
+
+    With ``groups`` (one integer id per row), the rows form groups, e.g. the batches
+    of several data-parallel devices run in one pass, and the result is the **sum**
+    over the groups of each group's mean cross-entropy: a group's loss weighs as if
+    it had been computed alone. A group without a labelled position adds nothing.
     """
     encoder, head = mlm_encoder_and_head(model)
-    if head is None:
-        return model(input_ids=input_ids, attention_mask=attention_mask, labels=labels).loss
-    hidden = encoder(input_ids=input_ids, attention_mask=attention_mask)[0]
     selected = labels != -100
-    logits = head(hidden[selected])
-    return torch.nn.functional.cross_entropy(logits, labels[selected])
+    if head is None:
+        if groups is None:
+            return model(input_ids=input_ids, attention_mask=attention_mask, labels=labels).loss
+        logits = model(input_ids=input_ids, attention_mask=attention_mask).logits[selected]
+    else:
+        hidden = encoder(input_ids=input_ids, attention_mask=attention_mask)[0]
+        logits = head(hidden[selected])
+    if groups is None:
+        return torch.nn.functional.cross_entropy(logits, labels[selected])
+    losses = torch.nn.functional.cross_entropy(logits, labels[selected], reduction="none")
+    group_of = groups.to(losses.device)[selected.nonzero()[:, 0]]
+    n_groups = int(groups.max()) + 1
+    sums = torch.zeros(n_groups, dtype=losses.dtype, device=losses.device)
+    sums = sums.index_add(0, group_of, losses)
+    counts = torch.bincount(group_of, minlength=n_groups)
+    present = counts > 0
+    return (sums[present] / counts[present]).sum()
 
 
 @dataclass(frozen=True)
@@ -146,6 +164,10 @@ class BatchOrder(Protocol):
     def micro_batches(self, step: int) -> list[np.ndarray]:
         """Example indices of step ``step`` (1-based), one array per micro-batch."""
 
+    def groups(self, step: int) -> list[np.ndarray] | None:
+        """Loss groups of each micro-batch's rows (see :func:`masked_lm_loss`), numbered
+        across the step; ``None``: each micro-batch is one group."""
+
     def state_dict(self) -> dict[str, Any]:
         """What a checkpoint needs to continue the order after the last step taken."""
 
@@ -168,6 +190,9 @@ class SampledOrder:
     def micro_batches(self, step: int) -> list[np.ndarray]:
         return [self.rng.integers(0, self.n_examples, size=self.batch_size)]
 
+    def groups(self, step: int) -> None:
+        return None
+
     def state_dict(self) -> dict[str, Any]:
         return {"bit_generator": self.rng.bit_generator.state}
 
@@ -181,18 +206,33 @@ class EpochOrder:
     Epoch ``e`` visits the examples in ``numpy.random.default_rng([seed, e]).permutation``
     order. A step takes the next ``examples_per_step`` of them (fewer at the end of an
     epoch; every example is used once per epoch), split into micro-batches of
-    ``micro_batch_size``. The order is a function of the step number alone, so a resumed
-    run needs no state but the step.
+    ``micro_batch_size`` (one forward pass each). The loss groups are consecutive runs
+    of ``group_size`` examples, the batches of the data-parallel devices a step stands
+    for (default: one group per micro-batch); ``micro_batch_size`` must then be a
+    multiple of ``group_size``. The order is a function of the step number alone, so a
+    resumed run needs no state but the step.
     """
 
     def __init__(
-        self, n_examples: int, examples_per_step: int, micro_batch_size: int, seed: int
+        self,
+        n_examples: int,
+        examples_per_step: int,
+        micro_batch_size: int,
+        seed: int,
+        group_size: int | None = None,
     ) -> None:
         if n_examples < 1:
             raise ValueError("EpochOrder: there are no training examples")
+        group_size = micro_batch_size if group_size is None else group_size
+        if micro_batch_size % group_size:
+            raise ValueError(
+                f"EpochOrder: micro_batch_size {micro_batch_size} is not a multiple of the "
+                f"group size {group_size}"
+            )
         self.n_examples = n_examples
         self.examples_per_step = examples_per_step
         self.micro_batch_size = micro_batch_size
+        self.group_size = group_size
         self.seed = seed
         self.steps_per_epoch = math.ceil(n_examples / examples_per_step)
         self._epoch: int | None = None
@@ -214,11 +254,21 @@ class EpochOrder:
         size = self.micro_batch_size
         return [chosen[i : i + size] for i in range(0, len(chosen), size)]
 
+    def groups(self, step: int) -> list[np.ndarray] | None:
+        if self.group_size == self.micro_batch_size:
+            return None
+        groups, offset = [], 0
+        for micro in self.micro_batches(step):
+            groups.append(offset + np.arange(len(micro)) // self.group_size)
+            offset += math.ceil(len(micro) / self.group_size)
+        return groups
+
     def state_dict(self) -> dict[str, Any]:
         return {
             "n_examples": self.n_examples,
             "examples_per_step": self.examples_per_step,
             "micro_batch_size": self.micro_batch_size,
+            "group_size": self.group_size,
             "seed": self.seed,
         }
 
@@ -328,8 +378,9 @@ def train_steps(
     FloatingPointError
         If a step's loss is not finite (the message names the step).
 
-    A step's loss is the mean of its micro-batch losses, each the mean over its labelled
-    positions, as data-parallel training averages the devices' losses.
+    A step's loss is the mean over its loss groups (by default its micro-batches; see
+    :class:`EpochOrder`) of each group's mean over its labelled positions, as
+    data-parallel training averages the devices' losses.
     """
     state = state if state is not None else LoopState()
     device = next(model.parameters()).device
@@ -348,17 +399,24 @@ def train_steps(
     )
     for step in bar:
         micro_batches = order.micro_batches(step)
+        groups = order.groups(step)
+        n_groups = len(micro_batches) if groups is None else int(groups[-1][-1]) + 1
         optimizer.zero_grad(set_to_none=True)
         step_loss = 0.0
-        for indices in micro_batches:
+        for position, indices in enumerate(micro_batches):
             input_ids, attention_mask = sequences.batch(indices, pad_id)
             masked_ids, labels = masking.apply(input_ids, attention_mask, mask_generator)
+            row_groups = None if groups is None else torch.from_numpy(groups[position])
             with autocast():
                 loss = masked_lm_loss(
-                    model, masked_ids.to(device), attention_mask.to(device), labels.to(device)
+                    model,
+                    masked_ids.to(device),
+                    attention_mask.to(device),
+                    labels.to(device),
+                    groups=row_groups,
                 )
-            if len(micro_batches) > 1:
-                loss = loss / len(micro_batches)
+            if n_groups > 1:
+                loss = loss / n_groups
             (grad_scaler.scale(loss) if grad_scaler is not None else loss).backward()
             step_loss += float(loss.detach())
         if not math.isfinite(step_loss):
