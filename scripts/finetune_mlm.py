@@ -1,11 +1,11 @@
 """Fine-tune a masked LM on one D_r with the masked-LM objective (Kaneko et al. 2023, §3.1).
 
-input:  text (D_r); dev (development texts, optional); base (a local model directory,
-        optional: without it params.model names a hub id)
+input:  text (D_r); dev (development texts, optional); base (the base model's directory
+        when the workflow trains it: a dependency only, params.model names it)
 output: one directory (model, tokenizer, training.json); checkpoints go to
         <output>.checkpoints and a rerun resumes from them
-params: finetune (FineTuneConfig fields), model (hub id or path when there is no
-        input.base), revision, device (auto|cpu|cuda), allow_untrained_head
+params: finetune (FineTuneConfig fields), model (hub id or local directory), revision,
+        device (auto|cpu|cuda), allow_untrained_head
 threads: torch threads
 """
 
@@ -17,9 +17,8 @@ from mgbias.runlog import job_log
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0]) as log:
-    inputs = dict(smk.input.items())
     params = dict(smk.params.items())
-    base = inputs["base"] if "base" in inputs else params["model"]
+    base = params["model"]
     config = FineTuneConfig.from_mapping(params["finetune"])
     dev = smk.input.get("dev", [])
     dev = [dev] if isinstance(dev, str) else list(dev)

@@ -10,13 +10,13 @@ input.tops : list of paths
 params.runs : list of dicts
     ``{run, model, corpus, language, r, seed}`` as for ``scripts/kaneko2023_table.py`` (r None
     = the original model, drawn as "original").
-output.fig2_table : CSV
-    language, corpus, model, r, male_word, female_word, p_male, p_female, male_share,
-    p_male_minus_r, n_targets, n_seeds.
-output.fig2 : PNG
-output.fig3_table : CSV
-    language, corpus, model, run, r, seed, rank, token, word, prob, gender_class.
-output.fig3 : PNG
+params.figure : int
+    2 or 3: which figure the job draws.
+output.table : CSV
+    Figure 2: language, corpus, model, r, male_word, female_word, p_male, p_female,
+    male_share, p_male_minus_r, n_targets, n_seeds. Figure 3: language, corpus, model, run,
+    r, seed, rank, token, word, prob, gender_class.
+output.figure : PNG
 """
 
 import pandas as pd
@@ -29,12 +29,16 @@ from mgbias.runlog import job_log
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0]) as log:
-    summaries = [read_json(path) for path in smk.input.probes]
-    tops = [pd.read_csv(path, keep_default_na=False) for path in smk.input.tops]
-    fig2 = figure2_frame(smk.params.runs, summaries)
-    fig3 = figure3_frame(smk.params.runs, tops)
-    write_csv(fig2, smk.output.fig2_table)
-    figure2(fig2, smk.output.fig2)
-    write_csv(fig3, smk.output.fig3_table)
-    figure3(fig3, smk.output.fig3)
-    log.info("%s", fig2.to_string(index=False))
+    if smk.params.figure == 2:
+        summaries = [read_json(path) for path in smk.input.probes]
+        frame = figure2_frame(smk.params.runs, summaries)
+        draw = figure2
+    elif smk.params.figure == 3:
+        tops = [pd.read_csv(path, keep_default_na=False) for path in smk.input.tops]
+        frame = figure3_frame(smk.params.runs, tops)
+        draw = figure3
+    else:
+        raise ValueError(f"params.figure: expected 2 or 3, got {smk.params.figure!r}")
+    write_csv(frame, smk.output.table)
+    draw(frame, smk.output.figure)
+    log.info("Figure %d\n%s", smk.params.figure, frame.to_string(index=False))

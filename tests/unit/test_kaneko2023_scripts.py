@@ -177,15 +177,19 @@ def test_table_and_figure_scripts_on_a_grid(workspace):
         name: workspace.root / name
         for name in ("fig2_table.csv", "fig2.png", "fig3_table.csv", "fig3.png")
     }
-    _run_script(
-        "kaneko2023_figures.py",
-        input={
-            "probes": [str(p["summary"]) for p in probes],
-            "tops": [str(p["top"]) for p in probes],
-        },
-        params={"runs": runs},
-        output={name.split(".")[0]: str(path) for name, path in figures.items()},
-    )
+    for figure in (2, 3):
+        _run_script(
+            "kaneko2023_figures.py",
+            input={
+                "probes": [str(p["summary"]) for p in probes],
+                "tops": [str(p["top"]) for p in probes],
+            },
+            params={"runs": runs, "figure": figure},
+            output={
+                "table": str(figures[f"fig{figure}_table.csv"]),
+                "figure": str(figures[f"fig{figure}.png"]),
+            },
+        )
     fig2 = pd.read_csv(figures["fig2_table.csv"])
     assert len(fig2) == 4 and np.isnan(fig2.loc[0, "r"])
     summary0 = json.loads(probes[1]["summary"].read_text())
