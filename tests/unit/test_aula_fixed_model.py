@@ -22,7 +22,7 @@ from transformers import BertConfig, BertForMaskedLM
 
 from mgbias.measures.aul import aul
 from mgbias.measures.aula import aula
-from mgbias.mlm.engine import score_unmasked
+from mgbias.mlm.unmasked import score_unmasked
 from mgbias.mlm.wordpiece import build_bert_tokenizer
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "she", "he", "is", "a", "doctor"]

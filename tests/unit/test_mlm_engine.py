@@ -13,8 +13,8 @@ import pytest
 import torch
 from transformers import BertConfig, BertForMaskedLM, BertTokenizer
 
-from mgbias.mlm.cache import read_score_cache, sentences_sha256, write_score_cache
-from mgbias.mlm.engine import SentenceScores, padding_id, score_unmasked
+from mgbias.mlm.unmasked import SentenceScores, padding_id, score_unmasked
+from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256, write_score_cache
 
 VOCAB = [
     "[PAD]",
@@ -155,7 +155,7 @@ def test_batched_equals_unbatched_and_input_order_is_restored(model, tokenizer):
 
 def test_long_sentences_are_truncated_counted_and_warned_once(model, tokenizer, caplog):
     sentences = [SENTENCES[2], SENTENCES[0], "the man is a nurse and the woman is a doctor ."]
-    with caplog.at_level(logging.WARNING, logger="mgbias.mlm.engine"):
+    with caplog.at_level(logging.WARNING, logger="mgbias.mlm.unmasked"):
         scores = score_unmasked(model, tokenizer, sentences, max_length=7, progress=False)
     assert scores.n_truncated == 2
     warnings = [record for record in caplog.records if "truncated" in record.getMessage()]

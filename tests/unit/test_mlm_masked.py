@@ -34,8 +34,6 @@ from transformers import (
 
 from mgbias.measures.cps import cps_sentence_scores
 from mgbias.measures.sss import sss_sentence_scores
-from mgbias.mlm.cache import write_score_cache
-from mgbias.mlm.engine import SentenceScores
 from mgbias.mlm.masked import (
     masked_copy_batches,
     masked_logprobs_of,
@@ -46,6 +44,8 @@ from mgbias.mlm.masked import (
 )
 from mgbias.mlm.masked_cache import PairScores, pairs_sha256, read_pair_cache, write_pair_cache
 from mgbias.mlm.spans import encode_pairs
+from mgbias.mlm.unmasked import SentenceScores
+from mgbias.mlm.unmasked_cache import write_score_cache
 
 SENTENCES = [
     "He is a doctor.",

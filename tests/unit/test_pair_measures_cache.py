@@ -14,8 +14,8 @@ import pytest
 import torch
 from transformers import BertConfig, BertForMaskedLM
 
-from mgbias.mlm.cache import read_score_cache, sentences_sha256, write_score_cache
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache, write_pair_cache
+from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256, write_score_cache
 from mgbias.mlm.wordpiece import build_bert_tokenizer
 from mgbias.pair_data import pair_sentences
 from mgbias.pair_passes import score_pair_passes

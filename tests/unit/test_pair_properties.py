@@ -32,8 +32,8 @@ from test_mlm_masked import assert_pair_scores_match_reference, build_model
 from test_mlm_spans import TOKENIZER_BUILDERS
 
 from mgbias.measures.pairs import TIE_RULES
-from mgbias.mlm.engine import score_unmasked
 from mgbias.mlm.masked import score_pairs
+from mgbias.mlm.unmasked import score_unmasked
 from mgbias.pair_passes import score_pair_passes
 from mgbias.pair_scoring import PAIR_MEASURES, pair_measures
 

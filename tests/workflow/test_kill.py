@@ -19,7 +19,7 @@ import psutil
 import pytest
 from snakerun import SNAKEMAKE, checked, copy_workflow, result_tables, snakemake
 
-from mgbias.mlm.cache import read_score_cache
+from mgbias.mlm.unmasked_cache import read_score_cache
 
 pytestmark = pytest.mark.workflow
 

@@ -94,7 +94,7 @@ def test_rerun_code_of_one_measure_changed_reruns_only_that_measure(run_copy):
 
 
 def test_rerun_code_of_the_scoring_engine_changed_rescores_but_does_not_retrain(run_copy):
-    module = run_copy / "src/mgbias/mlm/engine.py"
+    module = run_copy / "src/mgbias/mlm/unmasked.py"
     module.write_text(module.read_text() + "\n# a change to the engine\n")
 
     counts = rules_of(plan(run_copy))

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from mgbias.genders import FEMALE, MALE
 from mgbias.measures.mbe_permutation import mbe_permutation_test
 from mgbias.stats import mcnemar_test, random_indicator, splitmix64_mix
 
@@ -67,8 +68,8 @@ class MBEResult:
         ``100 * sum C(m,f) I(A(m) > A(f)) / sum C(m,f)`` (Eq. 2).
     n_male, n_female : int
         Number of male and female sentences.
-    n_pairs : int
-        ``n_male * n_female``.
+    n_comparisons : int
+        ``n_male * n_female``: the (male, female) sentence pairs Eq. 2 sums over.
     weighting : str
         ``"cosine"`` or ``"dot"``.
     b : int or None
@@ -98,7 +99,7 @@ class MBEResult:
     score: float
     n_male: int
     n_female: int
-    n_pairs: int
+    n_comparisons: int
     weighting: str
     b: int | None
     c: int | None
@@ -118,9 +119,9 @@ class MBEResult:
 
 def _preferred_group(score: float) -> str:
     if score > 50.0:
-        return "male"
+        return MALE
     if score < 50.0:
-        return "female"
+        return FEMALE
     return "neither"
 
 
@@ -222,7 +223,7 @@ def mbe_score(
         ``n x d`` float64 array) and ``n x 256`` label blocks: on 7,000 x 7,000
         sentences, d = 768, 999 relabellings, the whole call peaks at 253 MB
         above the inputs and takes 4 s on 2 cores (the test itself 1.7 s;
-        ``python benchmarks/mbe.py``). Counts (``n_pairs``,
+        ``python benchmarks/mbe.py``). Counts (``n_comparisons``,
         ``b``, ``c``) and therefore the test are identical for every chunk size;
         ``score`` sums the weights in a different order per chunk size and so
         agrees to float rounding (about 1e-13 relative). The permutation test
@@ -402,7 +403,7 @@ def mbe_score(
         score=score,
         n_male=int(male.size),
         n_female=int(female.size),
-        n_pairs=int(male.size) * int(female.size),
+        n_comparisons=int(male.size) * int(female.size),
         weighting=weighting,
         b=b,
         c=c,
