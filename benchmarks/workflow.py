@@ -47,10 +47,11 @@ from pathlib import Path
 
 import yaml
 
+from mgbias.languages import PIVOT
+
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 PARTS = ["Snakefile", "rules", "scripts", "config", "src", "profiles", "envs", "report"]
-PIVOT = "en"
 MIRROR = Path("data") / "demo" / "mirror"
 
 
