@@ -93,7 +93,13 @@ from transformers import BertConfig, BertForMaskedLM
 from mgbias.measures.aula import aula
 from mgbias.mlm.masked import masked_copy_batches, mlm_encoder_and_head, score_masked
 from mgbias.mlm.spans import encode_pairs
-from mgbias.mlm.unmasked import encode_sentences, length_sorted_batches, pad_batch, score_unmasked
+from mgbias.mlm.unmasked import (
+    encode_sentences,
+    length_sorted_batches,
+    pad_batch,
+    padding_id,
+    score_unmasked,
+)
 from mgbias.mlm.wordpiece import SPECIAL_TOKENS, build_bert_tokenizer
 
 SEED = 0
@@ -195,7 +201,7 @@ def bench_engine(n_sentences: int, repeats: int = REPEATS) -> dict[str, float]:
     model, tokenizer, sentences = build_world(n_sentences)
     encoded = encode_sentences(tokenizer, sentences, max_length=512)
     batches = length_sorted_batches(encoded.lengths, BATCH_SIZE)
-    padded = [pad_batch(encoded, indices, tokenizer.pad_token_id) for indices in batches]
+    padded = [pad_batch(encoded, indices, padding_id(tokenizer)) for indices in batches]
 
     def bare_forward() -> None:
         # The call of mgbias.mlm.unmasked._score_batch, nothing done with its outputs.

@@ -384,7 +384,7 @@ def test_presets_and_supported_languages():
         ({"languages": ("de", "it")}, "unsupported language 'it'"),
         ({"languages": ("en",)}, "unsupported language 'en'"),
         ({"languages": ()}, "languages is empty"),
-        ({"seed": -1}, "seed must be an integer >= 0"),
+        ({"seed": -1}, "WorldSpec.seed must be a non-negative integer"),
         ({"n_parallel": 0}, "n_parallel must be an integer >= 1"),
         ({"male_ratio": 0.0}, "male_ratio must be > 0"),
         ({"occupation_bias": 1.5}, r"occupation_bias must be in \[0, 1\]"),

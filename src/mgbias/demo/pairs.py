@@ -64,6 +64,7 @@ from mgbias.demo.lexicon import (
 )
 from mgbias.genders import FEMALE, MALE
 from mgbias.languages import PIVOT
+from mgbias.seeds import check_seed
 
 __all__ = [
     "DemoPair",
@@ -182,7 +183,7 @@ def demo_pairs(seed: int, n_pairs: int) -> list[DemoPair]:
         If ``seed`` or ``n_pairs`` is not a valid integer, or ``n_pairs`` exceeds
         the number of distinct pairs.
     """
-    seed = _check_count("seed", seed, 0)
+    seed = check_seed(seed)
     n_pairs = _check_count("n_pairs", n_pairs, 1)
     total = n_candidate_pairs()
     if n_pairs > total:

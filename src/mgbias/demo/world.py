@@ -70,6 +70,7 @@ from mgbias.demo.lexicon import (
 )
 from mgbias.genders import FEMALE, MALE, opposite
 from mgbias.languages import PIVOT
+from mgbias.seeds import check_seed
 
 __all__ = [
     "DEFAULT_CORPORA",
@@ -169,7 +170,7 @@ class WorldSpec:
         object.__setattr__(self, "languages", tuple(self.languages))
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"WorldSpec.name must be a non-empty string, got {self.name!r}")
-        _check_int("seed", self.seed, minimum=0)
+        check_seed(self.seed, "WorldSpec.seed")
         _check_int("n_parallel", self.n_parallel, minimum=1)
         _check_int("n_monolingual", self.n_monolingual, minimum=1)
         if not self.languages:

@@ -38,6 +38,7 @@ import numpy as np
 
 from mgbias.genders import FEMALE, MALE
 from mgbias.measures.mbe_permutation import mbe_permutation_test
+from mgbias.seeds import check_seed
 from mgbias.stats import mcnemar_test, random_indicator, splitmix64_mix
 
 __all__ = ["TESTS", "WEIGHTINGS", "MBEResult", "mbe_score", "shuffled_baseline"]
@@ -305,8 +306,8 @@ def mbe_score(
         If scores are not 1-D, empty or non-finite; if an embedding matrix is
         not ``(n, d)`` with one row per score, the two dimensions differ, or it
         holds non-finite values or (for cosine) a zero vector; if
-        ``weighting``, ``chunk_size``, ``alpha``, ``test`` or
-        ``n_permutations`` is invalid (including ``1 / (n_permutations + 1) >=
+        ``weighting``, ``chunk_size``, ``alpha``, ``test``, ``n_permutations``
+        or ``seed`` is invalid (including ``1 / (n_permutations + 1) >=
         alpha``, which could never be significant); or if the total weight is
         not positive.
 
@@ -318,6 +319,7 @@ def mbe_score(
     >>> result.score, result.preferred
     (50.0, 'neither')
     """
+    seed = check_seed(seed)
     if weighting not in WEIGHTINGS:
         raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int | np.integer):
@@ -490,7 +492,7 @@ def shuffled_baseline(
     )
     pooled_scores = np.concatenate([male, female])
     pooled_vectors = np.concatenate([male_vectors, female_vectors])
-    order = np.random.default_rng(seed).permutation(pooled_scores.size)
+    order = np.random.default_rng(check_seed(seed)).permutation(pooled_scores.size)
     first, second = order[: male.size], order[male.size :]
     return mbe_score(
         pooled_scores[first],
