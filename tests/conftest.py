@@ -1,4 +1,4 @@
-"""Shared test settings: offline, deterministic, paths of the checkout."""
+"""Shared test settings: offline, deterministic, paths of the checkout, shared fixtures."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 sys.path.insert(0, str(REPO / "tests"))
+
+# Session fixtures of the tiny models every tier shares (tests/fixtures/tiny_models.py).
+pytest_plugins = ["fixtures.tiny_models"]
 
 
 @pytest.fixture(scope="session")

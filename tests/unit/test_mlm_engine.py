@@ -11,7 +11,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import torch
-from transformers import BertConfig, BertForMaskedLM, BertTokenizer
+from fixtures.tiny_models import build_model
+from transformers import BertForMaskedLM, BertTokenizer
 
 from mgbias.mlm.unmasked import SentenceScores, padding_id, score_unmasked
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256, write_score_cache
@@ -54,18 +55,16 @@ def tokenizer() -> BertTokenizer:
 def tiny_model(attn_implementation: str = "eager", seed: int = 0) -> BertForMaskedLM:
     # initializer_range=0.5 (not BERT's 0.02) makes attention far from uniform, so that
     # averaging over the wrong axis or keeping padding would change the numbers.
-    config = BertConfig(
-        vocab_size=len(VOCAB),
-        hidden_size=8,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=16,
-        max_position_embeddings=16,
-        initializer_range=0.5,
+    return build_model(
+        "bert",
+        len(VOCAB),
+        max_positions=16,
         attn_implementation=attn_implementation,
+        seed=seed,
+        hidden_size=8,
+        intermediate_size=16,
+        initializer_range=0.5,
     )
-    torch.manual_seed(seed)
-    return BertForMaskedLM(config).eval()
 
 
 @pytest.fixture(scope="module")
