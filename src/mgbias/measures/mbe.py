@@ -257,7 +257,7 @@ def mbe_score(
     "the gender label carries no information about the sentence's score
     (given the pooled sentences)", and is exact for it: on simulated null
     worlds it rejects at the nominal rate (``benchmarks/mbe.py``,
-    ``tests/unit/test_mbe_permutation.py``). The Shf baseline is one such
+    ``tests/unit/measures/test_mbe_permutation.py``). The Shf baseline is one such
     relabelling. Exchangeability is stronger than "Eq. 2 has expectation 50":
     if gender changed only, say, the spread of the scores or the embeddings,
     the test may reject although the score stays near 50, so read a
