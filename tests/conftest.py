@@ -28,7 +28,7 @@ def repo() -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory) -> Path:
-    """A completed run of config/tiny.yaml in a copy of the workflow (read-only: copy it)."""
+    """A completed run of tests/configs/tiny.yaml in a copy of the workflow (read-only: copy it)."""
     from snakerun import checked, copy_workflow, snakemake
 
     workdir = copy_workflow(tmp_path_factory.mktemp("tiny") / "run")

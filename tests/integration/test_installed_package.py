@@ -183,7 +183,7 @@ def test_score_a_shipped_benchmark_by_name(user, fixed_bert_dir, mirror):
 
 def test_score_a_dataset_of_a_configuration(user, fixed_bert_dir, mirror):
     base_url, _ = mirror
-    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    config = yaml.safe_load((REPO / "tests" / "configs" / "tiny.yaml").read_text())
     config["pair_datasets"] = {
         "crows_pairs": {"url": f"{base_url}/{CROWS_PATH}", "languages": ["en"]}
     }

@@ -144,7 +144,7 @@ def served_config(crows_csv, tmp_path):
     served = tmp_path / "served"
     served.mkdir()
     shutil.copy(crows_csv, served / "crows_en.csv")
-    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    config = yaml.safe_load((REPO / "tests" / "configs" / "tiny.yaml").read_text())
     misbehaviour = Misbehaviour()
     with serve_directory(served, misbehaviour=misbehaviour) as base_url:
         config["pair_datasets"] = {"toy_pairs": {"url": f"{base_url}/crows_{{lang}}.csv"}}

@@ -37,7 +37,8 @@ def kill_scoring_job(workdir: Path, deadline_s: float = 600) -> int:
 
     Returns Snakemake's exit code, which must report the failed job.
     """
-    command = [SNAKEMAKE, "-s", "Snakefile", "--configfile", "config/tiny.yaml", "--cores", "1"]
+    config = "tests/configs/tiny.yaml"
+    command = [SNAKEMAKE, "-s", "Snakefile", "--configfile", config, "--cores", "1"]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     process = subprocess.Popen(
         command,

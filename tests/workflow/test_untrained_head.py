@@ -38,7 +38,7 @@ def workdir(tmp_path_factory, encoder_only_dir):
 
 
 def write_config(workdir, **model_keys) -> str:
-    config = yaml.safe_load((workdir / "config" / "tiny.yaml").read_text())
+    config = yaml.safe_load((workdir / "tests" / "configs" / "tiny.yaml").read_text())
     config["models"] = {"headless": {"source": "models/encoder-only", "mbe": False, **model_keys}}
     config["pair_datasets"] = {"toy": {"url": "file://data/toy/crows_{lang}.csv"}}
     config["pair_tables"] = {}
