@@ -70,4 +70,4 @@ lock:
 	mv requirements.lock.new requirements.lock
 
 clean-results:
-	rm -rf data/demo/mirror data/raw data/mined models/demo-* results/scores results/mbe results/pairs results/tables results/figures logs
+	rm -rf data/demo data/raw data/mined models/demo-* results/score results/mbe results/pairs results/tables results/figures logs

@@ -5,6 +5,20 @@
 #                                               # Steinborn et al. (2022), Tables 2-3
 #
 # This file is a table of contents: configuration, rule files, targets.
+#
+# Where things go: the first directories of a path name the rule file that
+# writes it, and a table's or figure's file name is the name of its rule.
+#
+#   data/demo/**                              rules/demo.smk
+#   data/raw/**                               rules/download.smk
+#   data/mined/**                             rules/mine.smk
+#   models/**                                 rules/models.smk
+#   results/<family>/**                       rules/<family>.smk
+#   results/{tables,figures}/<family>_*       rules/<family>.smk
+#   logs/<rule>/**                            the rule's log
+#
+# Every path template is defined once, in src/mgbias/layout.py; docs/outputs.md
+# lists them with what they hold.
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -31,7 +45,7 @@ include: "rules/pairs.smk"
 rule all:
     default_target: True
     input:
-        "results/tables/mined_sentences.csv",
-        "results/tables/mbe_scores.csv",
-        "results/figures/mbe_scores.png",
+        out("mine_counts"),
+        out("mbe_scores"),
+        out("mbe_figure"),
         pair_targets(),

@@ -3,14 +3,10 @@ import os
 from mgbias.code_inputs import import_closure
 from mgbias.config import validate_config
 from mgbias.corpora.opus import opus_pair
-from mgbias.demo.world import OPUS_CORPORA
+from mgbias import layout
+from mgbias.demo.world import MONOLINGUAL_YEAR, OPUS_CORPORA
 from mgbias.languages import PIVOT
 from mgbias.seeds import derive_seed
-from mgbias.demo.pairs import (
-    crows_pairs_path,
-    multilingual_crows_pairs_path,
-    stereoset_path,
-)
 from mgbias.workflow import (
     allows_untrained_head,
     evaluation_jobs,
@@ -31,9 +27,8 @@ CORPORA = list(config["corpora"])
 MODELS = list(config["models"])
 MBE_PAPER = "Kaneko et al. 2022 (MBE)"
 SJSD_PAPER = "Steinborn et al. 2022 (S_JSD)"
-PAIR_SCORES = "results/pairs/scores"
 PAIR_DATASETS = list(config["pair_datasets"])
-DEMO_MIRROR = config.get("demo", {}).get("mirror", "data/demo/mirror")
+out = layout.template  # a rule's output path: the one template of mgbias.layout
 
 
 wildcard_constraints:
@@ -71,7 +66,7 @@ def monolingual_url(wildcards):
 
 def model_dir(model):
     """Where the workflow keeps a trained model (hub models are not copied)."""
-    return f"models/{model}"
+    return layout.path("model", model=model)
 
 
 def model_source(model):
@@ -85,14 +80,19 @@ def step_seed(*keys):
 
 def demo_world_files(world):
     """Every file the demo generator writes for ``world`` (OPUS zips, news-crawl text)."""
-    root = f"{DEMO_MIRROR}/{world}"
     corpora = [
-        "{}/{}/{}/moses/{}.txt.zip".format(root, *OPUS_CORPORA[c], corpus_pair(c, lang))
+        layout.path(
+            "demo_opus_zip",
+            world=world,
+            opus_dir=OPUS_CORPORA[c][0],
+            release=OPUS_CORPORA[c][1],
+            pair=corpus_pair(c, lang),
+        )
         for c in CORPORA
         for lang in LANGUAGES
     ]
     text = [
-        f"{root}/news-crawl/{lang}/news.2021.{lang}.shuffled.deduped.gz"
+        layout.path("demo_news_crawl", world=world, lang=lang, year=MONOLINGUAL_YEAR)
         for lang in [PIVOT, *LANGUAGES]
     ]
     return corpora + text
@@ -100,12 +100,11 @@ def demo_world_files(world):
 
 def demo_pair_files():
     """Every file the demo writes for the pair benchmarks (English and each language)."""
-    root = f"{DEMO_MIRROR}/benchmarks"
     languages = [PIVOT, *(lang for lang in LANGUAGES if lang != PIVOT)]
     return [
-        str(path(root, lang))
+        layout.path(f"demo_{dataset}", lang=lang)
         for lang in languages
-        for path in (crows_pairs_path, stereoset_path, multilingual_crows_pairs_path)
+        for dataset in layout.BENCHMARK_FILES
     ]
 
 
@@ -113,13 +112,9 @@ def pair_targets():
     """The pair tables this configuration produces (none without pair datasets)."""
     if not PAIR_DATASETS:
         return []
-    targets = [
-        "results/tables/pair_scores.csv",
-        "results/tables/pair_measures_by_model.csv",
-    ]
-    return targets + [
-        f"results/tables/{table}.csv" for table in sorted(config["pair_tables"])
-    ]
+    tables = ["pairs_scores", "pairs_by_model"]
+    tables += [f"pairs_{table}" for table in sorted(config["pair_tables"])]
+    return [layout.path(table) for table in tables]
 
 
 def local_source(url):
@@ -130,7 +125,8 @@ def local_source(url):
 
 def moses_zip(wc):
     """The downloaded moses zip holding English and ``wc.lang`` in ``wc.corpus``."""
-    return f"data/raw/{wc.world}/{wc.corpus}/{corpus_pair(wc.corpus, wc.lang)}.txt.zip"
+    pair = corpus_pair(wc.corpus, wc.lang)
+    return layout.path("raw_corpus", world=wc.world, corpus=wc.corpus, pair=pair)
 
 
 def trained_model_input(wc):

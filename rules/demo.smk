@@ -1,12 +1,13 @@
 # The demo world: a seeded generator writes a local mirror laid out like the
-# real sources (OPUS moses zips, WMT news-crawl text). Only with `demo:`.
+# real sources (OPUS moses zips, WMT news-crawl text, the pair benchmarks).
+# Only with `demo:`.
 
 
 rule demo_world:
     input:
         code=script_code("demo_world.py"),
     output:
-        world=f"{DEMO_MIRROR}/{{world}}/world.json",
+        world=out("demo_world"),
         files=demo_world_files("{world}"),
     log:
         "logs/demo_world/{world}.log",
@@ -20,3 +21,21 @@ rule demo_world:
         world_dir=lambda wc, output: os.path.dirname(output.world),
     script:
         "../scripts/demo_world.py"
+
+
+rule demo_pairs:
+    input:
+        code=script_code("demo_pairs.py"),
+    output:
+        demo_pair_files(),
+    log:
+        "logs/demo_pairs.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        out_dir=lambda wc, output: os.path.dirname(output[0]),
+        languages=[lang for lang in LANGUAGES if lang != PIVOT],
+        n_pairs=config.get("demo", {}).get("n_pairs", 0),
+        seed=step_seed("demo_pairs"),
+    script:
+        "../scripts/demo_pairs.py"

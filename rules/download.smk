@@ -7,8 +7,8 @@ rule download_corpus:
         source=lambda wc: local_source(corpus_url(wc)),
         code=script_code("download.py"),
     output:
-        archive="data/raw/{world}/{corpus}/{pair}.txt.zip",
-        checksum="data/raw/{world}/{corpus}/{pair}.txt.zip.sha256",
+        archive=out("raw_corpus"),
+        checksum=out("raw_corpus_checksum"),
     log:
         "logs/download_corpus/{world}/{corpus}/{pair}.log",
     retries: 1
@@ -26,8 +26,8 @@ rule download_monolingual:
         source=lambda wc: local_source(monolingual_url(wc)),
         code=script_code("download.py"),
     output:
-        archive="data/raw/{world}/monolingual/{lang}.txt.gz",
-        checksum="data/raw/{world}/monolingual/{lang}.txt.gz.sha256",
+        archive=out("raw_monolingual"),
+        checksum=out("raw_monolingual_checksum"),
     log:
         "logs/download_monolingual/{world}/{lang}.log",
     retries: 1
@@ -35,6 +35,27 @@ rule download_monolingual:
         "../envs/mgbias.yaml"
     params:
         url=monolingual_url,
+        checksums=canonical(config["checksums"]),
+    script:
+        "../scripts/download.py"
+
+
+rule download_pairs:
+    input:
+        source=lambda wc: local_source(pair_url(config, wc.dataset, wc.lang)),
+        code=script_code("download.py"),
+    output:
+        archive=out("raw_pairs"),
+        checksum=out("raw_pairs_checksum"),
+    log:
+        "logs/download_pairs/{dataset}/{lang}/{filename}.log",
+    wildcard_constraints:
+        filename=r"[^/]+(?<!\.sha256)",
+    retries: 1
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        url=lambda wc: pair_url(config, wc.dataset, wc.lang),
         checksums=canonical(config["checksums"]),
     script:
         "../scripts/download.py"

@@ -5,11 +5,11 @@
 
 rule mbe:
     input:
-        sentences="data/mined/{world}/{corpus}/{lang}.tsv",
-        cache="results/scores/{model}/{world}/{corpus}/{lang}.parquet",
+        sentences=out("mined_sentences"),
+        cache=out("score_mined"),
         code=script_code("mbe.py"),
     output:
-        "results/mbe/{model}/{world}/{corpus}/{lang}.json",
+        out("mbe_result"),
     log:
         "logs/mbe/{model}/{world}/{corpus}/{lang}.log",
     conda:
@@ -21,35 +21,33 @@ rule mbe:
         "../scripts/mbe.py"
 
 
-rule mbe_table:
+rule mbe_scores:
     input:
-        results=expand_jobs(
-            "results/mbe/{model}/{world}/{corpus}/{lang}.json", evaluation_jobs(config)
-        ),
-        code=script_code("mbe_table.py"),
+        results=expand_jobs(out("mbe_result"), evaluation_jobs(config)),
+        code=script_code("mbe_scores.py"),
     output:
         csv=report(
-            "results/tables/mbe_scores.csv",
+            out("mbe_scores"),
             caption="../report/mbe_scores.rst",
             category=MBE_PAPER,
             subcategory="Table 2",
         ),
-        markdown="results/tables/mbe_scores.md",
+        markdown=out("mbe_scores_markdown"),
     log:
-        "logs/mbe_table.log",
+        "logs/mbe_scores.log",
     conda:
         "../envs/mgbias.yaml"
     script:
-        "../scripts/mbe_table.py"
+        "../scripts/mbe_scores.py"
 
 
 rule mbe_figure:
     input:
-        table="results/tables/mbe_scores.csv",
+        table=out("mbe_scores"),
         code=script_code("mbe_figure.py"),
     output:
         report(
-            "results/figures/mbe_scores.png",
+            out("mbe_figure"),
             caption="../report/mbe_figure.rst",
             category=MBE_PAPER,
             subcategory="Table 2",

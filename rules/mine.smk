@@ -9,8 +9,8 @@ rule mine_gendered:
         wordlists=wordlist_files(),
         code=script_code("mine_gendered.py"),
     output:
-        sentences="data/mined/{world}/{corpus}/{lang}.tsv",
-        counts="data/mined/{world}/{corpus}/{lang}.counts.json",
+        sentences=out("mined_sentences"),
+        counts=out("mined_counts"),
     log:
         "logs/mine_gendered/{world}/{corpus}/{lang}.log",
     conda:
@@ -25,23 +25,21 @@ rule mine_gendered:
         "../scripts/mine_gendered.py"
 
 
-rule mining_table:
+rule mine_counts:
     input:
-        counts=expand_jobs(
-            "data/mined/{world}/{corpus}/{lang}.counts.json", mining_jobs(config)
-        ),
-        code=script_code("mining_table.py"),
+        counts=expand_jobs(out("mined_counts"), mining_jobs(config)),
+        code=script_code("mine_counts.py"),
     output:
         csv=report(
-            "results/tables/mined_sentences.csv",
-            caption="../report/mined_sentences.rst",
+            out("mine_counts"),
+            caption="../report/mine_counts.rst",
             category=MBE_PAPER,
             subcategory="Table 1",
         ),
-        markdown="results/tables/mined_sentences.md",
+        markdown=out("mine_counts_markdown"),
     log:
-        "logs/mining_table.log",
+        "logs/mine_counts.log",
     conda:
         "../envs/mgbias.yaml"
     script:
-        "../scripts/mining_table.py"
+        "../scripts/mine_counts.py"

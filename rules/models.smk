@@ -4,14 +4,17 @@
 
 rule train_mlm:
     input:
-        text=lambda wc: expand(
-            "data/raw/{world}/monolingual/{lang}.txt.gz",
-            world=config["models"][wc.model]["train"]["world"],
-            lang=[PIVOT, *LANGUAGES],
-        ),
+        text=lambda wc: [
+            layout.path(
+                "raw_monolingual",
+                world=config["models"][wc.model]["train"]["world"],
+                lang=lang,
+            )
+            for lang in [PIVOT, *LANGUAGES]
+        ],
         code=script_code("train_mlm.py"),
     output:
-        directory("models/{model}"),
+        directory(out("model")),
     log:
         "logs/train_mlm/{model}.log",
     benchmark:

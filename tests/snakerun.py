@@ -69,6 +69,17 @@ def planned_job_inputs(dry_run_output: str) -> list[tuple[str, dict[str, str], l
     return jobs
 
 
+def planned_job_outputs(dry_run_output: str) -> list[tuple[str, list[str]]]:
+    """``(rule, outputs)`` of every job a ``snakemake -n`` output plans."""
+    jobs = []
+    for block in re.split(r"\n\s*\n", dry_run_output):
+        rule = re.search(r"^(?:local)?rule (\w+):$", block, re.M)
+        if rule:
+            outputs = re.search(r"^\s+output: (.*)$", block, re.M)
+            jobs.append((rule[1], outputs[1].split(", ") if outputs else []))
+    return jobs
+
+
 def planned_jobs(dry_run_output: str) -> list[tuple[str, dict[str, str]]]:
     """``(rule, wildcards)`` of every job a ``snakemake -n`` output plans."""
     return [(rule, wildcards) for rule, wildcards, _ in planned_job_inputs(dry_run_output)]

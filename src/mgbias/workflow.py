@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from mgbias import layout
 from mgbias.languages import PIVOT
 
 
@@ -126,4 +127,4 @@ def pair_file(config: Mapping[str, Any], dataset: str, lang: str) -> str:
     name = unquote(urlparse(url).path).rsplit("/", 1)[-1]
     if not name:
         raise ValueError(f"pair_datasets.{dataset}.url: {url!r} names no file")
-    return f"data/raw/pairs/{dataset}/{lang}/{name}"
+    return layout.path("raw_pairs", dataset=dataset, lang=lang, filename=name)

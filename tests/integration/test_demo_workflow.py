@@ -58,7 +58,7 @@ def test_mbe_table_has_the_documented_columns(demo_run, mbe):
 
 
 def test_mining_table_counts(demo_run):
-    mined = pd.read_csv(demo_run / "results" / "tables" / "mined_sentences.csv")
+    mined = pd.read_csv(demo_run / "results" / "tables" / "mine_counts.csv")
     assert len(mined) == 2 * 2 * 3  # worlds x corpora x languages
     assert (mined["n_kept_per_gender"] > 100).all()
     assert (mined["n_both"] > 0).all(), "sentences with both genders must be seen and excluded"
@@ -96,7 +96,7 @@ def test_shf_baseline_is_near_neutral(mbe):
 
 @pytest.fixture(scope="session")
 def pair_scores(demo_run) -> pd.DataFrame:
-    scores = pd.read_csv(demo_run / "results" / "tables" / "pair_scores.csv")
+    scores = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
     return scores.set_index(["model", "variant", "lang", "measure"])["score"]
 
 
@@ -105,7 +105,7 @@ TARGETS = ["de", "es", "fr"]
 
 def test_pair_tables_cover_every_model_language_variant_and_measure(demo_run, pair_scores):
     assert len(pair_scores) == 2 * 4 * 6  # models x languages x measures
-    for table in ["steinborn_table2", "pair_measures_by_model"]:
+    for table in ["pairs_steinborn_table2", "pairs_by_model"]:
         assert (demo_run / "results" / "tables" / f"{table}.md").read_text().startswith("# ")
 
 
@@ -124,7 +124,7 @@ def test_planted_pair_bias_gives_a_negative_sjsd(demo_run):
     # S_JSD < 0: the stereotypical sentence's shared tokens are closer to gold.
     # Measured at test size (x 1e-3): planted German -8.34 +- 0.67, Spanish
     # -8.40 +- 0.79, French -5.90 +- 1.03; balanced -0.10, -0.46, -0.27.
-    scores = pd.read_csv(demo_run / "results" / "tables" / "pair_scores.csv")
+    scores = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
     sjsd = scores[(scores.variant == "original") & (scores.measure == "sjsd")]
     sjsd = sjsd.set_index(["model", "lang"])
     for lang in TARGETS:

@@ -69,8 +69,8 @@ def test_paper_plan_scores_steinborn_models_on_the_public_pair_benchmarks(plan):
     assert counts["score_pairs"] == 10 + 10 + 5
     assert counts["pair_measures"] == 25
     assert counts["steinborn_table2"] == counts["steinborn_table3"] == 1
-    assert "results/pairs/scores/xlmr/multilingual_crows_pairs/original/th.masked.parquet" in plan
-    assert "results/pairs/scores/albert/crows_pairs/perturbed/en.masked.parquet" in plan
+    assert "results/score/pairs/xlmr/multilingual_crows_pairs/original/th.masked.parquet" in plan
+    assert "results/score/pairs/albert/crows_pairs/perturbed/en.masked.parquet" in plan
     assert "data/raw/pairs/multilingual_crows_pairs/fi/cps_translated_fi_formatted.csv" in plan
     assert "data/raw/pairs/crows_pairs/en/crows_pairs_anonymized.csv" in plan
     # Steinborn et al.'s models are not MBE-evaluated (mbe: false)

@@ -171,7 +171,7 @@ def test_allow_untrained_head_is_read_per_model_and_reaches_both_scoring_rules(r
     config["models"]["c"]["allow_untrained_head"] = False
     assert [allows_untrained_head(config, m) for m in "abc"] == [True, False, False]
     # the rules pass it as a param, and their scripts hand it to load_mlm
-    for rules, script in [("score.smk", "score_unmasked.py"), ("pairs.smk", "score_pairs.py")]:
+    for rules, script in [("score.smk", "score_unmasked.py"), ("score.smk", "score_pairs.py")]:
         text = (repo / "rules" / rules).read_text()
         assert "allow_untrained_head=lambda wc: allows_untrained_head(config, wc.model)," in text
         code = (repo / "scripts" / script).read_text()

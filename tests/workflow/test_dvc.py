@@ -292,7 +292,7 @@ def test_dvc_pulled_clone_still_sees_later_parameter_and_code_changes(
     original = config_path.read_bytes()
     config = yaml.safe_load(original)
     n_mbe = len(evaluation_jobs(config))
-    only_mbe = Counter({"mbe": n_mbe, "mbe_table": 1, "mbe_figure": 1, "all": 1})
+    only_mbe = Counter({"mbe": n_mbe, "mbe_scores": 1, "mbe_figure": 1, "all": 1})
 
     # a measure parameter: Snakemake reruns the MBE jobs and DVC sees the stages changed
     config["mbe"]["weighting"] = "dot"
@@ -338,5 +338,5 @@ def test_dvc_push_refuses_an_incomplete_run(dvc_run, tmp_path):
 
     refused = run(share("push"), source, env, timeout=600, check=False)
     assert refused.returncode == 1
-    assert "jobs to run" in refused.stderr and "mbe_table" in refused.stderr, refused.stderr
+    assert "jobs to run" in refused.stderr and "mbe_scores" in refused.stderr, refused.stderr
     assert (source / "dvc.lock").read_bytes() == lock

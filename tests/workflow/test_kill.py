@@ -78,7 +78,7 @@ def test_kill_scoring_job_leaves_no_partial_output_and_rerun_matches(tiny_run, t
     killed = copy_workflow(tmp_path_factory.mktemp("kill") / "killed")
     assert kill_scoring_job(killed) != 0
 
-    scores = killed / "results" / "scores"
+    scores = killed / "results" / "score" / "mined"
     for cache in scores.rglob("*.parquet"):
         read_score_cache(cache)  # every cache that exists is complete
     # nothing downstream of the killed job ran (tables of the mined sentences,

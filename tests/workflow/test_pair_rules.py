@@ -30,9 +30,10 @@ N_PAIR_JOBS = 1 * 2 * 1  # models x variants x languages
 MEASURES_ONLY = Counter(
     {
         "pair_measures": N_PAIR_JOBS,
-        "pair_tables": 1,
-        "steinborn_table2": 1,
-        "steinborn_table3": 1,
+        "pairs_scores": 1,
+        "pairs_by_model": 1,
+        "pairs_steinborn_table2": 1,
+        "pairs_steinborn_table3": 1,
         "all": 1,
     }
 )
@@ -48,7 +49,7 @@ def caches(workdir: Path) -> dict[str, tuple[bytes, int]]:
     """Every pair cache by path: its bytes and modification time."""
     return {
         str(path.relative_to(workdir)): (path.read_bytes(), path.stat().st_mtime_ns)
-        for path in sorted((workdir / "results/pairs/scores").rglob("*.parquet"))
+        for path in sorted((workdir / "results/score/pairs").rglob("*.parquet"))
     }
 
 
@@ -61,17 +62,17 @@ def write_config(workdir: Path, measures: list[str]) -> str:
 
 
 def measures_in(workdir: Path) -> set[str]:
-    table = pd.read_csv(workdir / "results/tables/pair_scores.csv")
+    table = pd.read_csv(workdir / "results/tables/pairs_scores.csv")
     return set(table.measure)
 
 
 def test_pair_tables_hold_every_model_variant_and_measure(tiny_run):
-    scores = pd.read_csv(tiny_run / "results/tables/pair_scores.csv")
+    scores = pd.read_csv(tiny_run / "results/tables/pairs_scores.csv")
     assert len(scores) == N_PAIR_JOBS * 6
     assert set(scores.model) == {"demo-planted"}
     assert set(scores.variant) == {"original", "perturbed"}
     assert (scores.n == 20).all()
-    table2 = pd.read_csv(tiny_run / "results/tables/steinborn_table2.csv")
+    table2 = pd.read_csv(tiny_run / "results/tables/pairs_steinborn_table2.csv")
     assert list(table2.columns[:3]) == ["model", "lang", "sjsd_x1e3"]
     planted = scores[
         (scores.model == "demo-planted")
@@ -80,7 +81,7 @@ def test_pair_tables_hold_every_model_variant_and_measure(tiny_run):
     ]
     row = table2[table2.model == "demo-planted"].iloc[0]
     assert row.sjsd_x1e3 == pytest.approx(planted.score.item() * 1e3, rel=1e-5)
-    table3 = pd.read_csv(tiny_run / "results/tables/steinborn_table3.csv")
+    table3 = pd.read_csv(tiny_run / "results/tables/pairs_steinborn_table3.csv")
     assert {"unperturbed_cps", "perturbed_cps", "perturbed_sjsd_x1e3_se"} <= set(table3.columns)
 
 

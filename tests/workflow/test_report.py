@@ -46,7 +46,7 @@ def chromium() -> str:
 def test_report_holds_tables_and_figures_and_renders(tiny_copy, tmp_path):
     checked(snakemake(tiny_copy, "--report", "report.html", timeout=600))
     html = (tiny_copy / "report.html").read_text(encoding="utf-8")
-    for name in ["mbe_scores.csv", "mined_sentences.csv", "mbe_scores.png"]:
+    for name in ["mbe_scores.csv", "mine_counts.csv", "mbe_figure.png"]:
         assert name in html, name
     for caption in ["Kaneko et al. 2022 (MBE)", "Table 1", "Table 2", "demo world"]:
         assert caption in html, caption
@@ -85,5 +85,5 @@ def test_report_holds_tables_and_figures_and_renders(tiny_copy, tmp_path):
 
 
 def test_report_figure_is_a_real_png(tiny_run: Path):
-    png = (tiny_run / "results/figures/mbe_scores.png").read_bytes()
+    png = (tiny_run / "results/figures/mbe_figure.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5_000

@@ -18,7 +18,7 @@ from mgbias.code_inputs import import_closure
 
 pytestmark = pytest.mark.workflow
 
-#: Modules a rule runs only for some jobs (rules/pairs.smk: only_for).
+#: Modules a rule runs only for some jobs (rules/score.smk: only_for).
 CONDITIONAL = {("score_pairs", "perturb.py"): lambda wildcards: wildcards["variant"] == "perturbed"}
 
 

@@ -268,7 +268,7 @@ def test_slurm_runs_the_demo_dag_with_the_tables_of_a_local_run(cluster, tiny_ru
     local_tables = sorted(p.name for p in (local / "results" / "tables").glob("*.csv"))
     slurm_tables = sorted(p.name for p in (on_slurm / "results" / "tables").glob("*.csv"))
     assert local_tables == slurm_tables
-    assert {"mbe_scores.csv", "mined_sentences.csv", "steinborn_table2.csv"} <= set(local_tables)
+    assert {"mbe_scores.csv", "mine_counts.csv", "pairs_steinborn_table2.csv"} <= set(local_tables)
     for name in local_tables:
         local_bytes = (local / "results" / "tables" / name).read_bytes()
         slurm_bytes = (on_slurm / "results" / "tables" / name).read_bytes()

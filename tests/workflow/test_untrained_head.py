@@ -17,7 +17,7 @@ from snakerun import checked, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 
-TARGET = "results/pairs/scores/headless/toy/original/en.unmasked.parquet"
+TARGET = "results/score/pairs/headless/toy/original/en.unmasked.parquet"
 LOG = "logs/score_pairs/headless/toy/original/en.log"
 
 

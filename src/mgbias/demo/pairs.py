@@ -64,6 +64,7 @@ from mgbias.demo.lexicon import (
 )
 from mgbias.genders import FEMALE, MALE
 from mgbias.languages import PIVOT
+from mgbias.layout import BENCHMARK_FILES
 from mgbias.seeds import check_seed
 
 __all__ = [
@@ -200,17 +201,17 @@ def render_pair(pair: DemoPair, lang: str) -> tuple[str, str]:
 
 def crows_pairs_path(out_dir: str | Path, lang: str) -> Path:
     """``{out_dir}/crows_pairs_{lang}.csv``."""
-    return Path(out_dir) / f"crows_pairs_{lang}.csv"
+    return Path(out_dir) / BENCHMARK_FILES["crows_pairs"].format(lang=lang)
 
 
 def stereoset_path(out_dir: str | Path, lang: str) -> Path:
     """``{out_dir}/stereoset_{lang}.json``."""
-    return Path(out_dir) / f"stereoset_{lang}.json"
+    return Path(out_dir) / BENCHMARK_FILES["stereoset"].format(lang=lang)
 
 
 def multilingual_crows_pairs_path(out_dir: str | Path, lang: str) -> Path:
     """``{out_dir}/multilingual_crows_pairs_{lang}.csv``."""
-    return Path(out_dir) / f"multilingual_crows_pairs_{lang}.csv"
+    return Path(out_dir) / BENCHMARK_FILES["multilingual_crows_pairs"].format(lang=lang)
 
 
 def _csv_text(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:

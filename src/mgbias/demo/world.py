@@ -70,6 +70,7 @@ from mgbias.demo.lexicon import (
 )
 from mgbias.genders import FEMALE, MALE, opposite
 from mgbias.languages import PIVOT
+from mgbias.layout import MIRROR_NEWS_CRAWL, MIRROR_OPUS_ZIP
 from mgbias.seeds import check_seed
 
 __all__ = [
@@ -557,12 +558,15 @@ def opus_zip_path(mirror_dir: Path, corpus: str, lang_a: str, lang_b: str) -> Pa
     """``{mirror}/OPUS-{corpus}/{version}/moses/{pair}.txt.zip``."""
     _check_corpus(corpus)
     opus_dir, version = OPUS_CORPORA[corpus]
-    return Path(mirror_dir) / opus_dir / version / "moses" / f"{pair_name(lang_a, lang_b)}.txt.zip"
+    relative = MIRROR_OPUS_ZIP.format(
+        opus_dir=opus_dir, release=version, pair=pair_name(lang_a, lang_b)
+    )
+    return Path(mirror_dir) / relative
 
 
 def monolingual_path(mirror_dir: Path, lang: str, year: int = MONOLINGUAL_YEAR) -> Path:
     """``{mirror}/news-crawl/{lang}/news.{year}.{lang}.shuffled.deduped.gz``."""
-    return Path(mirror_dir) / MONOLINGUAL_SOURCE / lang / f"news.{year}.{lang}.shuffled.deduped.gz"
+    return Path(mirror_dir) / MIRROR_NEWS_CRAWL.format(lang=lang, year=year)
 
 
 def _lines_bytes(lines: Sequence[str]) -> bytes:

@@ -1,7 +1,7 @@
 """Pair-measure tables: every score in one long table, measures x models, and
 Steinborn et al. (2022) Tables 2 and 3.
 
-The long table (``results/tables/pair_scores.csv``) has one row per (model,
+The long table (``results/tables/pairs_scores.csv``) has one row per (model,
 dataset, variant, language, measure) with ``score``, ``se``, ``p_value``,
 ``significant``, ``n`` and ``n_edge`` in the units of
 :func:`mgbias.pair_scoring.pair_measures`: percent of pairs in which

@@ -1,0 +1,24 @@
+"""All pair measures in one long table (``table: scores``), or as measures x
+models (``table: by_model``)."""
+
+from mgbias.report.pair_tables import (
+    measures_by_model,
+    measures_by_model_markdown,
+    pair_scores_markdown,
+    read_pair_scores,
+)
+from mgbias.report.tables import write_table
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]) as log:
+    scores = read_pair_scores(smk.input.results)
+    if smk.params.table == "scores":
+        write_table(scores, pair_scores_markdown(scores), smk.output.csv, smk.output.markdown)
+    elif smk.params.table == "by_model":
+        table = measures_by_model(scores)
+        write_table(table, measures_by_model_markdown(scores), smk.output.csv, smk.output.markdown)
+    else:
+        raise ValueError(f"params.table: expected 'scores' or 'by_model', got {smk.params.table!r}")
+    log.info("%s: %d scores of %d models", smk.params.table, len(scores), scores["model"].nunique())

@@ -1,0 +1,435 @@
+"""Where the workflow writes things: every path template, defined once.
+
+The convention a newcomer can follow is that the first directories of a path
+name the rule file that writes it:
+
+============================================  =====================
+path prefix                                   rule file
+============================================  =====================
+``data/demo/**``                              ``rules/demo.smk``
+``data/raw/**``                               ``rules/download.smk``
+``data/mined/**``                             ``rules/mine.smk``
+``models/**``                                 ``rules/models.smk``
+``results/<family>/**``                       ``rules/<family>.smk``
+``results/tables/<family>_*``                 ``rules/<family>.smk``
+``results/figures/<family>_*``                ``rules/<family>.smk``
+============================================  =====================
+
+and a table's or figure's file name is the name of the rule that writes it
+(``results/tables/mbe_scores.csv`` by rule ``mbe_scores``). Logs follow the
+rule: ``logs/<rule>/...``.
+
+Rule outputs take their templates from :data:`OUTPUTS` (``layout.template``),
+and input functions format the same templates (``layout.path``), so a path is
+spelled in one place. ``docs/outputs.md`` is generated from this module
+(``python -m mgbias.layout > docs/outputs.md``) and a test keeps it current.
+
+This module is imported by the rule files, so it imports nothing heavy; the
+column lists of the tables are named as ``module:CONSTANT`` and resolved only
+when the documentation is generated.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+#: Root of the generated demo mirror (the stand-in for the remote servers).
+DEMO_MIRROR = "data/demo/mirror"
+
+#: Inside a mirror: the layouts of the real servers (OPUS, WMT news-crawl).
+MIRROR_OPUS_ZIP = "{opus_dir}/{release}/moses/{pair}.txt.zip"
+MIRROR_NEWS_CRAWL = "news-crawl/{lang}/news.{year}.{lang}.shuffled.deduped.gz"
+#: The demo pair benchmarks, one file per layout and language, in one directory.
+DEMO_BENCHMARKS = f"{DEMO_MIRROR}/benchmarks"
+BENCHMARK_FILES = {
+    "crows_pairs": "crows_pairs_{lang}.csv",
+    "stereoset": "stereoset_{lang}.json",
+    "multilingual_crows_pairs": "multilingual_crows_pairs_{lang}.csv",
+}
+
+
+@dataclass(frozen=True)
+class Output:
+    """One kind of file (or directory) the workflow writes.
+
+    Attributes
+    ----------
+    key : str
+        The name rules and input functions look the template up by.
+    template : str
+        The path, with Snakemake wildcards in braces.
+    rule : str
+        The rule that writes it.
+    holds : str
+        What it holds, in a sentence.
+    columns : str
+        Its columns or fields: prose, or ``module:CONSTANT`` naming a list of
+        column names in the library.
+    """
+
+    key: str
+    template: str
+    rule: str
+    holds: str
+    columns: str = ""
+
+
+_OUTPUTS = [
+    # rules/demo.smk
+    Output(
+        "demo_world",
+        f"{DEMO_MIRROR}/{{world}}/world.json",
+        "demo_world",
+        "the demo world's specification (seed, sizes, planted association) and file list",
+        "JSON",
+    ),
+    Output(
+        "demo_opus_zip",
+        f"{DEMO_MIRROR}/{{world}}/{MIRROR_OPUS_ZIP}",
+        "demo_world",
+        "a generated parallel corpus in the OPUS moses layout",
+        "zip of `{corpus}.{pair}.{lang}` files, one sentence per line, aligned by line",
+    ),
+    Output(
+        "demo_news_crawl",
+        f"{DEMO_MIRROR}/{{world}}/{MIRROR_NEWS_CRAWL}",
+        "demo_world",
+        "generated monolingual text in the WMT news-crawl layout",
+        "gzip text, one sentence per line",
+    ),
+    Output(
+        "demo_crows_pairs",
+        f"{DEMO_BENCHMARKS}/{BENCHMARK_FILES['crows_pairs']}",
+        "demo_pairs",
+        "demo gender pairs in the CrowS-Pairs layout",
+        "mgbias.datasets.crowspairs:REQUIRED_COLUMNS",
+    ),
+    Output(
+        "demo_stereoset",
+        f"{DEMO_BENCHMARKS}/{BENCHMARK_FILES['stereoset']}",
+        "demo_pairs",
+        "demo gender pairs in the StereoSet (intrasentence) layout",
+        "StereoSet JSON: data.intrasentence[].sentences[] with gold_label",
+    ),
+    Output(
+        "demo_multilingual_crows_pairs",
+        f"{DEMO_BENCHMARKS}/{BENCHMARK_FILES['multilingual_crows_pairs']}",
+        "demo_pairs",
+        "demo gender pairs in the multilingual CrowS-Pairs layout (Steinborn et al. 2022)",
+        "mgbias.datasets.crowspairs:REQUIRED_COLUMNS",
+    ),
+    # rules/download.smk
+    Output(
+        "raw_corpus",
+        "data/raw/{world}/{corpus}/{pair}.txt.zip",
+        "download_corpus",
+        "a downloaded OPUS moses zip (English and one language), checked before it is kept",
+        "as on the server",
+    ),
+    Output(
+        "raw_corpus_checksum",
+        "data/raw/{world}/{corpus}/{pair}.txt.zip.sha256",
+        "download_corpus",
+        "the sha256 of the download, in `sha256sum` format",
+        "`<hex digest>  <file name>`",
+    ),
+    Output(
+        "raw_monolingual",
+        "data/raw/{world}/monolingual/{lang}.txt.gz",
+        "download_monolingual",
+        "downloaded monolingual text (news-crawl layout)",
+        "gzip text, one sentence per line",
+    ),
+    Output(
+        "raw_monolingual_checksum",
+        "data/raw/{world}/monolingual/{lang}.txt.gz.sha256",
+        "download_monolingual",
+        "the sha256 of the download, in `sha256sum` format",
+        "`<hex digest>  <file name>`",
+    ),
+    Output(
+        "raw_pairs",
+        "data/raw/pairs/{dataset}/{lang}/{filename}",
+        "download_pairs",
+        "a downloaded pair benchmark file, under the URL's own file name",
+        "as on the server (CrowS-Pairs CSV, StereoSet JSON, multilingual CrowS-Pairs CSV)",
+    ),
+    Output(
+        "raw_pairs_checksum",
+        "data/raw/pairs/{dataset}/{lang}/{filename}.sha256",
+        "download_pairs",
+        "the sha256 of the download, in `sha256sum` format",
+        "`<hex digest>  <file name>`",
+    ),
+    # rules/mine.smk
+    Output(
+        "mined_sentences",
+        "data/mined/{world}/{corpus}/{lang}.tsv",
+        "mine_gendered",
+        "the gendered target-language sentences of one corpus (Kaneko et al. 2022, §3), "
+        "downsampled to equal female and male counts",
+        "`gender<TAB>sentence`, no header; gender is `female` or `male`",
+    ),
+    Output(
+        "mined_counts",
+        "data/mined/{world}/{corpus}/{lang}.counts.json",
+        "mine_gendered",
+        "how many sentences were read, mined per gender, dropped and kept",
+        "mgbias.report.tables:MINING_COLUMNS",
+    ),
+    Output(
+        "mine_counts",
+        "results/tables/mine_counts.csv",
+        "mine_counts",
+        "sentences mined per world, corpus and language: Kaneko et al. (2022), Table 1",
+        "mgbias.report.tables:MINING_COLUMNS",
+    ),
+    Output(
+        "mine_counts_markdown",
+        "results/tables/mine_counts.md",
+        "mine_counts",
+        "the same, laid out as the paper's Table 1",
+        "Markdown",
+    ),
+    # rules/models.smk
+    Output(
+        "model",
+        "models/{model}",
+        "train_mlm",
+        "a workflow-trained MLM in Hugging Face format (hub models are not copied)",
+        "directory: config.json, model.safetensors, tokenizer files, training.json",
+    ),
+    # rules/score.smk
+    Output(
+        "score_mined",
+        "results/score/mined/{model}/{world}/{corpus}/{lang}.parquet",
+        "score_unmasked",
+        "the unmasked pass of a model over a mined sentence set: per-token "
+        "log-probabilities, received attention and sentence embeddings, with the "
+        "model id, revision and input hash",
+        "mgbias.mlm.unmasked_cache:COLUMNS",
+    ),
+    Output(
+        "score_pairs_unmasked",
+        "results/score/pairs/{model}/{dataset}/{variant}/{lang}.unmasked.parquet",
+        "score_pairs",
+        "the unmasked pass over a pair benchmark (AUL, AULA)",
+        "mgbias.mlm.unmasked_cache:COLUMNS",
+    ),
+    Output(
+        "score_pairs_masked",
+        "results/score/pairs/{model}/{dataset}/{variant}/{lang}.masked.parquet",
+        "score_pairs",
+        "the masked passes over a pair benchmark (CPS, SSS, S_JSD)",
+        "per pair and side (`a` = sent_more, `b` = sent_less): token ids, shared and "
+        "modified positions with their log-probabilities, modified-token matrices, "
+        "truncation flags; metadata: model id, revision, input sha256",
+    ),
+    # rules/mbe.smk
+    Output(
+        "mbe_result",
+        "results/mbe/{model}/{world}/{corpus}/{lang}.json",
+        "mbe",
+        "one MBE score (Kaneko et al. 2022, Eq. 2) with its significance test and the Shf baseline",
+        "JSON: score, p_value, test, n_permutations (b, c for McNemar), shf, counts",
+    ),
+    Output(
+        "mbe_scores",
+        "results/tables/mbe_scores.csv",
+        "mbe_scores",
+        "MBE per model, world, corpus and language: Kaneko et al. (2022), Table 2",
+        "mgbias.report.tables:MBE_COLUMNS",
+    ),
+    Output(
+        "mbe_scores_markdown",
+        "results/tables/mbe_scores.md",
+        "mbe_scores",
+        "the same, laid out as the paper's Table 2 (‡ = significant)",
+        "Markdown",
+    ),
+    Output(
+        "mbe_figure",
+        "results/figures/mbe_figure.png",
+        "mbe_figure",
+        "MBE per language and corpus, one panel per model and world",
+        "PNG",
+    ),
+    # rules/pairs.smk
+    Output(
+        "pairs_measures",
+        "results/pairs/measures/{model}/{dataset}/{variant}/{lang}.csv",
+        "pair_measures",
+        "one job's pair measures (AUL, AULA, CPS, SSS, S_JSD, binarized S_JSD)",
+        "mgbias.pair_scoring:MEASURE_COLUMNS",
+    ),
+    Output(
+        "pairs_per_pair",
+        "results/pairs/per_pair/{model}/{dataset}/{variant}/{lang}.csv",
+        "pair_measures",
+        "one row per pair for error analysis: both sentences, each side's scores, the "
+        "pair's S_JSD, shared/modified token counts and edge-case flags",
+        "`pair_id`, `sent_more`, `sent_less`, `stereo_antistereo`, `aul_more`, `aul_less`, "
+        "`aula_more`, `aula_less`, `cps_more`, `cps_less`, `sss_more`, `sss_less`, "
+        "`jsd_more`, `jsd_less`, `sjsd`, `n_shared`, `n_modified_more`, "
+        "`n_modified_less`, then the edge flags of mgbias.measures.edges",
+    ),
+    Output(
+        "pairs_scores",
+        "results/tables/pairs_scores.csv",
+        "pairs_scores",
+        "every pair measure per model, dataset, variant and language, with SE and test",
+        "mgbias.report.pair_tables:PAIR_COLUMNS",
+    ),
+    Output(
+        "pairs_scores_markdown",
+        "results/tables/pairs_scores.md",
+        "pairs_scores",
+        "the same, one block per dataset",
+        "Markdown",
+    ),
+    Output(
+        "pairs_by_model",
+        "results/tables/pairs_by_model.csv",
+        "pairs_by_model",
+        "the pair measures as measures x models",
+        "`dataset`, `variant`, `lang`, `measure`, then one score column per model",
+    ),
+    Output(
+        "pairs_by_model_markdown",
+        "results/tables/pairs_by_model.md",
+        "pairs_by_model",
+        "the same, with ± SE and ‡ marks",
+        "Markdown",
+    ),
+    Output(
+        "pairs_steinborn_table2",
+        "results/tables/pairs_steinborn_table2.csv",
+        "pairs_steinborn_table2",
+        "S_JSD x 10^-3, CPS and binarized S_JSD ± SE per model and language: "
+        "Steinborn et al. (2022), Table 2",
+        "`model`, `lang`, then for `sjsd_x1e3`, `cps` and `bsjsd`: the score and its "
+        "`_se`, `_p_value` and `_significant`",
+    ),
+    Output(
+        "pairs_steinborn_table2_markdown",
+        "results/tables/pairs_steinborn_table2.md",
+        "pairs_steinborn_table2",
+        "the same, laid out as the paper's Table 2",
+        "Markdown",
+    ),
+    Output(
+        "pairs_steinborn_table3",
+        "results/tables/pairs_steinborn_table3.csv",
+        "pairs_steinborn_table3",
+        "S_JSD x 10^-3 and CPS ± SE, unperturbed and perturbed: Steinborn et al. (2022), Table 3",
+        "`model`, `lang`, then for `unperturbed_` and `perturbed_` `sjsd_x1e3` and `cps`: "
+        "the score and its `_se`, `_p_value` and `_significant`",
+    ),
+    Output(
+        "pairs_steinborn_table3_markdown",
+        "results/tables/pairs_steinborn_table3.md",
+        "pairs_steinborn_table3",
+        "the same, laid out as the paper's Table 3",
+        "Markdown",
+    ),
+]
+
+#: Every output, by key.
+OUTPUTS: dict[str, Output] = {output.key: output for output in _OUTPUTS}
+
+_RULE_FILE_OF_DATA = {"demo": "demo.smk", "raw": "download.smk", "mined": "mine.smk"}
+
+
+def template(key: str) -> str:
+    """The path template of ``key``, wildcards unformatted (for rule outputs)."""
+    try:
+        return OUTPUTS[key].template
+    except KeyError:
+        raise KeyError(f"no output {key!r} in mgbias.layout; known: {sorted(OUTPUTS)}") from None
+
+
+def path(key: str, **wildcards: object) -> str:
+    """The path of ``key`` with its wildcards filled in (for input functions).
+
+    Every wildcard of the template must be given, and no other.
+    """
+    pattern = template(key)
+    needed = set(wildcard_names(pattern))
+    if set(wildcards) != needed:
+        raise ValueError(
+            f"layout.path({key!r}): expected wildcards {sorted(needed)}, got {sorted(wildcards)}"
+        )
+    return pattern.format(**wildcards)
+
+
+def wildcard_names(pattern: str) -> list[str]:
+    """The wildcard names of a template, in order, each once."""
+    names = re.findall(r"{(\w+)(?:,[^}]*)?}", pattern)
+    return list(dict.fromkeys(names))
+
+
+def rule_file(pattern: str) -> str:
+    """The rule file that, by the convention, writes paths starting like ``pattern``."""
+    parts = PurePosixPath(pattern).parts
+    if parts[0] == "data" and len(parts) > 1 and parts[1] in _RULE_FILE_OF_DATA:
+        return _RULE_FILE_OF_DATA[parts[1]]
+    if parts[0] == "models":
+        return "models.smk"
+    if parts[0] == "results" and len(parts) > 2:
+        if parts[1] in ("tables", "figures"):
+            return parts[2].split("_", 1)[0].split(".", 1)[0] + ".smk"
+        return parts[1] + ".smk"
+    raise ValueError(f"{pattern!r} follows no layout convention (see mgbias.layout)")
+
+
+def matching_output(concrete: str) -> Output | None:
+    """The output whose template matches the concrete path ``concrete``, if any.
+
+    When several match (``{filename}`` and ``{filename}.sha256``), the most
+    specific one wins: the template with the most literal characters.
+    """
+    matches = []
+    for output in _OUTPUTS:
+        regex = re.sub(r"\\{\w+\\}", "[^/]+", re.escape(output.template))
+        if re.fullmatch(regex, concrete):
+            matches.append(output)
+    return max(matches, key=lambda o: len(re.sub(r"{\w+}", "", o.template)), default=None)
+
+
+def _columns(spec: str) -> str:
+    if re.fullmatch(r"[\w.]+:[A-Z_]+", spec):
+        module, name = spec.split(":")
+        return ", ".join(f"`{c}`" for c in getattr(importlib.import_module(module), name))
+    return spec
+
+
+def outputs_markdown() -> str:
+    """docs/outputs.md: path, rule, rule file, what it holds and its columns."""
+    lines = [
+        "# Outputs",
+        "",
+        "Generated from `src/mgbias/layout.py` (`python -m mgbias.layout > docs/outputs.md`);",
+        "a test keeps it current. The first directories of a path name the rule file that",
+        "writes it, and a table's or figure's file name is the rule's name. Logs are under",
+        "`logs/<rule>/`.",
+        "",
+        "| path | rule | rule file | holds | columns |",
+        "|---|---|---|---|---|",
+    ]
+    for output in _OUTPUTS:
+        cells = [
+            f"`{output.template}`",
+            f"`{output.rule}`",
+            f"`rules/{rule_file(output.template)}`",
+            output.holds,
+            _columns(output.columns).replace("|", "\\|"),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(outputs_markdown(), end="")

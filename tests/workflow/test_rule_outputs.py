@@ -1,0 +1,24 @@
+"""Every file a planned job writes is a path of mgbias.layout, of that job's rule."""
+
+from __future__ import annotations
+
+import pytest
+from snakerun import checked, copy_workflow, planned_job_outputs, snakemake
+
+from mgbias.layout import OUTPUTS, matching_output
+
+pytestmark = pytest.mark.workflow
+
+
+def test_every_planned_output_is_a_layout_path_of_its_rule(tmp_path):
+    workdir = copy_workflow(tmp_path / "run")
+    result = checked(snakemake(workdir, "-n", "--forceall", config="config/config.yaml"))
+    seen = set()
+    for rule, outputs in planned_job_outputs(result.stdout):
+        for path in outputs:
+            output = matching_output(path)
+            assert output is not None, f"{rule} writes {path}, which mgbias.layout does not define"
+            assert output.rule == rule, f"{path} is {output.key} of rule {output.rule}, not {rule}"
+            seen.add(output.key)
+    # the demo configuration writes every kind of output the layout defines
+    assert seen == set(OUTPUTS)
