@@ -30,6 +30,7 @@ from transformers import BertConfig, BertForMaskedLM, PreTrainedTokenizerFast
 from mgbias.atomic import atomic_directory
 from mgbias.mlm.text_lines import iter_text_lines
 from mgbias.mlm.wordpiece import SPECIAL_TOKENS, tokenizer_from_lines
+from mgbias.seeds import check_seed
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +87,7 @@ class MLMTrainingConfig:
     threads: int = 2
 
     def __post_init__(self) -> None:
+        check_seed(self.seed, "MLMTrainingConfig.seed")
         for name in (
             "vocab_size",
             "hidden_size",
