@@ -8,7 +8,7 @@ batch and labels:
   every position;
 - ``masked_head_ms``: the same step with :func:`mgbias.mlm.train.masked_lm_loss`,
   which applies it only at the ~15% labelled positions (the loss is equal,
-  ``tests/unit/test_mlm_train.py``);
+  ``tests/unit/mlm/test_mlm_train.py``);
 - ``masked_head_speedup``: their ratio.
 
 The model has the shape of ``mlm_training`` in the configuration given with

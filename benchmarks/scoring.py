@@ -2,13 +2,13 @@
 
 Prints one ``name=value`` per line:
 
-- ``aula_over_forward``: time of :func:`mgbias.mlm.engine.score_unmasked` plus
+- ``aula_over_forward``: time of :func:`mgbias.mlm.unmasked.score_unmasked` plus
   :func:`mgbias.measures.aula.aula` on its output, divided by the time of the
   bare forward passes the engine makes: the same length-sorted batches with
   the same padding (built beforehand with the engine's own
-  :func:`~mgbias.mlm.engine.encode_sentences`,
-  :func:`~mgbias.mlm.engine.length_sorted_batches` and
-  :func:`~mgbias.mlm.engine.pad_batch`), the same model (eager attention, as
+  :func:`~mgbias.mlm.unmasked.encode_sentences`,
+  :func:`~mgbias.mlm.unmasked.length_sorted_batches` and
+  :func:`~mgbias.mlm.unmasked.pad_batch`), the same model (eager attention, as
   :func:`mgbias.mlm.load.load_mlm` loads it, in eval mode), the same call
   (``output_attentions=True, output_hidden_states=True``, logits over the
   whole vocabulary), under ``inference_mode``, with the same torch threads.
@@ -91,9 +91,15 @@ import torch
 from transformers import BertConfig, BertForMaskedLM
 
 from mgbias.measures.aula import aula
-from mgbias.mlm.engine import encode_sentences, length_sorted_batches, pad_batch, score_unmasked
 from mgbias.mlm.masked import masked_copy_batches, mlm_encoder_and_head, score_masked
 from mgbias.mlm.spans import encode_pairs
+from mgbias.mlm.unmasked import (
+    encode_sentences,
+    length_sorted_batches,
+    pad_batch,
+    padding_id,
+    score_unmasked,
+)
 from mgbias.mlm.wordpiece import SPECIAL_TOKENS, build_bert_tokenizer
 
 SEED = 0
@@ -195,10 +201,10 @@ def bench_engine(n_sentences: int, repeats: int = REPEATS) -> dict[str, float]:
     model, tokenizer, sentences = build_world(n_sentences)
     encoded = encode_sentences(tokenizer, sentences, max_length=512)
     batches = length_sorted_batches(encoded.lengths, BATCH_SIZE)
-    padded = [pad_batch(encoded, indices, tokenizer.pad_token_id) for indices in batches]
+    padded = [pad_batch(encoded, indices, padding_id(tokenizer)) for indices in batches]
 
     def bare_forward() -> None:
-        # The call of mgbias.mlm.engine._score_batch, nothing done with its outputs.
+        # The call of mgbias.mlm.unmasked._score_batch, nothing done with its outputs.
         with torch.inference_mode():
             for input_ids, attention_mask, _ in padded:
                 model(

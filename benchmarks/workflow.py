@@ -26,7 +26,7 @@ been made with the same ``--config``; the benchmark stops if a dry run there
 plans any job); the run is never changed, the changes are made in copies next
 to it. Without ``--workdir`` the benchmark first runs the configuration in a
 temporary copy of the repository (the demo takes about 10 minutes on two
-cores; ``--config config/tiny.yaml``, two languages, takes about one).
+cores; ``--config tests/configs/tiny.yaml``, two languages, takes about one).
 
 Usage: ``python benchmarks/workflow.py [--workdir DIR] [--config FILE]``
 """
@@ -47,10 +47,14 @@ from pathlib import Path
 
 import yaml
 
+from mgbias.languages import PIVOT
+
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
-PARTS = ["Snakefile", "rules", "scripts", "config", "src", "profiles", "envs", "report"]
-PIVOT = "en"
+PARTS = [
+    *("Snakefile", "rules", "scripts", "config", "tests/configs"),
+    *("src", "profiles", "envs", "report"),
+]
 MIRROR = Path("data") / "demo" / "mirror"
 
 

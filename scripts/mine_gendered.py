@@ -6,6 +6,7 @@ from pathlib import Path
 from mgbias.atomic import write_json
 from mgbias.corpora.checksums import verify_sidecar
 from mgbias.corpora.opus import iter_moses_zip
+from mgbias.genders import FEMALE, MALE
 from mgbias.mining import mine_gendered_sentences
 from mgbias.runlog import job_log
 from mgbias.sentences import write_gendered_sentences
@@ -17,7 +18,7 @@ with job_log(smk.log[0]) as log:
     archive = smk.input.archive
     verify_sidecar(archive)
     female_words, male_words = load_gender_words(
-        smk.params.wordlists["female"], smk.params.wordlists["male"]
+        smk.params.wordlists[FEMALE], smk.params.wordlists[MALE]
     )
     pairs = iter_moses_zip(archive, smk.params.corpus, smk.params.pivot, smk.params.code)
     out = Path(smk.output.sentences)

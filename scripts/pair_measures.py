@@ -1,8 +1,8 @@
 """Every configured pair measure of one (model, dataset, variant, language) from its caches,
 and the per-pair table (one row per pair, for error analysis)."""
 
-from mgbias.mlm.cache import read_score_cache
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache
+from mgbias.mlm.unmasked_cache import read_score_cache
 from mgbias.pair_data import load_pairs, pair_sentences
 from mgbias.pair_scoring import pair_measures, per_pair_table
 from mgbias.report.tables import write_csv

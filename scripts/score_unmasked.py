@@ -2,9 +2,9 @@
 
 import torch
 
-from mgbias.mlm.cache import sentences_sha256, write_score_cache
-from mgbias.mlm.engine import score_unmasked
 from mgbias.mlm.load import load_mlm, model_revision
+from mgbias.mlm.unmasked import score_unmasked
+from mgbias.mlm.unmasked_cache import sentences_sha256, write_score_cache
 from mgbias.runlog import job_log
 from mgbias.sentences import read_gendered_sentences
 

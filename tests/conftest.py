@@ -1,4 +1,4 @@
-"""Shared test settings: offline, deterministic, paths of the checkout."""
+"""Shared test settings: offline, deterministic, paths of the checkout, shared fixtures."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 sys.path.insert(0, str(REPO / "tests"))
 
+# Session fixtures of the tiny models every tier shares (tests/fixtures/tiny_models.py).
+pytest_plugins = ["fixtures.tiny_models"]
+
 
 @pytest.fixture(scope="session")
 def repo() -> Path:
@@ -25,7 +28,7 @@ def repo() -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory) -> Path:
-    """A completed run of config/tiny.yaml in a copy of the workflow (read-only: copy it)."""
+    """A completed run of tests/configs/tiny.yaml in a copy of the workflow (read-only: copy it)."""
     from snakerun import checked, copy_workflow, snakemake
 
     workdir = copy_workflow(tmp_path_factory.mktemp("tiny") / "run")

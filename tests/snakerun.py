@@ -2,8 +2,9 @@
 
 Workflow tests change code, data and parameters of a completed run and check
 what Snakemake plans next, so each works on its own copy of the workflow
-files (Snakefile, rules, scripts, config, src, profiles) rather than on the
-checkout. The library itself is imported from the installed package.
+files (Snakefile, rules, scripts, config, tests/configs, src, profiles)
+rather than on the checkout. The library itself is imported from the
+installed package.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
-WORKFLOW_PARTS = ["Snakefile", "rules", "scripts", "config", "src", "profiles", "envs", "report"]
+WORKFLOW_PARTS = [
+    *("Snakefile", "rules", "scripts", "config", "tests/configs"),
+    *("src", "profiles", "envs", "report"),
+]
 
 
 def copy_workflow(dest: Path) -> Path:
@@ -34,7 +38,7 @@ def copy_workflow(dest: Path) -> Path:
 
 
 def snakemake(
-    workdir: Path, *args: str, config: str = "config/tiny.yaml", timeout: float = 1200
+    workdir: Path, *args: str, config: str = "tests/configs/tiny.yaml", timeout: float = 1200
 ) -> subprocess.CompletedProcess:
     """Run the workflow copied into ``workdir`` with ``config`` (relative to it)."""
     command = [SNAKEMAKE, "-s", "Snakefile", "--configfile", config, "--cores", "2", *args]

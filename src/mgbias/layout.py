@@ -389,14 +389,14 @@ _OUTPUTS = [
         "the unmasked pass of a model over a mined sentence set: per-token "
         "log-probabilities, received attention and sentence embeddings, with the "
         "model id, revision and input hash",
-        "mgbias.mlm.cache:COLUMNS",
+        "mgbias.mlm.unmasked_cache:COLUMNS",
     ),
     Output(
         "score_pairs_unmasked",
         "results/score/pairs/{model}/{dataset}/{variant}/{lang}.unmasked.parquet",
         "score_pairs",
         "the unmasked pass over a pair benchmark (AUL, AULA)",
-        "mgbias.mlm.cache:COLUMNS",
+        "mgbias.mlm.unmasked_cache:COLUMNS",
     ),
     Output(
         "score_pairs_masked",

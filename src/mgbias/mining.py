@@ -44,10 +44,9 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from mgbias.atomic import atomic_paths
+from mgbias.genders import FEMALE, MALE
 from mgbias.seeds import check_seed
 
-FEMALE = "female"
-MALE = "male"
 BOTH = "both"
 
 _WORD = re.compile(r"[^\W_]+")

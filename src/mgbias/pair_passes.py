@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mgbias.mlm.engine import score_unmasked
 from mgbias.mlm.masked import score_pairs
 from mgbias.mlm.spans import check_pair_texts
+from mgbias.mlm.unmasked import score_unmasked
 
 __all__ = ["score_pair_passes"]
 

@@ -19,17 +19,25 @@ def derive_seed(root: int, *keys: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "little")
 
 
-def check_seed(seed: Any) -> int:
+def check_seed(seed: Any, name: str = "seed") -> int:
     """Return ``seed`` as an ``int`` if it is a non-negative integer; raise otherwise.
 
     Python and NumPy integers are accepted; ``bool`` is not (``True`` is an
-    ``int`` in Python, but never a meant seed).
+    ``int`` in Python, but never a meant seed). Every seeded step checks its
+    seed here, so a bad seed is reported the same way everywhere.
+
+    Parameters
+    ----------
+    seed
+        The value to check.
+    name
+        What the error calls it (e.g. ``"WorldSpec.seed"``).
 
     Raises
     ------
     ValueError
-        ``"seed must be a non-negative integer, got <seed>"``.
+        ``"<name> must be a non-negative integer, got <seed>"``.
     """
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        raise ValueError(f"{name} must be a non-negative integer, got {seed!r}")
     return int(seed)

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from mgbias.atomic import atomic_path
+from mgbias.genders import FEMALE, GENDERS, MALE
 
-GENDERS = ("female", "male")
 HEADER = ["gender", "sentence"]
 
 
@@ -27,12 +27,12 @@ def write_gendered_sentences(
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
         writer.writerow(HEADER)
-        for gender, sentences in (("female", female), ("male", male)):
+        for gender, sentences in ((FEMALE, female), (MALE, male)):
             counts[gender] = 0
             for sentence in sentences:
                 writer.writerow([gender, sentence.rstrip("\n")])
                 counts[gender] += 1
-    return counts["female"], counts["male"]
+    return counts[FEMALE], counts[MALE]
 
 
 def read_gendered_sentences(path: str | Path) -> tuple[np.ndarray, list[str]]:
@@ -47,7 +47,7 @@ def read_gendered_sentences(path: str | Path) -> tuple[np.ndarray, list[str]]:
         for line, row in enumerate(reader, start=2):
             if len(row) != 2 or row[0] not in GENDERS:
                 raise ValueError(
-                    f"{path}:{line}: expected '<female|male><TAB><sentence>', found {row!r}"
+                    f"{path}:{line}: expected '<{'|'.join(GENDERS)}><TAB><sentence>', found {row!r}"
                 )
             genders.append(row[0])
             sentences.append(row[1])

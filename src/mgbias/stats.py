@@ -15,6 +15,8 @@ import numpy as np
 from scipy.stats import binomtest, ttest_1samp
 from statsmodels.stats.contingency_tables import mcnemar
 
+from mgbias.seeds import check_seed
+
 __all__ = [
     "EXACT_MCNEMAR_BELOW",
     "finite_vector",
@@ -175,14 +177,11 @@ def random_indicator(seed: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarra
     >>> coins.shape, coins.dtype
     ((3, 4), dtype('bool'))
     """
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
+    seed = check_seed(seed)
     row_indices = _check_index_vector(rows, "rows")
     col_indices = _check_index_vector(cols, "cols")
 
-    key = np.array([int(seed) % 2**64], dtype=np.uint64)
+    key = np.array([seed % 2**64], dtype=np.uint64)
     key *= GOLDEN_GAMMA
     key += GOLDEN_GAMMA
     splitmix64_mix(key)

@@ -1,6 +1,6 @@
 """The whole demo DAG in a temporary directory: planted bias must be recovered.
 
-Runs ``snakemake`` on ``config/test.yaml`` (the demo world at test size) once
+Runs ``snakemake`` on ``tests/configs/test.yaml`` (the demo world at test size) once
 per session, then checks the tables and that a second plan has nothing to do.
 """
 
@@ -27,7 +27,7 @@ def snakemake(workdir: Path, *args: str, timeout: int = 1500) -> subprocess.Comp
         "--directory",
         str(workdir),
         "--configfile",
-        str(REPO / "config" / "test.yaml"),
+        str(REPO / "tests" / "configs" / "test.yaml"),
         "--cores",
         "2",
         *args,

@@ -99,35 +99,6 @@ def user(venv, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def model_dir(tmp_path_factory) -> Path:
-    """A BERT whose every prediction is p(he) = .3, p(she) = .2 (see test_cli_score)."""
-    import torch
-    from transformers import BertConfig, BertForMaskedLM
-
-    from mgbias.mlm.wordpiece import build_bert_tokenizer
-
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "she", "he", "is", "a", "doctor"]
-    probabilities = [0.05, 0.05, 0.05, 0.05, 0.05, 0.2, 0.3, 0.1, 0.1, 0.05]
-    config = BertConfig(
-        vocab_size=len(vocab),
-        hidden_size=4,
-        num_hidden_layers=1,
-        num_attention_heads=1,
-        intermediate_size=8,
-        max_position_embeddings=16,
-    )
-    directory = tmp_path_factory.mktemp("fixed-bert")
-    model = BertForMaskedLM(config)
-    with torch.no_grad():
-        for parameter in model.parameters():
-            parameter.zero_()
-        model.cls.predictions.bias.copy_(torch.log(torch.tensor(probabilities)))
-    model.save_pretrained(directory)
-    build_bert_tokenizer(vocab, model_max_length=16).save_pretrained(directory)
-    return directory
-
-
-@pytest.fixture(scope="module")
 def mirror(tmp_path_factory):
     """A loopback host with the benchmarks' paths: a toy StereoSet and a toy CrowS-Pairs."""
     from httpmirror import Misbehaviour, serve_directory
@@ -191,9 +162,9 @@ def test_check_config_uses_the_shipped_schema(user):
     assert "bad.yaml: invalid configuration: unknown key 'colour' at the top level" in result.stderr
 
 
-def test_score_a_shipped_benchmark_by_name(user, model_dir, mirror):
+def test_score_a_shipped_benchmark_by_name(user, fixed_bert_dir, mirror):
     base_url, plan = mirror
-    score = ["mgbias", "score", "--model", str(model_dir), "--device", "cpu"]
+    score = ["mgbias", "score", "--model", str(fixed_bert_dir), "--device", "cpu"]
     result = user(*score, "--data", "stereoset", "--mirror", base_url, "--output", "scores.csv")
     checked(result)
     table = pd.read_csv(user.workdir / "scores.csv").set_index("measure")
@@ -210,15 +181,15 @@ def test_score_a_shipped_benchmark_by_name(user, model_dir, mirror):
     assert not (user.cache / "data/raw/pairs/crows_pairs/en/crows_pairs_anonymized.csv").exists()
 
 
-def test_score_a_dataset_of_a_configuration(user, model_dir, mirror):
+def test_score_a_dataset_of_a_configuration(user, fixed_bert_dir, mirror):
     base_url, _ = mirror
-    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    config = yaml.safe_load((REPO / "tests" / "configs" / "tiny.yaml").read_text())
     config["pair_datasets"] = {
         "crows_pairs": {"url": f"{base_url}/{CROWS_PATH}", "languages": ["en"]}
     }
     config["pair_tables"] = {}
     (user.workdir / "my.yaml").write_text(yaml.safe_dump(config))
-    score = ["mgbias", "score", "--model", str(model_dir), "--device", "cpu"]
+    score = ["mgbias", "score", "--model", str(fixed_bert_dir), "--device", "cpu"]
     result = user(*score, "--data", "crows_pairs", "--lang", "en", "--config", "my.yaml")
     checked(result)
     assert "| aul " in result.stdout

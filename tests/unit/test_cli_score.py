@@ -1,8 +1,9 @@
 """`mgbias score`: every pair measure of a saved model on a CrowS-Pairs CSV, by hand.
 
-The model is the fixed-weight BERT of test_aula_fixed_model (every weight 0,
-MLM-head bias = chosen log-probabilities), saved in Hugging Face format. Its
-predictions ignore context, so masking changes nothing and:
+The model is the fixed-weight BERT of tests/fixtures/tiny_models.py (every
+weight 0, MLM-head bias = chosen log-probabilities), saved in Hugging Face
+format (fixture ``fixed_bert_dir``). Its predictions ignore context, so
+masking changes nothing and:
   AUL, AULA: "he ..." beats "she ..." (p(he) = .3 > p(she) = .2)  -> 100 %
   SSS: the modified token he vs she                              -> 100 %
   CPS: the shared tokens score the same on both sides: all ties   -> 0 % (ties are not wins)
@@ -17,48 +18,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import torch
 import yaml
-from transformers import BertConfig, BertForMaskedLM, BertModel
 
 from mgbias.cli import main
-from mgbias.mlm.wordpiece import build_bert_tokenizer
 
 REPO = Path(__file__).resolve().parents[2]
-VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "she", "he", "is", "a", "doctor"]
-PROBABILITIES = [0.05, 0.05, 0.05, 0.05, 0.05, 0.2, 0.3, 0.1, 0.1, 0.05]
-
-
-CONFIG = BertConfig(
-    vocab_size=len(VOCAB),
-    hidden_size=4,
-    num_hidden_layers=1,
-    num_attention_heads=1,
-    intermediate_size=8,
-    max_position_embeddings=16,
-)
-
-
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("fixed-bert")
-    model = BertForMaskedLM(CONFIG)
-    with torch.no_grad():
-        for parameter in model.parameters():
-            parameter.zero_()
-        model.cls.predictions.bias.copy_(torch.log(torch.tensor(PROBABILITIES)))
-    model.save_pretrained(directory)
-    build_bert_tokenizer(VOCAB, model_max_length=16).save_pretrained(directory)
-    return directory
-
-
-@pytest.fixture(scope="module")
-def encoder_dir(tmp_path_factory):
-    """The BERT encoder saved without its MLM head."""
-    directory = tmp_path_factory.mktemp("encoder-only")
-    BertModel(CONFIG).save_pretrained(directory)
-    build_bert_tokenizer(VOCAB, model_max_length=16).save_pretrained(directory)
-    return directory
 
 
 @pytest.fixture()
@@ -75,13 +39,13 @@ def crows_csv(tmp_path):
     return path
 
 
-def test_score_by_hand(model_dir, crows_csv, tmp_path, capsys):
+def test_score_by_hand(fixed_bert_dir, crows_csv, tmp_path, capsys):
     out = tmp_path / "scores.csv"
     code = main(
         [
             "score",
             "--model",
-            str(model_dir),
+            str(fixed_bert_dir),
             "--data",
             str(crows_csv),
             "--output",
@@ -110,14 +74,22 @@ def test_score_by_hand(model_dir, crows_csv, tmp_path, capsys):
     assert "cps" in capsys.readouterr().out
 
 
-def test_score_refuses_a_model_without_mlm_head(encoder_dir, crows_csv, capsys, caplog):
-    command = ["score", "--model", str(encoder_dir), "--data", str(crows_csv), "--device", "cpu"]
+def test_score_refuses_a_model_without_mlm_head(encoder_only_dir, crows_csv, capsys, caplog):
+    command = [
+        "score",
+        "--model",
+        str(encoder_only_dir),
+        "--data",
+        str(crows_csv),
+        "--device",
+        "cpu",
+    ]
     assert main(command) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     (error,) = [line for line in captured.err.splitlines() if line.startswith("mgbias:")]
     assert error.startswith(
-        f"mgbias: {encoder_dir}: 6 weight(s) of BertForMaskedLM are not in the checkpoint"
+        f"mgbias: {encoder_only_dir}: 6 weight(s) of BertForMaskedLM are not in the checkpoint"
     )
     assert "cls.predictions.transform.dense.weight" in error
     assert "pass --allow-untrained-head" in error
@@ -138,19 +110,27 @@ def test_score_names_a_model_that_cannot_be_loaded(crows_csv, tmp_path, capsys):
     assert "Traceback" not in err
 
 
-def test_score_rejects_unknown_measure(model_dir, crows_csv, capsys):
+def test_score_rejects_unknown_measure(fixed_bert_dir, crows_csv, capsys):
     assert (
         main(
-            ["score", "--model", str(model_dir), "--data", str(crows_csv), "--measures", "aula,xyz"]
+            [
+                "score",
+                "--model",
+                str(fixed_bert_dir),
+                "--data",
+                str(crows_csv),
+                "--measures",
+                "aula,xyz",
+            ]
         )
         == 2
     )
     assert "unknown measure(s) ['xyz']" in capsys.readouterr().err
 
 
-def test_score_missing_data_file_is_named(model_dir, tmp_path, capsys):
+def test_score_missing_data_file_is_named(fixed_bert_dir, tmp_path, capsys):
     missing = tmp_path / "nope.csv"
-    assert main(["score", "--model", str(model_dir), "--data", str(missing)]) == 2
+    assert main(["score", "--model", str(fixed_bert_dir), "--data", str(missing)]) == 2
     assert "nope.csv: no such file" in capsys.readouterr().err
 
 
@@ -164,7 +144,7 @@ def served_config(crows_csv, tmp_path):
     served = tmp_path / "served"
     served.mkdir()
     shutil.copy(crows_csv, served / "crows_en.csv")
-    config = yaml.safe_load((REPO / "config" / "tiny.yaml").read_text())
+    config = yaml.safe_load((REPO / "tests" / "configs" / "tiny.yaml").read_text())
     misbehaviour = Misbehaviour()
     with serve_directory(served, misbehaviour=misbehaviour) as base_url:
         config["pair_datasets"] = {"toy_pairs": {"url": f"{base_url}/crows_{{lang}}.csv"}}
@@ -176,11 +156,11 @@ def served_config(crows_csv, tmp_path):
 
 
 def test_score_a_named_dataset_downloads_it_once_and_scores_it_like_the_file(
-    model_dir, crows_csv, served_config, tmp_path
+    fixed_bert_dir, crows_csv, served_config, tmp_path
 ):
     config_path, misbehaviour = served_config
     cache = tmp_path / "cache"
-    named = ["score", "--model", str(model_dir), "--data", "toy_pairs", "--lang", "en"]
+    named = ["score", "--model", str(fixed_bert_dir), "--data", "toy_pairs", "--lang", "en"]
     named += ["--config", str(config_path), "--cache-dir", str(cache), "--device", "cpu"]
     for attempt in range(2):
         assert main([*named, "--output", str(tmp_path / f"named{attempt}.csv")]) == 0
@@ -188,7 +168,7 @@ def test_score_a_named_dataset_downloads_it_once_and_scores_it_like_the_file(
     cached = cache / "data/raw/pairs/toy_pairs/en/crows_en.csv"
     assert cached.read_bytes() == crows_csv.read_bytes()
     assert (cache / "data/raw/pairs/toy_pairs/en/crows_en.csv.sha256").is_file()
-    direct = ["score", "--model", str(model_dir), "--data", str(crows_csv), "--device", "cpu"]
+    direct = ["score", "--model", str(fixed_bert_dir), "--data", str(crows_csv), "--device", "cpu"]
     assert main([*direct, "--output", str(tmp_path / "direct.csv")]) == 0
     expected = pd.read_csv(tmp_path / "direct.csv")
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "named1.csv"), expected)
@@ -198,9 +178,9 @@ def test_score_a_named_dataset_downloads_it_once_and_scores_it_like_the_file(
     assert main([*named, "--output", str(tmp_path / "named2.csv")]) == 2
 
 
-def test_score_named_dataset_errors_name_the_choices(model_dir, served_config, capsys):
+def test_score_named_dataset_errors_name_the_choices(fixed_bert_dir, served_config, capsys):
     config_path, _ = served_config
-    base = ["score", "--model", str(model_dir), "--config", str(config_path)]
+    base = ["score", "--model", str(fixed_bert_dir), "--config", str(config_path)]
     assert main([*base, "--data", "toy_pairs", "--lang", "xx"]) == 2
     assert "toy_pairs has no language 'xx'" in capsys.readouterr().err
     assert main([*base, "--data", "other"]) == 2
@@ -230,9 +210,9 @@ def edge_csv(tmp_path):
     return path
 
 
-def test_score_edge_pairs_per_pair_and_tie_rules(model_dir, edge_csv, tmp_path):
+def test_score_edge_pairs_per_pair_and_tie_rules(fixed_bert_dir, edge_csv, tmp_path):
     out, per_pair = tmp_path / "scores.csv", tmp_path / "pairs.csv"
-    args = ["score", "--model", str(model_dir), "--data", str(edge_csv), "--device", "cpu"]
+    args = ["score", "--model", str(fixed_bert_dir), "--data", str(edge_csv), "--device", "cpu"]
     assert main([*args, "--output", str(out), "--per-pair", str(per_pair)]) == 0
     table = pd.read_csv(out).set_index("measure")
     assert table.loc["sss", "score"] == pytest.approx(75.0)
@@ -268,7 +248,7 @@ def test_score_edge_pairs_per_pair_and_tie_rules(model_dir, edge_csv, tmp_path):
     assert table.loc["sjsd", "n"] == 2
 
 
-def test_score_rejects_a_bad_alpha(model_dir, edge_csv, capsys):
-    args = ["score", "--model", str(model_dir), "--data", str(edge_csv), "--alpha", "1.5"]
+def test_score_rejects_a_bad_alpha(fixed_bert_dir, edge_csv, capsys):
+    args = ["score", "--model", str(fixed_bert_dir), "--data", str(edge_csv), "--alpha", "1.5"]
     assert main(args) == 2
     assert "--alpha must lie strictly between 0 and 1, got 1.5" in capsys.readouterr().err

@@ -22,9 +22,15 @@ def demo_config() -> dict:
         return yaml.safe_load(handle)
 
 
-@pytest.mark.parametrize("name", ["config.yaml", "paper.yaml", "test.yaml", "tiny.yaml"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        *("config/config.yaml", "config/paper.yaml"),
+        *("tests/configs/test.yaml", "tests/configs/tiny.yaml"),
+    ],
+)
 def test_shipped_configs_are_valid(name):
-    config = load_config(REPO / "config" / name, SCHEMA)
+    config = load_config(REPO / name, SCHEMA)
     assert config["languages"]
     assert config["mbe"]["weighting"] in {"cosine", "dot"}
 

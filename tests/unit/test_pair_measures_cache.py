@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-import torch
-from transformers import BertConfig, BertForMaskedLM
+from fixtures.tiny_models import build_model
 
-from mgbias.mlm.cache import read_score_cache, sentences_sha256, write_score_cache
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache, write_pair_cache
+from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256, write_score_cache
 from mgbias.mlm.wordpiece import build_bert_tokenizer
 from mgbias.pair_data import pair_sentences
 from mgbias.pair_passes import score_pair_passes
@@ -34,18 +33,14 @@ PAIRS = [
 
 @pytest.fixture(scope="module")
 def model_and_tokenizer():
-    torch.manual_seed(3)
-    model = BertForMaskedLM(
-        BertConfig(
-            vocab_size=len(VOCAB),
-            hidden_size=16,
-            num_hidden_layers=2,
-            num_attention_heads=2,
-            intermediate_size=32,
-            max_position_embeddings=32,
-            attn_implementation="eager",
-        )
-    ).eval()
+    model = build_model(
+        "bert",
+        len(VOCAB),
+        max_positions=32,
+        attn_implementation="eager",
+        seed=3,
+        initializer_range=0.02,
+    )
     return model, build_bert_tokenizer(VOCAB, model_max_length=32)
 
 

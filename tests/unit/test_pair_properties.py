@@ -4,15 +4,15 @@ Pairs are built by word edits (insertion, deletion, substitution at the start,
 middle or end; identical sentences; one sentence a prefix of the other, also
 inside a word, as in "nur" / "nur ##se"; sentences with nothing in common;
 sentences longer than the token limit) over the words of the test tokenizers
-of :mod:`test_mlm_spans` (WordPiece, byte-level BPE, SentencePiece-style),
-scored by the tiny random-weight models of :mod:`test_mlm_masked`. Two
+(WordPiece, byte-level BPE, SentencePiece-style), scored by the tiny
+random-weight models of each family (tests/fixtures/tiny_models.py). Two
 properties must hold for every generated batch:
 
 1. no pair measure raises, and every number is finite except where the
    measures document NaN (no pair counted; fewer than two pairs for a
    standard error or the S_JSD t-test);
 2. the batched engine equals one unbatched forward pass per masked copy
-   (:func:`test_mlm_masked.assert_pair_scores_match_reference`), and the
+   (:func:`fixtures.masked_reference.assert_pair_scores_match_reference`), and the
    batched unmasked pass equals ``batch_size=1``.
 
 Hypothesis runs derandomized (a fixed sequence of examples), so CI sees the
@@ -26,14 +26,13 @@ import re
 
 import numpy as np
 import pytest
+from fixtures.masked_reference import assert_pair_scores_match_reference
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_mlm_masked import assert_pair_scores_match_reference, build_model
-from test_mlm_spans import TOKENIZER_BUILDERS
 
 from mgbias.measures.pairs import TIE_RULES
-from mgbias.mlm.engine import score_unmasked
 from mgbias.mlm.masked import score_pairs
+from mgbias.mlm.unmasked import score_unmasked
 from mgbias.pair_passes import score_pair_passes
 from mgbias.pair_scoring import PAIR_MEASURES, pair_measures
 
@@ -120,13 +119,6 @@ EDGE_BATCH = [
 ]
 
 
-@pytest.fixture(scope="module", params=sorted(TOKENIZER_BUILDERS))
-def family(request):
-    tokenizer = TOKENIZER_BUILDERS[request.param]()
-    model = build_model(request.param, len(tokenizer), attn_implementation="eager")
-    return request.param, model, tokenizer
-
-
 def check_measure_table(table, n_pairs: int) -> None:
     """Every number finite, except the NaNs the measures document."""
     assert list(table["measure"]) == list(PAIR_MEASURES)
@@ -150,8 +142,8 @@ def check_measure_table(table, n_pairs: int) -> None:
 @example(pairs=EDGE_BATCH, max_length=None, tie_rule="neutral")
 @example(pairs=EDGE_BATCH, max_length=None, tie_rule="exclude")
 @example(pairs=EDGE_BATCH[:1], max_length=5, tie_rule="half")
-def test_every_measure_scores_every_generated_batch(family, pairs, max_length, tie_rule):
-    _, model, tokenizer = family
+def test_every_measure_scores_every_generated_batch(family_model, pairs, max_length, tie_rule):
+    _, model, tokenizer = family_model
     unmasked, masked = score_pair_passes(
         model, tokenizer, pairs, batch_size=3, max_length=max_length, progress=False
     )
@@ -164,8 +156,10 @@ def test_every_measure_scores_every_generated_batch(family, pairs, max_length, t
 @SETTINGS
 @given(pairs=pair_batches, max_length=max_lengths, batch_size=st.integers(1, 7))
 @example(pairs=EDGE_BATCH, max_length=None, batch_size=2)
-def test_batched_passes_equal_one_forward_pass_per_copy(family, pairs, max_length, batch_size):
-    _, model, tokenizer = family
+def test_batched_passes_equal_one_forward_pass_per_copy(
+    family_model, pairs, max_length, batch_size
+):
+    _, model, tokenizer = family_model
     scores = score_pairs(
         model, tokenizer, pairs, batch_size=batch_size, max_length=max_length, progress=False
     )
@@ -188,8 +182,8 @@ def test_batched_passes_equal_one_forward_pass_per_copy(family, pairs, max_lengt
 
 @pytest.mark.parametrize("blank", ["", "   ", "\t\n"])
 @pytest.mark.parametrize("side", ["a", "b"])
-def test_an_empty_sentence_is_rejected_by_pair_and_side(family, blank, side):
-    _, model, tokenizer = family
+def test_an_empty_sentence_is_rejected_by_pair_and_side(family_model, blank, side):
+    _, model, tokenizer = family_model
     pairs = [("he is here.", "she is here."), ("he is here.", "she is here.")]
     pairs[1] = (blank, pairs[1][1]) if side == "a" else (pairs[1][0], blank)
     with pytest.raises(ValueError, match=re.escape(f"pair 1, sentence {side} is empty: {blank!r}")):

@@ -126,8 +126,8 @@ def test_random_indicator_empty_axis():
 @pytest.mark.parametrize(
     ("seed", "rows", "cols", "message"),
     [
-        (-1, np.arange(2), np.arange(2), "seed must be non-negative"),
-        (1.5, np.arange(2), np.arange(2), "seed must be an integer"),
+        (-1, np.arange(2), np.arange(2), "seed must be a non-negative integer"),
+        (1.5, np.arange(2), np.arange(2), "seed must be a non-negative integer"),
         (0, np.array([0, -1]), np.arange(2), "rows must be non-negative"),
         (0, np.arange(2), np.array([0.5]), "cols must hold integers"),
         (0, np.zeros((2, 2), dtype=int), np.arange(2), r"rows must be a 1-D array.*\(2, 2\)"),

@@ -106,7 +106,7 @@ def test_tables_have_paper_shapes():
             "shf_p_value": 0.9,
             "n_male": 3,
             "n_female": 3,
-            "n_pairs": 9,
+            "n_comparisons": 9,
             "weighting": "cosine",
             "test": "permutation",
             "n_permutations": 999,

@@ -1,7 +1,7 @@
 """DVC sharing: a completed run pushed to a remote and pulled into a fresh clone.
 
 The checkout's files (as git would commit them) are copied into a temporary
-git repository that runs ``config/tiny.yaml`` (named in its params.yaml);
+git repository that runs ``tests/configs/tiny.yaml`` (named in its params.yaml);
 the session's completed tiny run is copied in and ``dvc repro`` records it
 (each stage's Snakemake command has nothing left to do). Each
 check pushes that run with the project's recipe (``python -m mgbias.share
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.workflow
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-CONFIG = "config/tiny.yaml"
+CONFIG = "tests/configs/tiny.yaml"
 # What a completed run adds to a checkout: outputs, logs and Snakemake's records.
 RUN_PARTS = ["data", "models", "results", "logs", ".snakemake"]
 GIT = [

@@ -19,7 +19,7 @@ import psutil
 import pytest
 from snakerun import SNAKEMAKE, checked, copy_workflow, result_tables, snakemake
 
-from mgbias.mlm.cache import read_score_cache
+from mgbias.mlm.unmasked_cache import read_score_cache
 
 pytestmark = pytest.mark.workflow
 
@@ -37,7 +37,8 @@ def kill_scoring_job(workdir: Path, deadline_s: float = 600) -> int:
 
     Returns Snakemake's exit code, which must report the failed job.
     """
-    command = [SNAKEMAKE, "-s", "Snakefile", "--configfile", "config/tiny.yaml", "--cores", "1"]
+    config = "tests/configs/tiny.yaml"
+    command = [SNAKEMAKE, "-s", "Snakefile", "--configfile", config, "--cores", "1"]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     process = subprocess.Popen(
         command,

@@ -1,7 +1,7 @@
 """Pair benchmark rules on the tiny demo: measures from caches, CLI equals workflow.
 
 Each check works on a private copy of the session's completed tiny run
-(config/tiny.yaml: the demo multilingual CrowS-Pairs file in German,
+(tests/configs/tiny.yaml: the demo multilingual CrowS-Pairs file in German,
 unperturbed and perturbed, scored by the planted demo model).
 """
 
@@ -23,7 +23,7 @@ from mgbias.seeds import derive_seed
 
 pytestmark = pytest.mark.workflow
 
-CONFIG = "config/tiny.yaml"
+CONFIG = "tests/configs/tiny.yaml"
 DATASET = "multilingual_crows_pairs"
 DATA = f"data/raw/pairs/{DATASET}/de/multilingual_crows_pairs_de.csv"
 N_PAIR_JOBS = 1 * 2 * 1  # models x variants x languages

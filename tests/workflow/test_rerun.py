@@ -18,7 +18,7 @@ from mgbias.demo.world import WorldSpec, write_world
 
 pytestmark = pytest.mark.workflow
 
-N_MBE = 2 * 2 * 1 * 2  # models x worlds x corpora x languages of config/tiny.yaml
+N_MBE = 2 * 2 * 1 * 2  # models x worlds x corpora x languages of tests/configs/tiny.yaml
 
 
 @pytest.fixture()
@@ -26,7 +26,7 @@ def run_copy(tiny_copy) -> Path:
     return tiny_copy
 
 
-def plan(workdir: Path, config: str = "config/tiny.yaml") -> list[tuple[str, dict]]:
+def plan(workdir: Path, config: str = "tests/configs/tiny.yaml") -> list[tuple[str, dict]]:
     return planned_jobs(checked(snakemake(workdir, "-n", config=config)).stdout)
 
 
@@ -75,7 +75,7 @@ def test_rerun_one_language_corpus_changed_reruns_only_that_language(run_copy):
 
 
 def test_rerun_measure_parameter_changed_reruns_no_model_job(run_copy):
-    config = yaml.safe_load((run_copy / "config/tiny.yaml").read_text())
+    config = yaml.safe_load((run_copy / "tests/configs/tiny.yaml").read_text())
     config["mbe"]["weighting"] = "dot"
     # written back with sorted keys: the key order must not matter
     (run_copy / "config/dot.yaml").write_text(yaml.safe_dump(config, sort_keys=True))
@@ -94,7 +94,7 @@ def test_rerun_code_of_one_measure_changed_reruns_only_that_measure(run_copy):
 
 
 def test_rerun_code_of_the_scoring_engine_changed_rescores_but_does_not_retrain(run_copy):
-    module = run_copy / "src/mgbias/mlm/engine.py"
+    module = run_copy / "src/mgbias/mlm/unmasked.py"
     module.write_text(module.read_text() + "\n# a change to the engine\n")
 
     counts = rules_of(plan(run_copy))

@@ -65,7 +65,7 @@ def test_every_jobs_code_inputs_are_its_scripts_import_closure(tmp_path):
     ("module", "rules"),
     [
         ("mlm/scores.py", {"score_pairs", "score_unmasked", "pair_measures", "mbe"}),
-        ("mlm/cache.py", {"score_unmasked", "mbe"}),
+        ("mlm/unmasked_cache.py", {"score_unmasked", "mbe"}),
         ("sentences.py", {"mbe", "mine_gendered"}),
     ],
 )

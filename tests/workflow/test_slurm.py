@@ -249,7 +249,7 @@ def test_slurm_runs_a_toy_workflow_through_sbatch(cluster, tmp_path):
 
 @pytest.mark.workflow
 def test_slurm_runs_the_demo_dag_with_the_tables_of_a_local_run(cluster, tiny_run, tmp_path):
-    # The demo DAG at its smallest size (config/tiny.yaml): every rule, every
+    # The demo DAG at its smallest size (tests/configs/tiny.yaml): every rule, every
     # job through sbatch; `tiny_run` is the local run of the same config.
     local = tiny_run
     on_slurm = tmp_path / "slurm"
@@ -259,7 +259,7 @@ def test_slurm_runs_the_demo_dag_with_the_tables_of_a_local_run(cluster, tiny_ru
         REPO / "Snakefile",
         on_slurm,
         "--configfile",
-        str(REPO / "config" / "tiny.yaml"),
+        str(REPO / "tests" / "configs" / "tiny.yaml"),
         timeout=DEMO_TIMEOUT_SECONDS,
     )
     known = assert_every_job_went_through_sbatch(cluster, result.stdout, on_slurm)

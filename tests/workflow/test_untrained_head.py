@@ -1,42 +1,30 @@
 """A configured model without a trained MLM head: its scoring job fails, unless allowed.
 
-The model is a BERT encoder saved without its MLM head; the workflow is asked
+The model is a BERT encoder saved without its MLM head (fixture
+``encoder_only_dir``); the workflow is asked
 for one pair cache only (download_pairs and score_pairs run), first as
 configured by default, then with the model's ``allow_untrained_head: true``.
 """
 
 from __future__ import annotations
 
+import shutil
+
 import pandas as pd
 import pytest
 import yaml
 from snakerun import checked, copy_workflow, snakemake
-from transformers import BertConfig, BertModel
-
-from mgbias.mlm.wordpiece import build_bert_tokenizer
 
 pytestmark = pytest.mark.workflow
 
-VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "she", "he", "is", "a", "doctor"]
 TARGET = "results/score/pairs/headless/toy/original/en.unmasked.parquet"
 LOG = "logs/score_pairs/headless/toy/original/en.log"
 
 
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory):
+def workdir(tmp_path_factory, encoder_only_dir):
     workdir = copy_workflow(tmp_path_factory.mktemp("headless") / "run")
-    model = workdir / "models" / "encoder-only"
-    BertModel(
-        BertConfig(
-            vocab_size=len(VOCAB),
-            hidden_size=8,
-            num_hidden_layers=1,
-            num_attention_heads=1,
-            intermediate_size=16,
-            max_position_embeddings=16,
-        )
-    ).save_pretrained(model)
-    build_bert_tokenizer(VOCAB, model_max_length=16).save_pretrained(model)
+    shutil.copytree(encoder_only_dir, workdir / "models" / "encoder-only")
     (workdir / "data" / "toy").mkdir(parents=True)
     pd.DataFrame(
         {
@@ -50,7 +38,7 @@ def workdir(tmp_path_factory):
 
 
 def write_config(workdir, **model_keys) -> str:
-    config = yaml.safe_load((workdir / "config" / "tiny.yaml").read_text())
+    config = yaml.safe_load((workdir / "tests" / "configs" / "tiny.yaml").read_text())
     config["models"] = {"headless": {"source": "models/encoder-only", "mbe": False, **model_keys}}
     config["pair_datasets"] = {"toy": {"url": "file://data/toy/crows_{lang}.csv"}}
     config["pair_tables"] = {}

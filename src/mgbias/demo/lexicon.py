@@ -19,24 +19,17 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
+from mgbias.genders import FEMALE, GENDERS, MALE, opposite
 from mgbias.wordlists import load_wordlist
 
 LANGUAGES: tuple[str, ...] = ("en", "de", "es", "fr")
-MALE = "m"
-FEMALE = "f"
-GENDERS: tuple[str, str] = (MALE, FEMALE)
 
 # Meaning categories, named after the genders present on the English side.
-CATEGORY_MALE = "male"
-CATEGORY_FEMALE = "female"
+CATEGORY_MALE = MALE
+CATEGORY_FEMALE = FEMALE
 CATEGORY_NEUTRAL = "neutral"
 CATEGORY_BOTH = "both"
 CATEGORIES: tuple[str, ...] = (CATEGORY_MALE, CATEGORY_FEMALE, CATEGORY_NEUTRAL, CATEGORY_BOTH)
-
-
-def opposite(gender: str) -> str:
-    """The other gender (``"m"`` <-> ``"f"``)."""
-    return FEMALE if gender == MALE else MALE
 
 
 # --------------------------------------------------------------------------------------
@@ -396,7 +389,8 @@ class Meaning(NamedTuple):
     category
         Genders on the English side: ``"male"``, ``"female"``, ``"neutral"`` or ``"both"``.
     gender
-        The subject's gender (``"m"``/``"f"``); ``None`` for neutral meanings.
+        The subject's gender (:data:`mgbias.genders.MALE` or ``FEMALE``); ``None`` for
+        neutral meanings.
     subject_kind
         ``"pronoun"``, ``"noun"`` (index into PERSON_NOUNS), ``"name"`` (index into
         ``first_names(gender)``), ``"thing"`` (index into THINGS) or ``"weather"``.
@@ -470,20 +464,27 @@ def _person_noun_phrase(
 ) -> str:
     """A person noun with a determiner.
 
-    ``determiner`` is ``"the"``, ``"a"`` (indefinite), ``"my"`` or ``"poss-m"``/``"poss-f"``
-    (possessive of a male/female owner: his/her, sein/ihr, su, son/sa).
+    ``determiner`` is ``"the"``, ``"a"`` (indefinite), ``"my"`` or ``"poss-"`` followed by
+    :data:`~mgbias.genders.MALE` or ``FEMALE`` (possessive of a male/female owner:
+    his/her, sein/ihr, su, son/sa).
     """
     g = _gender_index(gender)
     if lang == "en":
         word = noun.en[g]
         words = {"the": "the", "a": _english_article(word), "my": "my"}
         if determiner.startswith("poss-"):
-            return f"{ENGLISH_POSSESSIVES[determiner[-1]]} {word}"
+            return f"{ENGLISH_POSSESSIVES[determiner.removeprefix('poss-')]} {word}"
         return f"{words[determiner]} {word}"
     if lang == "de":
         german = noun.de[g]
         form = german.accusative if accusative else german.nominative
-        kinds = {"the": "def", "a": "indef", "my": "mein", "poss-m": "sein", "poss-f": "ihr"}
+        kinds = {
+            "the": "def",
+            "a": "indef",
+            "my": "mein",
+            f"poss-{MALE}": "sein",
+            f"poss-{FEMALE}": "ihr",
+        }
         return (
             f"{_german_determiner(kinds[determiner], german.grammatical_gender, accusative)} {form}"
         )
@@ -496,7 +497,13 @@ def _person_noun_phrase(
         return f"{'mi' if determiner == 'my' else 'su'} {word}"
     if lang == "fr":
         word = noun.fr[g]
-        kinds = {"the": "def", "a": "indef", "my": "mon", "poss-m": "son", "poss-f": "son"}
+        kinds = {
+            "the": "def",
+            "a": "indef",
+            "my": "mon",
+            f"poss-{MALE}": "son",
+            f"poss-{FEMALE}": "son",
+        }
         return _join_french(_french_determiner(kinds[determiner], gender, word), word)
     raise ValueError(f"unsupported language {lang!r}; expected one of {LANGUAGES}")
 
@@ -618,7 +625,7 @@ def render(meaning: Meaning, lang: str) -> str:
 
     Examples
     --------
-    >>> m = Meaning("female", "f", "pronoun", 0, "occupation", 1, 1, 0)
+    >>> m = Meaning("female", "female", "pronoun", 0, "occupation", 1, 1, 0)
     >>> render(m, "en"), render(m, "de")
     ('she wants to be a doctor today .', 'sie will heute ärztin werden .')
     """
@@ -645,7 +652,7 @@ def english_gendered_vocabulary() -> dict[str, frozenset[str]]:
     Returns
     -------
     dict
-        ``{"m": words, "f": words}``: pronouns, possessives, person nouns and first names.
+        ``{MALE: words, FEMALE: words}``: pronouns, possessives, person nouns and first names.
     """
     vocabulary = {}
     for gender in GENDERS:

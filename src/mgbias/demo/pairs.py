@@ -48,9 +48,7 @@ from mgbias.atomic import write_json, write_text
 from mgbias.demo.lexicon import (
     CATEGORY_FEMALE,
     CATEGORY_MALE,
-    FEMALE,
     LANGUAGES,
-    MALE,
     MODIFIERS,
     OCCUPATION_FRAMES,
     OCCUPATIONS,
@@ -64,7 +62,10 @@ from mgbias.demo.lexicon import (
     first_names,
     render,
 )
+from mgbias.genders import FEMALE, MALE
+from mgbias.languages import PIVOT
 from mgbias.layout import BENCHMARK_FILES
+from mgbias.seeds import check_seed
 
 __all__ = [
     "DemoPair",
@@ -77,7 +78,6 @@ __all__ = [
     "write_demo_pairs",
 ]
 
-SOURCE_LANGUAGE = "en"
 BIAS_TYPE = "gender"
 STEREOSET_VERSION = "mgbias-demo-1"
 # Key of the random stream, so the pairs do not share a stream with the demo world.
@@ -184,7 +184,7 @@ def demo_pairs(seed: int, n_pairs: int) -> list[DemoPair]:
         If ``seed`` or ``n_pairs`` is not a valid integer, or ``n_pairs`` exceeds
         the number of distinct pairs.
     """
-    seed = _check_count("seed", seed, 0)
+    seed = check_seed(seed)
     n_pairs = _check_count("n_pairs", n_pairs, 1)
     total = n_candidate_pairs()
     if n_pairs > total:
@@ -245,7 +245,7 @@ def _crows_pairs_rows(pairs: Sequence[DemoPair], lang: str) -> list[list[object]
 def _multilingual_rows(pairs: Sequence[DemoPair], lang: str) -> list[list[object]]:
     rows: list[list[object]] = []
     for index, pair in enumerate(pairs):
-        more_en, less_en = render_pair(pair, SOURCE_LANGUAGE)
+        more_en, less_en = render_pair(pair, PIVOT)
         more, less = render_pair(pair, lang)
         # ID: the pair's row in crows_pairs_en.csv (its unnamed index column).
         rows.append([index, more_en, less_en, more, less, pair.stereo_antistereo])
@@ -358,7 +358,7 @@ def write_demo_pairs(
         raise ValueError(f"languages has duplicates: {languages}")
     pairs = demo_pairs(seed, n_pairs)
     written: list[Path] = []
-    for lang in [SOURCE_LANGUAGE, *(lang for lang in languages if lang != SOURCE_LANGUAGE)]:
+    for lang in [PIVOT, *(lang for lang in languages if lang != PIVOT)]:
         path = crows_pairs_path(out_dir, lang)
         write_text(path, _csv_text(_CROWS_PAIRS_HEADER, _crows_pairs_rows(pairs, lang)))
         written.append(path)

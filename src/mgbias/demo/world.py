@@ -40,8 +40,6 @@ from mgbias.demo.lexicon import (
     CATEGORY_FEMALE,
     CATEGORY_MALE,
     CATEGORY_NEUTRAL,
-    FEMALE,
-    MALE,
     MODIFIERS,
     OCCUPATION_FRAMES,
     OCCUPATIONS,
@@ -66,12 +64,14 @@ from mgbias.demo.lexicon import (
     WEATHER,
     Meaning,
     first_names,
-    opposite,
     predicate_has_place,
     relation_objects,
     render,
 )
+from mgbias.genders import FEMALE, MALE, opposite
+from mgbias.languages import PIVOT
 from mgbias.layout import MIRROR_NEWS_CRAWL, MIRROR_OPUS_ZIP
+from mgbias.seeds import check_seed
 
 __all__ = [
     "DEFAULT_CORPORA",
@@ -100,7 +100,6 @@ DEFAULT_CORPORA: tuple[str, ...] = ("TED2020", "GlobalVoices")
 #: Name of the monolingual source (WMT news-crawl layout).
 MONOLINGUAL_SOURCE = "news-crawl"
 MONOLINGUAL_YEAR = 2021
-SOURCE_LANGUAGE = "en"
 _TARGET_LANGUAGES: tuple[str, ...] = ("de", "es", "fr")
 
 # Fixed zip member timestamp (zip cannot store dates before 1980).
@@ -172,7 +171,7 @@ class WorldSpec:
         object.__setattr__(self, "languages", tuple(self.languages))
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"WorldSpec.name must be a non-empty string, got {self.name!r}")
-        _check_int("seed", self.seed, minimum=0)
+        check_seed(self.seed, "WorldSpec.seed")
         _check_int("n_parallel", self.n_parallel, minimum=1)
         _check_int("n_monolingual", self.n_monolingual, minimum=1)
         if not self.languages:
@@ -444,7 +443,7 @@ def _parallel_meanings(spec: WorldSpec, corpus: str, lang: str) -> list[Meaning]
 
 
 def _monolingual_meanings(spec: WorldSpec, lang: str) -> list[Meaning]:
-    if lang != SOURCE_LANGUAGE:
+    if lang != PIVOT:
         _check_target(spec, lang)
     mix = TEMPLATE_MIXES[MONOLINGUAL_SOURCE]
     return sample_meanings(spec, mix, spec.n_monolingual, _rng(spec, MONOLINGUAL_SOURCE, lang))
@@ -471,7 +470,7 @@ def parallel_corpus(
         Line-aligned English side, target side and meanings of the ``en``-``lang`` pair.
     """
     meanings = _parallel_meanings(spec, corpus, lang)
-    english = [render(meaning, SOURCE_LANGUAGE) for meaning in meanings]
+    english = [render(meaning, PIVOT) for meaning in meanings]
     target = [render(meaning, lang) for meaning in meanings]
     return english, target, meanings
 
@@ -499,15 +498,12 @@ def count_meanings(meanings: Sequence[Meaning]) -> dict[str, Any]:
     """
     counts: dict[str, Any] = {"n": len(meanings)}
     counts.update({category: 0 for category in CATEGORIES})
-    labels = {MALE: "male", FEMALE: "female"}
-    occupations = {
-        labels[g]: {f"{labels[s]}_stereotyped": 0 for s in (MALE, FEMALE)} for g in (MALE, FEMALE)
-    }
+    occupations = {g: {f"{s}_stereotyped": 0 for s in (MALE, FEMALE)} for g in (MALE, FEMALE)}
     for meaning in meanings:
         counts[meaning.category] += 1
         if meaning.predicate_kind == PREDICATE_OCCUPATION:
             stereotype = OCCUPATIONS[meaning.slot_index].stereotype
-            occupations[labels[meaning.gender]][f"{labels[stereotype]}_stereotyped"] += 1
+            occupations[meaning.gender][f"{stereotype}_stereotyped"] += 1
     counts["occupations"] = occupations
     return counts
 
@@ -527,14 +523,13 @@ def describe_world(spec: WorldSpec, corpora: Sequence[str] = DEFAULT_CORPORA) ->
         _check_corpus(corpus)
     parallel = {
         corpus: {
-            pair_name(SOURCE_LANGUAGE, lang): count_meanings(_parallel_meanings(spec, corpus, lang))
+            pair_name(PIVOT, lang): count_meanings(_parallel_meanings(spec, corpus, lang))
             for lang in spec.languages
         }
         for corpus in corpora
     }
     monolingual = {
-        lang: count_meanings(_monolingual_meanings(spec, lang))
-        for lang in (SOURCE_LANGUAGE, *spec.languages)
+        lang: count_meanings(_monolingual_meanings(spec, lang)) for lang in (PIVOT, *spec.languages)
     }
     return _description(spec, parallel, monolingual)
 
@@ -649,19 +644,19 @@ def write_world(
         parallel_counts[corpus] = {}
         for lang in spec.languages:
             english, target, meanings = parallel_corpus(spec, corpus, lang)
-            pair = pair_name(SOURCE_LANGUAGE, lang)
+            pair = pair_name(PIVOT, lang)
             members = {
-                f"{corpus}.{pair}.{SOURCE_LANGUAGE}": _lines_bytes(english),
+                f"{corpus}.{pair}.{PIVOT}": _lines_bytes(english),
                 f"{corpus}.{pair}.{lang}": _lines_bytes(target),
                 "README": _opus_readme(spec, corpus, pair, len(english)),
                 "LICENSE": _LICENSE,
             }
-            path = opus_zip_path(mirror_dir, corpus, SOURCE_LANGUAGE, lang)
+            path = opus_zip_path(mirror_dir, corpus, PIVOT, lang)
             write_bytes(path, _zip_bytes(members))
             written.append(path)
             parallel_counts[corpus][pair] = count_meanings(meanings)
     monolingual_counts: dict[str, dict[str, Any]] = {}
-    for lang in (SOURCE_LANGUAGE, *spec.languages):
+    for lang in (PIVOT, *spec.languages):
         sentences, meanings = monolingual_corpus(spec, lang)
         path = monolingual_path(mirror_dir, lang)
         write_bytes(path, _gzip_bytes(_lines_bytes(sentences)))

@@ -36,7 +36,9 @@ from typing import Any
 
 import numpy as np
 
+from mgbias.genders import FEMALE, MALE
 from mgbias.measures.mbe_permutation import mbe_permutation_test
+from mgbias.seeds import check_seed
 from mgbias.stats import mcnemar_test, random_indicator, splitmix64_mix
 
 __all__ = ["TESTS", "WEIGHTINGS", "MBEResult", "mbe_score", "shuffled_baseline"]
@@ -67,8 +69,8 @@ class MBEResult:
         ``100 * sum C(m,f) I(A(m) > A(f)) / sum C(m,f)`` (Eq. 2).
     n_male, n_female : int
         Number of male and female sentences.
-    n_pairs : int
-        ``n_male * n_female``.
+    n_comparisons : int
+        ``n_male * n_female``: the (male, female) sentence pairs Eq. 2 sums over.
     weighting : str
         ``"cosine"`` or ``"dot"``.
     b : int or None
@@ -98,7 +100,7 @@ class MBEResult:
     score: float
     n_male: int
     n_female: int
-    n_pairs: int
+    n_comparisons: int
     weighting: str
     b: int | None
     c: int | None
@@ -118,9 +120,9 @@ class MBEResult:
 
 def _preferred_group(score: float) -> str:
     if score > 50.0:
-        return "male"
+        return MALE
     if score < 50.0:
-        return "female"
+        return FEMALE
     return "neither"
 
 
@@ -222,7 +224,7 @@ def mbe_score(
         ``n x d`` float64 array) and ``n x 256`` label blocks: on 7,000 x 7,000
         sentences, d = 768, 999 relabellings, the whole call peaks at 253 MB
         above the inputs and takes 4 s on 2 cores (the test itself 1.7 s;
-        ``python benchmarks/mbe.py``). Counts (``n_pairs``,
+        ``python benchmarks/mbe.py``). Counts (``n_comparisons``,
         ``b``, ``c``) and therefore the test are identical for every chunk size;
         ``score`` sums the weights in a different order per chunk size and so
         agrees to float rounding (about 1e-13 relative). The permutation test
@@ -255,7 +257,7 @@ def mbe_score(
     "the gender label carries no information about the sentence's score
     (given the pooled sentences)", and is exact for it: on simulated null
     worlds it rejects at the nominal rate (``benchmarks/mbe.py``,
-    ``tests/unit/test_mbe_permutation.py``). The Shf baseline is one such
+    ``tests/unit/measures/test_mbe_permutation.py``). The Shf baseline is one such
     relabelling. Exchangeability is stronger than "Eq. 2 has expectation 50":
     if gender changed only, say, the spread of the scores or the embeddings,
     the test may reject although the score stays near 50, so read a
@@ -304,8 +306,8 @@ def mbe_score(
         If scores are not 1-D, empty or non-finite; if an embedding matrix is
         not ``(n, d)`` with one row per score, the two dimensions differ, or it
         holds non-finite values or (for cosine) a zero vector; if
-        ``weighting``, ``chunk_size``, ``alpha``, ``test`` or
-        ``n_permutations`` is invalid (including ``1 / (n_permutations + 1) >=
+        ``weighting``, ``chunk_size``, ``alpha``, ``test``, ``n_permutations``
+        or ``seed`` is invalid (including ``1 / (n_permutations + 1) >=
         alpha``, which could never be significant); or if the total weight is
         not positive.
 
@@ -317,6 +319,7 @@ def mbe_score(
     >>> result.score, result.preferred
     (50.0, 'neither')
     """
+    seed = check_seed(seed)
     if weighting not in WEIGHTINGS:
         raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int | np.integer):
@@ -402,7 +405,7 @@ def mbe_score(
         score=score,
         n_male=int(male.size),
         n_female=int(female.size),
-        n_pairs=int(male.size) * int(female.size),
+        n_comparisons=int(male.size) * int(female.size),
         weighting=weighting,
         b=b,
         c=c,
@@ -489,7 +492,7 @@ def shuffled_baseline(
     )
     pooled_scores = np.concatenate([male, female])
     pooled_vectors = np.concatenate([male_vectors, female_vectors])
-    order = np.random.default_rng(seed).permutation(pooled_scores.size)
+    order = np.random.default_rng(check_seed(seed)).permutation(pooled_scores.size)
     first, second = order[: male.size], order[male.size :]
     return mbe_score(
         pooled_scores[first],

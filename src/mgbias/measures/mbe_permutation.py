@@ -37,6 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mgbias.seeds import check_seed
+
 __all__ = ["TIE_TOLERANCE", "PermutationTest", "mbe_permutation_test"]
 
 #: Permuted scores within this many MBE points of the observed distance from
@@ -195,12 +197,12 @@ def mbe_permutation_test(
         ("n_male", n_male, 1),
         ("n_permutations", n_permutations, 1),
         ("block_size", block_size, 1),
-        ("seed", seed, 0),
     ):
         if isinstance(value, bool) or not isinstance(value, int | np.integer):
             raise ValueError(f"{name} must be an integer, got {value!r}")
         if value < low:
             raise ValueError(f"{name} must be at least {low}, got {value}")
+    seed = check_seed(seed)
     if n_male >= n:
         raise ValueError(f"n_male must be below the number of sentences {n}, got {n_male}")
 

@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from mgbias.measures.logprobs import LOGPROB_TOLERANCE
+from mgbias.measures.logprobs import check_logprobs_at_most_zero
 from mgbias.measures.pairs import (
     DEFAULT_N_RESAMPLES,
     PairPreferenceResult,
@@ -128,13 +128,7 @@ def js_distance(p_gold: Any) -> np.ndarray:
 
 
 def _logprobs_to_probabilities(flat: np.ndarray, name: str) -> np.ndarray:
-    too_high = flat > LOGPROB_TOLERANCE
-    if too_high.any():
-        position = int(np.argmax(too_high))
-        raise ValueError(
-            f"{name}: value {flat[position]} at flat token {position} is not a "
-            "log-probability (must be <= 0)"
-        )
+    check_logprobs_at_most_zero(flat, f"{name} (all tokens in order)")
     return np.exp(np.minimum(flat, 0.0))
 
 

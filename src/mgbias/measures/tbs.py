@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from mgbias.measures.logprobs import LOGPROB_TOLERANCE
+from mgbias.measures.logprobs import check_logprobs_at_most_zero
 
 __all__ = ["tbs_association", "tbs_bias", "tbs_target_bias"]
 
@@ -39,12 +39,7 @@ def _check_logprobs(values: Any, name: str) -> np.ndarray:
     if not finite.all():
         index = tuple(int(i) for i in np.argwhere(~finite)[0])
         raise ValueError(f"{name}{list(index)} is not finite ({array[index]})")
-    too_high = array > LOGPROB_TOLERANCE
-    if too_high.any():
-        index = tuple(int(i) for i in np.argwhere(too_high)[0])
-        raise ValueError(
-            f"{name}{list(index)} = {array[index]} is not a log-probability (must be <= 0)"
-        )
+    check_logprobs_at_most_zero(array, name)
     return array
 
 

@@ -52,9 +52,9 @@ from torch import nn
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
-from mgbias.mlm.engine import default_max_length, padding_id
 from mgbias.mlm.masked_cache import PairScores, SideScores
 from mgbias.mlm.spans import encode_pairs
+from mgbias.mlm.unmasked import default_max_length, padding_id
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +136,7 @@ def mlm_encoder_and_head(model: PreTrainedModel) -> tuple[nn.Module, Head | None
 
 
 def masked_max_length(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase) -> int:
-    """Longest sequence the model accepts: :func:`mgbias.mlm.engine.default_max_length`."""
+    """Longest sequence the model accepts: :func:`mgbias.mlm.unmasked.default_max_length`."""
     return default_max_length(model, tokenizer)
 
 

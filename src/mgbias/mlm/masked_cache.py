@@ -38,7 +38,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mgbias.mlm.cache import (
+from mgbias.mlm.unmasked_cache import (
     METADATA_KEY,
     _list_column,
     _mgbias_version,
@@ -193,7 +193,7 @@ class PairScores:
 
 
 def pairs_sha256(pairs: Sequence[tuple[str, str]]) -> str:
-    """SHA-256 of an ordered list of pairs: :func:`~mgbias.mlm.cache.sentences_sha256` of
+    """SHA-256 of an ordered list of pairs: :func:`~mgbias.mlm.unmasked_cache.sentences_sha256` of
     ``a_0, b_0, a_1, b_1, ...``."""
     return sentences_sha256([sentence for pair in pairs for sentence in pair])
 

@@ -35,6 +35,7 @@ from mgbias.mlm.loop import (
 from mgbias.mlm.sequences import PackedSequences, encode_lines
 from mgbias.mlm.text_lines import iter_text_lines
 from mgbias.mlm.wordpiece import SPECIAL_TOKENS, tokenizer_from_lines
+from mgbias.seeds import check_seed
 
 # mask_tokens and masked_lm_loss live in mgbias.mlm.loop and are importable from here too.
 __all__ = ["MLMTrainingConfig", "bert_config", "mask_tokens", "masked_lm_loss", "train_mlm"]
@@ -91,6 +92,7 @@ class MLMTrainingConfig:
     threads: int = 2
 
     def __post_init__(self) -> None:
+        check_seed(self.seed, "MLMTrainingConfig.seed")
         for name in (
             "vocab_size",
             "hidden_size",

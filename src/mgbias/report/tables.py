@@ -22,7 +22,7 @@ MBE_COLUMNS = [
     "shf_p_value",
     "n_male",
     "n_female",
-    "n_pairs",
+    "n_comparisons",
     "weighting",
     "test",
     "n_permutations",

@@ -7,7 +7,7 @@ import difflib
 import pytest
 
 from mgbias.datasets import load_crowspairs, load_multilingual_crowspairs, load_stereoset
-from mgbias.demo.lexicon import FEMALE, OCCUPATIONS, english_gendered_vocabulary
+from mgbias.demo.lexicon import OCCUPATIONS, english_gendered_vocabulary
 from mgbias.demo.pairs import (
     crows_pairs_path,
     demo_pairs,
@@ -17,6 +17,7 @@ from mgbias.demo.pairs import (
     stereoset_path,
     write_demo_pairs,
 )
+from mgbias.genders import FEMALE, MALE
 
 N_PAIRS = 40
 
@@ -82,7 +83,7 @@ def test_both_directions_occur():
 def test_english_pairs_differ_only_in_gender_words(written):
     out_dir, _ = written
     vocabulary = english_gendered_vocabulary()
-    gendered = vocabulary["m"] | vocabulary["f"]
+    gendered = vocabulary[MALE] | vocabulary[FEMALE]
     frame = load_crowspairs(crows_pairs_path(out_dir, "en"))
     for more, less in zip(frame["sent_more"], frame["sent_less"], strict=True):
         more_tokens, less_tokens = more.split(), less.split()

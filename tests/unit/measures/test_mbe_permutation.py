@@ -180,7 +180,7 @@ def test_shuffled_baseline_is_tested_by_permutation_too():
         ({"n_permutations": 0}, "n_permutations must be at least 1"),
         ({"n_permutations": 9.5}, "n_permutations must be an integer"),
         ({"block_size": True}, "block_size must be an integer"),
-        ({"seed": -1}, "seed must be at least 0"),
+        ({"seed": -1}, "seed must be a non-negative integer"),
         ({"embeddings": np.ones((5, 2))}, r"got shapes \(6,\) and \(5, 2\)"),
     ],
 )

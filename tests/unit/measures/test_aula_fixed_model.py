@@ -17,37 +17,23 @@ import math
 
 import numpy as np
 import pytest
-import torch
-from transformers import BertConfig, BertForMaskedLM
+from fixtures.tiny_models import FIXED_PROBABILITIES, FIXED_VOCAB
 
 from mgbias.measures.aul import aul
 from mgbias.measures.aula import aula
-from mgbias.mlm.engine import score_unmasked
-from mgbias.mlm.wordpiece import build_bert_tokenizer
+from mgbias.mlm.unmasked import score_unmasked
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "she", "he", "is", "a", "doctor"]
 PROBABILITIES = [0.05, 0.05, 0.05, 0.05, 0.05, 0.2, 0.3, 0.1, 0.1, 0.05]  # sums to 1
 
 
 @pytest.fixture(scope="module")
-def fixed_model():
-    tokenizer = build_bert_tokenizer(VOCAB)
+def fixed_model(fixed_bert_model):
+    """The fixed BERT of tests/fixtures/tiny_models.py, with the vocabulary and bias above."""
+    model, tokenizer = fixed_bert_model
+    assert (FIXED_VOCAB, FIXED_PROBABILITIES) == (VOCAB, PROBABILITIES)
     assert tokenizer("she is")["input_ids"] == [2, 5, 7, 3]
-    config = BertConfig(
-        vocab_size=len(VOCAB),
-        hidden_size=4,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=8,
-        max_position_embeddings=16,
-    )
-    model = BertForMaskedLM(config)
-    model.config._attn_implementation = "eager"
-    with torch.no_grad():
-        for parameter in model.parameters():
-            parameter.zero_()
-        model.cls.predictions.bias.copy_(torch.log(torch.tensor(PROBABILITIES)))
-    return model.eval(), tokenizer
+    return model, tokenizer
 
 
 SENTENCES = ["she is a doctor", "he is a doctor", "he is"]

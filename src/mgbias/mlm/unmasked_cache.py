@@ -72,7 +72,7 @@ def write_score_cache(scores: SentenceScores, path: Path, metadata: dict) -> Non
     Parameters
     ----------
     scores : SentenceScores
-        Output of :func:`mgbias.mlm.engine.score_unmasked`.
+        Output of :func:`mgbias.mlm.unmasked.score_unmasked`.
     path : Path
         Destination ``.parquet`` file; parent directories are created.
     metadata : dict

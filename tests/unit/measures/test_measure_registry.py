@@ -14,7 +14,7 @@ from mgbias.measures.registry import MEASURES, PAIR_MEASURES, by_name, measures_
 from mgbias.pair_scoring import MASKED, UNMASKED, parse_measures
 from mgbias.report.pair_tables import MEASURE_ORDER
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_docs_measures_md_is_generated_from_the_registry():

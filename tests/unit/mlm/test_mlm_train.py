@@ -13,10 +13,10 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from mgbias.mlm.engine import score_unmasked
 from mgbias.mlm.load import ModelLoadError, load_mlm, model_revision, pick_device
 from mgbias.mlm.text_lines import iter_text_lines
 from mgbias.mlm.train import MLMTrainingConfig, train_mlm
+from mgbias.mlm.unmasked import score_unmasked
 from mgbias.mlm.wordpiece import SPECIAL_TOKENS, learn_wordpiece_vocab, train_wordpiece_tokenizer
 
 SMALL = MLMTrainingConfig(

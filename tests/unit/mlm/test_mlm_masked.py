@@ -1,8 +1,9 @@
 """The masked scoring pass, checked against one forward pass per masked copy with the full head.
 
-Tiny models of each family are built from configs (random weights, seeded):
-BERT (WordPiece), RoBERTa (byte-level BPE), ALBERT and XLM-R (SentencePiece
-style), plus DistilBERT and ELECTRA for the encoder/head split.
+Tiny models of each family are built from configs (random weights, seeded;
+tests/fixtures/tiny_models.py): BERT (WordPiece), RoBERTa (byte-level BPE),
+ALBERT and XLM-R (SentencePiece style), plus DistilBERT and ELECTRA for the
+encoder/head split.
 """
 
 from __future__ import annotations
@@ -14,28 +15,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import torch
-from test_mlm_spans import TOKENIZER_BUILDERS, wordpiece_tokenizer
-from transformers import (
-    AlbertConfig,
-    AlbertForMaskedLM,
-    BertConfig,
-    BertForMaskedLM,
-    DistilBertConfig,
-    DistilBertForMaskedLM,
-    ElectraConfig,
-    ElectraForMaskedLM,
-    RobertaConfig,
-    RobertaForMaskedLM,
-    XLMConfig,
-    XLMRobertaConfig,
-    XLMRobertaForMaskedLM,
-    XLMWithLMHeadModel,
-)
+from fixtures.masked_reference import assert_pair_scores_match_reference, naive_logprobs
+from fixtures.tiny_models import TOKENIZER_BUILDERS, build_model, wordpiece_tokenizer
+from transformers import XLMConfig, XLMWithLMHeadModel
 
 from mgbias.measures.cps import cps_sentence_scores
 from mgbias.measures.sss import sss_sentence_scores
-from mgbias.mlm.cache import write_score_cache
-from mgbias.mlm.engine import SentenceScores
 from mgbias.mlm.masked import (
     masked_copy_batches,
     masked_logprobs_of,
@@ -45,7 +30,8 @@ from mgbias.mlm.masked import (
     score_pairs,
 )
 from mgbias.mlm.masked_cache import PairScores, pairs_sha256, read_pair_cache, write_pair_cache
-from mgbias.mlm.spans import encode_pairs
+from mgbias.mlm.unmasked import SentenceScores
+from mgbias.mlm.unmasked_cache import write_score_cache
 
 SENTENCES = [
     "He is a doctor.",
@@ -62,86 +48,6 @@ PAIRS = [
     ("The man works.", "The man works."),  # nothing modified
     ("She is a nurse here.", "He is here."),  # one side has more modified tokens
 ]
-SHAPE = {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2}
-
-
-def build_model(
-    family: str, vocab_size: int, max_positions: int = 64, attn_implementation: str | None = None
-):
-    """A seeded random-weight masked LM of the family, eval mode.
-
-    ``attn_implementation="eager"`` for the unmasked pass, which reads attention weights.
-    """
-    torch.manual_seed(0)
-    common = {**SHAPE, "intermediate_size": 32, "initializer_range": 0.2}
-    if attn_implementation is not None:
-        common["attn_implementation"] = attn_implementation
-    if family == "bert":
-        config = BertConfig(vocab_size=vocab_size, max_position_embeddings=max_positions, **common)
-        return BertForMaskedLM(config).eval()
-    if family in ("roberta", "xlmr"):
-        config_class, model_class = (
-            (RobertaConfig, RobertaForMaskedLM)
-            if family == "roberta"
-            else (XLMRobertaConfig, XLMRobertaForMaskedLM)
-        )
-        config = config_class(
-            vocab_size=vocab_size,
-            max_position_embeddings=max_positions + 2,
-            pad_token_id=1,
-            bos_token_id=0,
-            eos_token_id=2,
-            type_vocab_size=1,
-            **common,
-        )
-        return model_class(config).eval()
-    if family == "albert":
-        config = AlbertConfig(
-            vocab_size=vocab_size,
-            embedding_size=8,
-            max_position_embeddings=max_positions,
-            pad_token_id=0,
-            **common,
-        )
-        return AlbertForMaskedLM(config).eval()
-    if family == "distilbert":
-        config = DistilBertConfig(
-            vocab_size=vocab_size,
-            dim=16,
-            n_layers=2,
-            n_heads=2,
-            hidden_dim=32,
-            max_position_embeddings=max_positions,
-            initializer_range=0.2,
-        )
-        return DistilBertForMaskedLM(config).eval()
-    if family == "electra":
-        config = ElectraConfig(
-            vocab_size=vocab_size, embedding_size=8, max_position_embeddings=max_positions, **common
-        )
-        return ElectraForMaskedLM(config).eval()
-    raise ValueError(family)
-
-
-@pytest.fixture(scope="module", params=sorted(TOKENIZER_BUILDERS))
-def family(request):
-    tokenizer = TOKENIZER_BUILDERS[request.param]()
-    return request.param, build_model(request.param, len(tokenizer)), tokenizer
-
-
-@pytest.fixture(scope="module")
-def bert():
-    tokenizer = wordpiece_tokenizer()
-    return build_model("bert", len(tokenizer)), tokenizer
-
-
-def naive_logprobs(model, tokenizer, ids, mask_positions, query, candidates) -> np.ndarray:
-    """One unbatched forward pass, full head, log_softmax (float64) at the query position."""
-    copy = torch.tensor(np.asarray(ids, dtype=np.int64))
-    copy[list(mask_positions)] = tokenizer.mask_token_id
-    with torch.no_grad():
-        logits = model(input_ids=copy[None]).logits[0, query].double()
-    return torch.log_softmax(logits, dim=-1)[list(candidates)].numpy()
 
 
 def content_positions(tokenizer, ids) -> np.ndarray:
@@ -173,8 +79,8 @@ def test_encoder_and_head_split_reproduces_the_full_logits(name):
 # ----------------------------------------------------------------------------- score_masked
 
 
-def test_score_masked_equals_one_pass_per_copy_with_the_full_head(family):
-    name, model, tokenizer = family
+def test_score_masked_equals_one_pass_per_copy_with_the_full_head(family_model):
+    name, model, tokenizer = family_model
     sequences = [np.asarray(ids) for ids in tokenizer(SENTENCES)["input_ids"]]
     positions = [content_positions(tokenizer, ids) for ids in sequences]
     positions[0] = positions[0][::-1]  # any order; results follow it
@@ -189,8 +95,8 @@ def test_score_masked_equals_one_pass_per_copy_with_the_full_head(family):
         assert np.all(got < 0)
 
 
-def test_batched_equals_unbatched_in_input_order(bert):
-    model, tokenizer = bert
+def test_batched_equals_unbatched_in_input_order(tiny_bert):
+    model, tokenizer = tiny_bert
     # Unsorted lengths: the length sort must not leak into the output order.
     sentences = [SENTENCES[4], SENTENCES[5], SENTENCES[1], SENTENCES[0]] * 2
     sequences = [np.asarray(ids) for ids in tokenizer(sentences)["input_ids"]]
@@ -206,8 +112,8 @@ def test_batched_equals_unbatched_in_input_order(bert):
     np.testing.assert_array_equal(reference[0], reference[4])
 
 
-def test_masked_copy_batches_hold_one_copy_per_position_sorted_by_length(bert):
-    _, tokenizer = bert
+def test_masked_copy_batches_hold_one_copy_per_position_sorted_by_length(tiny_bert):
+    _, tokenizer = tiny_bert
     sequences = [np.asarray(ids) for ids in tokenizer(SENTENCES)["input_ids"]]
     positions = [content_positions(tokenizer, ids) for ids in sequences]
     batches = masked_copy_batches(tokenizer, sequences, positions, batch_size=4)
@@ -228,8 +134,8 @@ def test_masked_copy_batches_hold_one_copy_per_position_sorted_by_length(bert):
     assert lengths == sorted(lengths)
 
 
-def test_head_chunks_do_not_change_the_result(bert, monkeypatch):
-    model, tokenizer = bert
+def test_head_chunks_do_not_change_the_result(tiny_bert, monkeypatch):
+    model, tokenizer = tiny_bert
     sequences = [np.asarray(ids) for ids in tokenizer(SENTENCES)["input_ids"]]
     positions = [content_positions(tokenizer, ids) for ids in sequences]
     whole = score_masked(model, tokenizer, sequences, positions, batch_size=16, progress=False)
@@ -262,8 +168,8 @@ def test_unknown_head_layout_falls_back_to_the_whole_model(caplog):
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-5)
 
 
-def test_model_mode_is_restored(bert):
-    model, tokenizer = bert
+def test_model_mode_is_restored(tiny_bert):
+    model, tokenizer = tiny_bert
     sequences = [np.asarray(tokenizer(SENTENCES[0])["input_ids"])]
     positions = [np.array([1, 2])]
     expected = score_masked(model, tokenizer, sequences, positions, progress=False)
@@ -276,8 +182,8 @@ def test_model_mode_is_restored(bert):
     np.testing.assert_array_equal(expected[0], again[0])
 
 
-def test_score_masked_rejects_bad_input_by_name(bert):
-    model, tokenizer = bert
+def test_score_masked_rejects_bad_input_by_name(tiny_bert):
+    model, tokenizer = tiny_bert
     ids = np.asarray(tokenizer(SENTENCES[0])["input_ids"])
     with pytest.raises(ValueError, match="2 sequences but 1 position lists"):
         score_masked(model, tokenizer, [ids, ids], [[1]], progress=False)
@@ -295,8 +201,8 @@ def test_score_masked_rejects_bad_input_by_name(bert):
 # ----------------------------------------------------------------------------- several masks
 
 
-def test_masked_logprobs_of_with_several_masks(bert):
-    model, tokenizer = bert
+def test_masked_logprobs_of_with_several_masks(tiny_bert):
+    model, tokenizer = tiny_bert
     he, she = tokenizer.convert_tokens_to_ids(["he", "she"])
     # "[MASK] is a doctor ." -> [CLS] [MASK] is a doctor . [SEP]; the target "doctor" is at 4.
     target = np.asarray(tokenizer("[MASK] is a doctor.")["input_ids"])
@@ -331,50 +237,8 @@ def test_masked_logprobs_of_with_several_masks(bert):
 # ----------------------------------------------------------------------------- pairs
 
 
-def assert_pair_scores_match_reference(model, tokenizer, pairs, scores, *, max_length=None):
-    """``scores`` (from :func:`score_pairs`) equal one unbatched, full-head pass per masked copy.
-
-    Token ids and positions equal :func:`encode_pairs` (same ``max_length``); each
-    shared token is masked alone and scored on its gold id; all modified tokens of a
-    sentence are masked together, ``modified_matrices[k][i, j]`` = the ``j``-th gold
-    modified token at the ``i``-th modified position; ``modified_logprobs`` is its
-    diagonal. Float tolerance 1e-5.
-    """
-    spans = encode_pairs(tokenizer, pairs, max_length=max_length)
-    assert len(scores) == len(pairs)
-    for index, pair in enumerate(spans):
-        assert scores.n_dropped_shared[index] == pair.n_dropped_shared
-        for side_spans, side in ((pair.a, scores.a), (pair.b, scores.b)):
-            ids = side_spans.input_ids
-            assert side.token_ids[index].tolist() == ids.tolist()
-            assert side.shared_positions[index].tolist() == side_spans.shared_positions.tolist()
-            assert side.modified_positions[index].tolist() == (
-                side_spans.modified_positions.tolist()
-            )
-            # Shared tokens: each masked alone, its own gold token.
-            expected_shared = [
-                naive_logprobs(model, tokenizer, ids, [p], p, [ids[p]])[0]
-                for p in side_spans.shared_positions
-            ]
-            np.testing.assert_allclose(
-                side.shared_logprobs[index], expected_shared, rtol=0, atol=1e-5
-            )
-            # Modified tokens: all masked at once; row i = position i, column j = gold token j.
-            modified = side_spans.modified_positions
-            gold = ids[modified]
-            expected_matrix = np.array(
-                [naive_logprobs(model, tokenizer, ids, modified, p, gold) for p in modified]
-            ).reshape(len(modified), len(modified))
-            np.testing.assert_allclose(
-                side.modified_matrices[index], expected_matrix, rtol=0, atol=1e-5
-            )
-            np.testing.assert_array_equal(
-                side.modified_logprobs[index], np.diagonal(side.modified_matrices[index])
-            )
-
-
-def test_score_pairs_equals_the_references(family):
-    name, model, tokenizer = family
+def test_score_pairs_equals_the_references(family_model):
+    name, model, tokenizer = family_model
     scores = score_pairs(model, tokenizer, PAIRS, batch_size=3, progress=False)
     assert len(scores) == len(PAIRS) and scores.n_truncated_pairs == 0
     assert scores.max_length == 64
@@ -432,8 +296,8 @@ def test_long_pairs_are_cut_counted_and_warned_once(caplog):
 # ----------------------------------------------------------------------------- cache
 
 
-def test_pair_cache_round_trip_is_exact(bert, tmp_path):
-    model, tokenizer = bert
+def test_pair_cache_round_trip_is_exact(tiny_bert, tmp_path):
+    model, tokenizer = tiny_bert
     scores = score_pairs(model, tokenizer, PAIRS, max_length=7, progress=False)
     assert scores.n_truncated_pairs >= 1
     path = tmp_path / "masked" / "tiny" / "pairs.parquet"
@@ -467,8 +331,8 @@ def test_pair_cache_round_trip_is_exact(bert, tmp_path):
     assert again.read_bytes() == path.read_bytes()
 
 
-def test_pair_cache_checks_metadata_and_kind(bert, tmp_path):
-    model, tokenizer = bert
+def test_pair_cache_checks_metadata_and_kind(tiny_bert, tmp_path):
+    model, tokenizer = tiny_bert
     scores = score_pairs(model, tokenizer, PAIRS[:2], progress=False)
     with pytest.raises(ValueError, match=r"missing key\(s\) \['revision', 'input_sha256'\]"):
         write_pair_cache(scores, tmp_path / "x.parquet", {"model_id": "tiny"})
@@ -488,8 +352,8 @@ def test_pair_cache_checks_metadata_and_kind(bert, tmp_path):
         read_pair_cache(foreign)
 
 
-def test_empty_pair_scores_round_trip(bert, tmp_path):
-    model, tokenizer = bert
+def test_empty_pair_scores_round_trip(tiny_bert, tmp_path):
+    model, tokenizer = tiny_bert
     scores = score_pairs(model, tokenizer, [], progress=False)
     assert isinstance(scores, PairScores) and len(scores) == 0
     metadata = {"model_id": "m", "revision": None, "input_sha256": pairs_sha256([])}

@@ -26,6 +26,7 @@ from mgbias.demo import (
     write_world,
 )
 from mgbias.demo.lexicon import PERSON_NOUNS, english_gendered_vocabulary, first_names
+from mgbias.genders import FEMALE, MALE
 from mgbias.wordlists import load_gender_words
 
 FEMALE_WORDS, MALE_WORDS = load_gender_words(
@@ -176,8 +177,8 @@ def test_the_two_corpora_differ_in_text_and_register():
 
 def test_every_english_gender_word_of_the_grammar_is_in_the_shipped_lists():
     vocabulary = english_gendered_vocabulary()
-    assert vocabulary["m"] <= MALE_WORDS
-    assert vocabulary["f"] <= FEMALE_WORDS
+    assert vocabulary[MALE] <= MALE_WORDS
+    assert vocabulary[FEMALE] <= FEMALE_WORDS
 
 
 @pytest.mark.parametrize("factory", [planted, balanced])
@@ -264,7 +265,7 @@ def noun(english: str) -> int:
     [
         (
             # she wants to be a doctor today
-            Meaning("female", "f", "pronoun", 0, "occupation", 1, 1, 0),
+            Meaning("female", FEMALE, "pronoun", 0, "occupation", 1, 1, 0),
             {
                 "en": "she wants to be a doctor today .",
                 "de": "sie will heute ärztin werden .",
@@ -274,7 +275,7 @@ def noun(english: str) -> int:
         ),
         (
             # he works as a nurse
-            Meaning("male", "m", "pronoun", 0, "occupation", 2, 8),
+            Meaning("male", MALE, "pronoun", 0, "occupation", 2, 8),
             {
                 "en": "he works as a nurse .",
                 "de": "er arbeitet als krankenpfleger .",
@@ -284,7 +285,7 @@ def noun(english: str) -> int:
         ),
         (
             # my aunt is an engineer
-            Meaning("female", "f", "noun", noun("aunt"), "occupation", 0, 0),
+            Meaning("female", FEMALE, "noun", noun("aunt"), "occupation", 0, 0),
             {
                 "en": "my aunt is an engineer .",
                 "de": "meine tante ist ingenieurin .",
@@ -294,7 +295,7 @@ def noun(english: str) -> int:
         ),
         (
             # the woman is tall / the man is tired
-            Meaning("female", "f", "noun", noun("woman"), "adjective", 0, 0),
+            Meaning("female", FEMALE, "noun", noun("woman"), "adjective", 0, 0),
             {
                 "en": "the woman is tall .",
                 "de": "die frau ist groß .",
@@ -303,7 +304,7 @@ def noun(english: str) -> int:
             },
         ),
         (
-            Meaning("male", "m", "noun", noun("man"), "adjective", 0, 8),
+            Meaning("male", MALE, "noun", noun("man"), "adjective", 0, 8),
             {
                 "en": "the man is tired .",
                 "de": "der mann ist müde .",
@@ -313,7 +314,7 @@ def noun(english: str) -> int:
         ),
         (
             # she calls her nephew (German weak noun, accusative possessive)
-            Meaning("both", "f", "pronoun", 0, "relation", 1, noun("nephew")),
+            Meaning("both", FEMALE, "pronoun", 0, "relation", 1, noun("nephew")),
             {
                 "en": "she calls her nephew .",
                 "de": "sie ruft ihren neffen an .",
@@ -323,7 +324,7 @@ def noun(english: str) -> int:
         ),
         (
             # JOHN visits his sister in the city
-            Meaning("both", "m", "name", first_names("m").index("john"), "relation", 2,
+            Meaning("both", MALE, "name", first_names(MALE).index("john"), "relation", 2,
                     noun("sister"), 5),
             {
                 "en": "john visits his sister in the city .",
@@ -334,7 +335,7 @@ def noun(english: str) -> int:
         ),
         (
             # my uncle met a girl (German neuter noun)
-            Meaning("both", "m", "noun", noun("uncle"), "relation", 0, noun("girl")),
+            Meaning("both", MALE, "noun", noun("uncle"), "relation", 0, noun("girl")),
             {
                 "en": "my uncle met a girl .",
                 "de": "mein onkel traf ein mädchen .",
@@ -383,7 +384,7 @@ def test_presets_and_supported_languages():
         ({"languages": ("de", "it")}, "unsupported language 'it'"),
         ({"languages": ("en",)}, "unsupported language 'en'"),
         ({"languages": ()}, "languages is empty"),
-        ({"seed": -1}, "seed must be an integer >= 0"),
+        ({"seed": -1}, "WorldSpec.seed must be a non-negative integer"),
         ({"n_parallel": 0}, "n_parallel must be an integer >= 1"),
         ({"male_ratio": 0.0}, "male_ratio must be > 0"),
         ({"occupation_bias": 1.5}, r"occupation_bias must be in \[0, 1\]"),

@@ -1,122 +1,24 @@
 """Shared and modified tokens of sentence pairs for each subword family.
 
-The tokenizers are built from fixed vocabularies (no download, no trainer, so
-the same pieces every run): WordPiece as BERT, byte-level BPE with leading-space
-tokens as RoBERTa, and SentencePiece-style Unigram with ``▁`` as ALBERT
-([CLS] ... [SEP], lower-cased) and XLM-R (<s> ... </s>, cased). The other test
-modules import the builders from here.
+The tokenizers (tests/fixtures/tiny_models.py) are built from fixed
+vocabularies (no download, no trainer, so the same pieces every run):
+WordPiece as BERT, byte-level BPE with leading-space tokens as RoBERTa, and
+SentencePiece-style Unigram with ``▁`` as ALBERT ([CLS] ... [SEP], lower-cased)
+and XLM-R (<s> ... </s>, cased).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
-from transformers import PreTrainedTokenizerFast
+from fixtures.tiny_models import (
+    TOKENIZER_BUILDERS,
+    byte_level_bpe_tokenizer,
+    sentencepiece_tokenizer,
+    wordpiece_tokenizer,
+)
 
 from mgbias.mlm.spans import encode_pairs, pair_spans, shared_token_indices
-from mgbias.mlm.wordpiece import build_bert_tokenizer
-
-# Whole words of the test vocabulary; "nurse" is split into two pieces in every family,
-# "actor"/"actress" share their first piece.
-WORDPIECE_VOCAB = [
-    "[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]",
-    "he", "she", "is", "a", "doctor", "nur", "##se", "the", "act", "##or", "##ress",
-    "man", "woman", "works", "here", ".", "?",
-]  # fmt: skip
-BPE_WORDS = [
-    "Ġdoctor", "Ġhere", "He", "She", "The", "Ġhe", "Ġshe", "Ġis", "Ġa", "Ġnur", "se", "Ġthe",
-    "Ġact", "or", "ress", "Ġman", "Ġwoman", "Ġworks",
-]  # fmt: skip
-SENTENCEPIECE_WORDS = [
-    "▁he", "▁she", "▁He", "▁She", "▁The", "▁is", "▁a", "▁doctor", "▁nur", "se", "▁the",
-    "▁act", "or", "ress", "▁man", "▁woman", "▁works", "▁here",
-]  # fmt: skip
-SENTENCEPIECE_CHARACTERS = "▁abcdefghijklmnopqrstuvwxyzHST.?"
-MAX_LENGTH = 64
-
-
-def wordpiece_tokenizer() -> PreTrainedTokenizerFast:
-    """BERT: [CLS] ... [SEP], lower-cased WordPiece."""
-    return build_bert_tokenizer(WORDPIECE_VOCAB, model_max_length=MAX_LENGTH)
-
-
-def byte_level_bpe_tokenizer() -> PreTrainedTokenizerFast:
-    """RoBERTa: <s> ... </s>, byte-level BPE, no prefix space (ids: <s> 0, <pad> 1, </s> 2)."""
-    specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
-    vocab = {token: index for index, token in enumerate(specials)}
-    for character in sorted(pre_tokenizers.ByteLevel.alphabet()):
-        vocab[character] = len(vocab)
-    merges: list[tuple[str, str]] = []
-    for word in BPE_WORDS:  # merges built left to right, in this order of priority
-        prefix = word[0]
-        for character in word[1:]:
-            if (prefix, character) not in merges:
-                merges.append((prefix, character))
-            prefix += character
-            vocab.setdefault(prefix, len(vocab))
-    backend = Tokenizer(models.BPE(vocab=vocab, merges=merges))
-    backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    backend.decoder = decoders.ByteLevel()
-    backend.post_processor = processors.RobertaProcessing(("</s>", 2), ("<s>", 0))
-    return PreTrainedTokenizerFast(
-        tokenizer_object=backend,
-        bos_token="<s>",
-        eos_token="</s>",
-        cls_token="<s>",
-        sep_token="</s>",
-        pad_token="<pad>",
-        unk_token="<unk>",
-        mask_token="<mask>",
-        model_max_length=MAX_LENGTH,
-    )
-
-
-def sentencepiece_tokenizer(style: str) -> PreTrainedTokenizerFast:
-    """Unigram over ``▁``-prefixed pieces; ``style`` "albert" or "xlmr"."""
-    if style == "albert":
-        specials = ["<pad>", "<unk>", "[CLS]", "[SEP]", "[MASK]"]
-        cls, sep, pad, unk, mask = "[CLS]", "[SEP]", "<pad>", "<unk>", "[MASK]"
-    elif style == "xlmr":
-        specials = ["<s>", "<pad>", "</s>", "<unk>"]
-        cls, sep, pad, unk, mask = "<s>", "</s>", "<pad>", "<unk>", "<mask>"
-    else:
-        raise ValueError(style)
-    pieces = [(token, 0.0) for token in specials]
-    pieces += [(word, -2.0) for word in SENTENCEPIECE_WORDS]
-    pieces += [(character, -10.0) for character in SENTENCEPIECE_CHARACTERS]
-    if style == "xlmr":
-        pieces.append((mask, 0.0))  # XLM-R's <mask> is the last id
-    ids = {piece: index for index, (piece, _) in enumerate(pieces)}
-    backend = Tokenizer(models.Unigram(pieces, unk_id=ids[unk], byte_fallback=False))
-    if style == "albert":
-        backend.normalizer = normalizers.Lowercase()
-    backend.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always")
-    backend.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="always")
-    backend.post_processor = processors.TemplateProcessing(
-        single=f"{cls} $A {sep}",
-        pair=f"{cls} $A {sep} $B {sep}",
-        special_tokens=[(cls, ids[cls]), (sep, ids[sep])],
-    )
-    return PreTrainedTokenizerFast(
-        tokenizer_object=backend,
-        cls_token=cls,
-        sep_token=sep,
-        bos_token=cls,
-        eos_token=sep,
-        pad_token=pad,
-        unk_token=unk,
-        mask_token=mask,
-        model_max_length=MAX_LENGTH,
-    )
-
-
-TOKENIZER_BUILDERS = {
-    "bert": wordpiece_tokenizer,
-    "roberta": byte_level_bpe_tokenizer,
-    "albert": lambda: sentencepiece_tokenizer("albert"),
-    "xlmr": lambda: sentencepiece_tokenizer("xlmr"),
-}
 
 
 @pytest.fixture(scope="module", params=sorted(TOKENIZER_BUILDERS))

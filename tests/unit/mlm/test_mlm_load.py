@@ -1,9 +1,9 @@
 """Loading refuses a model whose checkpoint lacks MLM head weights (random, so scores are noise).
 
-Tiny models of each family (test_mlm_masked.build_model, the tokenizers of
-test_mlm_spans) are saved and loaded back: a full masked LM loads without a
-warning (weights tied to the input embeddings are not missing), an encoder
-saved without its head is refused, or loaded with a warning when allowed.
+Tiny models of each family (tests/fixtures/tiny_models.py) are saved and
+loaded back: a full masked LM loads without a warning (weights tied to the
+input embeddings are not missing), an encoder saved without its head is
+refused, or loaded with a warning when allowed.
 """
 
 from __future__ import annotations
@@ -13,10 +13,16 @@ import logging
 
 import pytest
 import torch
+from fixtures.tiny_models import (
+    MODEL_FAMILIES,
+    bert_config,
+    build_model,
+    save_pretrained,
+    tokenizer_of,
+    wordpiece_tokenizer,
+)
 from safetensors.torch import load_file, save_file
-from test_mlm_masked import build_model
-from test_mlm_spans import TOKENIZER_BUILDERS, wordpiece_tokenizer
-from transformers import BertConfig, BertForPreTraining, BertModel
+from transformers import BertForPreTraining, BertModel
 
 from mgbias.mlm.load import (
     UntrainedHeadError,
@@ -35,31 +41,6 @@ BERT_HEAD = [
 ]
 
 
-def bert_config(vocab_size: int) -> BertConfig:
-    return BertConfig(
-        vocab_size=vocab_size,
-        hidden_size=16,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        intermediate_size=32,
-        max_position_embeddings=64,
-    )
-
-
-def save(model, tokenizer, directory):
-    model.save_pretrained(directory)
-    tokenizer.save_pretrained(directory)
-    return directory
-
-
-@pytest.fixture(scope="module")
-def encoder_only(tmp_path_factory):
-    """A BERT encoder saved without its MLM head (BertModel), and a tokenizer."""
-    tokenizer = wordpiece_tokenizer()
-    torch.manual_seed(0)
-    return save(BertModel(bert_config(len(tokenizer))), tokenizer, tmp_path_factory.mktemp("enc"))
-
-
 def warnings_in(caplog, logger: str = "") -> list[str]:
     """WARNING and above records of ``logger`` (and its children; "" = every logger)."""
     return [
@@ -69,11 +50,11 @@ def warnings_in(caplog, logger: str = "") -> list[str]:
     ]
 
 
-def test_encoder_without_head_is_refused_naming_directory_and_weights(encoder_only):
+def test_encoder_without_head_is_refused_naming_directory_and_weights(encoder_only_dir):
     with pytest.raises(UntrainedHeadError) as raised:
-        load_mlm(str(encoder_only), device="cpu")
+        load_mlm(str(encoder_only_dir), device="cpu")
     message = str(raised.value)
-    assert message.startswith(f"{encoder_only}: 6 weight(s) of BertForMaskedLM are not in")
+    assert message.startswith(f"{encoder_only_dir}: 6 weight(s) of BertForMaskedLM are not in")
     # every head weight but the decoder's, which is tied to the (loaded) input embeddings
     assert ", ".join(BERT_HEAD) in message
     assert "cls.predictions.decoder.weight" not in message
@@ -81,12 +62,12 @@ def test_encoder_without_head_is_refused_naming_directory_and_weights(encoder_on
     assert "noise" in message
 
 
-def test_allowed_untrained_head_loads_with_a_warning_naming_the_weights(encoder_only, caplog):
+def test_allowed_untrained_head_loads_with_a_warning_naming_the_weights(encoder_only_dir, caplog):
     with caplog.at_level(logging.INFO, logger="mgbias.mlm.load"):
-        model, tokenizer = load_mlm(str(encoder_only), device="cpu", allow_untrained_head=True)
+        model, tokenizer = load_mlm(str(encoder_only_dir), device="cpu", allow_untrained_head=True)
     assert type(model).__name__ == "BertForMaskedLM" and not model.training
     (warning,) = warnings_in(caplog, "mgbias")
-    assert str(encoder_only) in warning and ", ".join(BERT_HEAD) in warning
+    assert str(encoder_only_dir) in warning and ", ".join(BERT_HEAD) in warning
     assert "NOISE" in warning
     # transformers' own load report is left out: the warning above says it
     assert not any("LOAD REPORT" in r.getMessage() for r in caplog.records)
@@ -94,14 +75,11 @@ def test_allowed_untrained_head_loads_with_a_warning_naming_the_weights(encoder_
     assert model.cls.predictions.decoder.weight is model.bert.embeddings.word_embeddings.weight
 
 
-FAMILIES = ["bert", "roberta", "albert", "xlmr", "distilbert", "electra"]
-
-
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", MODEL_FAMILIES)
 def test_a_full_masked_lm_saved_and_reloaded_loads_silently(family, tmp_path, caplog):
-    tokenizer = TOKENIZER_BUILDERS.get(family, wordpiece_tokenizer)()
+    tokenizer = tokenizer_of(family)
     saved = build_model(family, len(tokenizer))
-    save(saved, tokenizer, tmp_path)
+    save_pretrained(saved, tokenizer, tmp_path)
     with caplog.at_level(logging.INFO):
         model, _ = load_mlm(str(tmp_path), device="cpu")
     assert warnings_in(caplog) == []
@@ -116,7 +94,7 @@ def test_a_legacy_pretraining_checkpoint_loads_and_its_unused_weights_are_info(t
     tokenizer = wordpiece_tokenizer()
     torch.manual_seed(0)
     saved = BertForPreTraining(bert_config(len(tokenizer))).eval()
-    save(saved, tokenizer, tmp_path)
+    save_pretrained(saved, tokenizer, tmp_path)
     weights = load_file(tmp_path / "model.safetensors")
     legacy = {
         key.replace("LayerNorm.weight", "LayerNorm.gamma").replace(
@@ -145,7 +123,7 @@ def test_a_legacy_pretraining_checkpoint_loads_and_its_unused_weights_are_info(t
 
 def test_a_head_weight_of_another_shape_is_refused_like_a_missing_one(tmp_path):
     tokenizer = wordpiece_tokenizer()
-    save(build_model("bert", len(tokenizer)), tokenizer, tmp_path)
+    save_pretrained(build_model("bert", len(tokenizer)), tokenizer, tmp_path)
     weights = load_file(tmp_path / "model.safetensors")
     weights["cls.predictions.transform.dense.weight"] = torch.zeros(16, 8)
     save_file(weights, tmp_path / "model.safetensors", metadata={"format": "pt"})
@@ -161,7 +139,7 @@ def test_a_head_weight_of_another_shape_is_refused_like_a_missing_one(tmp_path):
 def test_the_config_of_the_saved_head_is_what_counts(tmp_path):
     """A head-less checkpoint whose config names BertForMaskedLM is refused all the same."""
     tokenizer = wordpiece_tokenizer()
-    save(BertModel(bert_config(len(tokenizer))), tokenizer, tmp_path)
+    save_pretrained(BertModel(bert_config(len(tokenizer))), tokenizer, tmp_path)
     config = json.loads((tmp_path / "config.json").read_text())
     config["architectures"] = ["BertForMaskedLM"]
     (tmp_path / "config.json").write_text(json.dumps(config))

@@ -47,7 +47,7 @@ def _example(**kw) -> MBEResult:
 def test_cosine_hand_example():
     result = _example()
     assert result.score == pytest.approx(float(COSINE_EXPECTED), rel=1e-14)
-    assert (result.n_male, result.n_female, result.n_pairs) == (3, 3, 9)
+    assert (result.n_male, result.n_female, result.n_comparisons) == (3, 3, 9)
     assert result.weighting == "cosine"
     assert result.preferred == "female"
 
@@ -150,7 +150,7 @@ def test_results_do_not_depend_on_chunk_size(weighting, test):
     for chunk_size in (1, 2, 5, 7, 10, 22, 23, 36, 37, 100):
         result = mbe_score(male, female, male_emb, female_emb, chunk_size=chunk_size, **options)
         assert result.score == pytest.approx(reference.score, rel=1e-13)
-        assert (result.b, result.c, result.n_pairs) == (reference.b, reference.c, 37 * 23)
+        assert (result.b, result.c, result.n_comparisons) == (reference.b, reference.c, 37 * 23)
         assert (result.statistic, result.p_value) == (reference.statistic, reference.p_value)
     if weighting == "cosine":
         assert reference.score == pytest.approx(_direct_score(male, female, male_emb, female_emb))
@@ -211,7 +211,7 @@ def test_to_dict_holds_every_field_and_the_direction():
     assert {
         "n_male",
         "n_female",
-        "n_pairs",
+        "n_comparisons",
         "weighting",
         "b",
         "c",

@@ -11,10 +11,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import torch
-from transformers import BertConfig, BertForMaskedLM, BertTokenizer
+from fixtures.tiny_models import build_model
+from transformers import BertForMaskedLM, BertTokenizer
 
-from mgbias.mlm.cache import read_score_cache, sentences_sha256, write_score_cache
-from mgbias.mlm.engine import SentenceScores, padding_id, score_unmasked
+from mgbias.mlm.unmasked import SentenceScores, padding_id, score_unmasked
+from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256, write_score_cache
 
 VOCAB = [
     "[PAD]",
@@ -54,18 +55,16 @@ def tokenizer() -> BertTokenizer:
 def tiny_model(attn_implementation: str = "eager", seed: int = 0) -> BertForMaskedLM:
     # initializer_range=0.5 (not BERT's 0.02) makes attention far from uniform, so that
     # averaging over the wrong axis or keeping padding would change the numbers.
-    config = BertConfig(
-        vocab_size=len(VOCAB),
-        hidden_size=8,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=16,
-        max_position_embeddings=16,
-        initializer_range=0.5,
+    return build_model(
+        "bert",
+        len(VOCAB),
+        max_positions=16,
         attn_implementation=attn_implementation,
+        seed=seed,
+        hidden_size=8,
+        intermediate_size=16,
+        initializer_range=0.5,
     )
-    torch.manual_seed(seed)
-    return BertForMaskedLM(config).eval()
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +154,7 @@ def test_batched_equals_unbatched_and_input_order_is_restored(model, tokenizer):
 
 def test_long_sentences_are_truncated_counted_and_warned_once(model, tokenizer, caplog):
     sentences = [SENTENCES[2], SENTENCES[0], "the man is a nurse and the woman is a doctor ."]
-    with caplog.at_level(logging.WARNING, logger="mgbias.mlm.engine"):
+    with caplog.at_level(logging.WARNING, logger="mgbias.mlm.unmasked"):
         scores = score_unmasked(model, tokenizer, sentences, max_length=7, progress=False)
     assert scores.n_truncated == 2
     warnings = [record for record in caplog.records if "truncated" in record.getMessage()]

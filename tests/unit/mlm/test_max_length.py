@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 from transformers import BertConfig, RobertaConfig
 
-from mgbias.mlm.engine import default_max_length
+from mgbias.mlm.unmasked import default_max_length
 
 UNBOUNDED = SimpleNamespace(model_max_length=int(1e30))
 
