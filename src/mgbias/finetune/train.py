@@ -54,7 +54,7 @@ from transformers import PreTrainedTokenizerBase, get_linear_schedule_with_warmu
 
 from mgbias.atomic import atomic_directory
 from mgbias.finetune.checkpoint import remove_checkpoints, resume, save_checkpoint
-from mgbias.mlm.engine import default_max_length
+from mgbias.mlm.unmasked import default_max_length
 from mgbias.mlm.load import load_mlm, model_revision, pick_device
 from mgbias.mlm.loop import EpochOrder, LoopState, Masking, evaluate_mlm_loss, train_steps
 from mgbias.mlm.sequences import Encoded, encode_lines, group_blocks
@@ -268,7 +268,7 @@ def _files(text: Path | str | Sequence[Path | str]) -> list[Path]:
 
 def _sequence_length(cfg: FineTuneConfig, tokenizer: PreTrainedTokenizerBase, model: Any) -> int:
     """``cfg.max_seq_length``, or ``run_mlm.py``'s ``min(model_max_length, 1024)``, capped
-    by what the model accepts (:func:`mgbias.mlm.engine.default_max_length`)."""
+    by what the model accepts (:func:`mgbias.mlm.unmasked.default_max_length`)."""
     accepted = default_max_length(model, tokenizer)
     if cfg.max_seq_length is None:
         return min(accepted, _RUN_MLM_MAX_LENGTH)
