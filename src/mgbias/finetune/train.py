@@ -54,11 +54,11 @@ from transformers import PreTrainedTokenizerBase, get_linear_schedule_with_warmu
 
 from mgbias.atomic import atomic_directory
 from mgbias.finetune.checkpoint import remove_checkpoints, resume, save_checkpoint
-from mgbias.mlm.unmasked import default_max_length
 from mgbias.mlm.load import load_mlm, model_revision, pick_device
 from mgbias.mlm.loop import EpochOrder, LoopState, Masking, evaluate_mlm_loss, train_steps
 from mgbias.mlm.sequences import Encoded, encode_lines, group_blocks
 from mgbias.mlm.text_lines import iter_text_lines
+from mgbias.mlm.unmasked import default_max_length
 from mgbias.seeds import check_seed
 
 __all__ = [
