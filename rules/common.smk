@@ -278,14 +278,14 @@ def kaneko2023_inputs(key):
                 paths.append(
                     layout.path(
                         key,
-                        model=run["run"],
+                        model=run["scored"],
                         dataset=KANEKO2023["pair_dataset"],
                         variant="original",
                         lang=run["language"],
                     )
                 )
             else:
-                paths.append(layout.path(key, model=run["run"], lang=run["language"]))
+                paths.append(layout.path(key, model=run["scored"], lang=run["language"]))
         return paths
 
     return files

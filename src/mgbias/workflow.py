@@ -214,13 +214,16 @@ def kaneko2023_runs(config: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The runs of the meta-evaluation: every fine-tuning, then each base model per language
     and source with ``r = None`` (the original model, kept out of the correlations).
 
-    Each is ``{run, model, corpus, language, r, seed}`` (``run`` = the scored
-    model, ``model`` = the base, ``corpus`` = the source) as
-    ``scripts/kaneko2023_table.py`` reads them.
+    Each is ``{run, model, corpus, language, r, seed}`` as
+    ``scripts/kaneko2023_table.py`` reads them (``run`` = a unique name,
+    ``model`` = the base, ``corpus`` = the source), plus ``scored``, the model
+    whose outputs the run reads (the fine-tuned model, or the base for the
+    original, named ``{base}-{source}-{lang}-original``).
     """
     runs = [
         {
             "run": job["model"],
+            "scored": job["model"],
             "model": job["base"],
             "corpus": job["source"],
             "language": job["lang"],
@@ -232,6 +235,14 @@ def kaneko2023_runs(config: Mapping[str, Any]) -> list[dict[str, Any]]:
     originals = {(run["model"], run["corpus"], run["language"]) for run in runs}
     for base, corpus, lang in sorted(originals):
         runs.append(
-            {"run": base, "model": base, "corpus": corpus, "language": lang, "r": None, "seed": 0}
+            {
+                "run": f"{base}-{corpus}-{lang}-original",
+                "scored": base,
+                "model": base,
+                "corpus": corpus,
+                "language": lang,
+                "r": None,
+                "seed": 0,
+            }
         )
     return runs

@@ -66,7 +66,9 @@ def test_runs_list_every_fine_tuning_then_the_original_per_language(demo_config)
     assert runs[0]["run"] == "demo-balanced-news-en-r000-s0" and runs[0]["r"] == 0.0
     originals = [run for run in runs if run["r"] is None]
     assert [run["language"] for run in originals] == ["de", "en", "es", "fr"]
-    assert all(run["run"] == "demo-balanced" for run in originals)
+    assert all(run["scored"] == "demo-balanced" for run in originals)
+    assert originals[0]["run"] == "demo-balanced-news-de-original"
+    assert len({run["run"] for run in runs}) == len(runs)
 
 
 def test_fine_tuned_models_stay_out_of_the_pair_tables(demo_config):
