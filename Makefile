@@ -7,7 +7,7 @@ STAMP := $(VENV)/.mgbias-installed
 CORES ?= all
 SNAKEMAKE := $(BIN)/snakemake --cores $(CORES)
 
-.PHONY: demo test test-unit test-integration test-workflow report push pull paper-plan lint format lock clean-results
+.PHONY: demo test test-unit test-properties test-integration test-workflow report push pull paper-plan lint format lock clean-results
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,9 +23,13 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/pytest
 
-## test-unit: the unit tests (tests/unit; about 2 minutes on 2 cores)
+## test-unit: the unit tests without the property tests (about 2 minutes on 2 cores)
 test-unit: $(STAMP)
-	$(BIN)/pytest tests/unit
+	$(BIN)/pytest tests/unit -m "not properties"
+
+## test-properties: the hypothesis property tests of the pair measures (about 5 minutes)
+test-properties: $(STAMP)
+	$(BIN)/pytest tests/unit -m properties
 
 ## test-integration: the demo workflow, its downloads, the paper plan, the installed wheel
 test-integration: $(STAMP)

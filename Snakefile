@@ -2,7 +2,8 @@
 #
 #   snakemake                                   # the embedded demo (config/config.yaml)
 #   snakemake --configfile config/paper.yaml    # Kaneko et al. (2022), Tables 1-2;
-#                                               # Steinborn et al. (2022), Tables 2-3
+#                                               # Steinborn et al. (2022), Tables 2-3;
+#                                               # Kaneko et al. (2023), Table 1, Figs 2-3
 #
 # This file is a table of contents: configuration, rule files, targets.
 #
@@ -40,6 +41,7 @@ include: "rules/models.smk"
 include: "rules/score.smk"
 include: "rules/mbe.smk"
 include: "rules/pairs.smk"
+include: "rules/kaneko2023.smk"
 
 
 rule all:
@@ -49,3 +51,4 @@ rule all:
         out("mbe_scores"),
         out("mbe_figure"),
         pair_targets(),
+        kaneko2023_targets(),

@@ -1,5 +1,6 @@
 # Configuration checks and the helpers every rule file uses.
 import os
+import re
 from mgbias.code_inputs import import_closure
 from mgbias.config import validate_config
 from mgbias.corpora.opus import opus_pair
@@ -11,6 +12,10 @@ from mgbias.workflow import (
     allows_untrained_head,
     evaluation_jobs,
     expand_jobs,
+    is_finetuned,
+    kaneko2023_grid,
+    kaneko2023_models,
+    kaneko2023_runs,
     local_file_of_url,
     mining_jobs,
     model_is_trained,
@@ -20,6 +25,8 @@ from mgbias.workflow import (
 )
 
 validate_config(config)  # against the schema shipped in the package
+# the bias-controlled models (Kaneko et al. 2023) are models like the others
+config["models"].update(kaneko2023_models(config))
 
 LANGUAGES = config["languages"]
 WORLDS = config["worlds"]
@@ -31,6 +38,17 @@ PAIR_DATASETS = list(config["pair_datasets"])
 out = layout.template  # a rule's output path: the one template of mgbias.layout
 
 
+def alternatives(names, none="no-such-name"):
+    """A wildcard constraint matching exactly one of ``names``."""
+    return "|".join(re.escape(name) for name in names) or none
+
+
+TRAINED_MODELS = [m for m in MODELS if "train" in config["models"][m]]
+FINETUNED_MODELS = [m for m in MODELS if is_finetuned(config["models"][m])]
+KANEKO2023 = config.get("kaneko2023", {})
+KANEKO2023_PAPER = "Kaneko et al. 2023 (bias-controlled PLMs)"
+
+
 wildcard_constraints:
     world="|".join(WORLDS),
     corpus="|".join(CORPORA),
@@ -38,6 +56,9 @@ wildcard_constraints:
     lang="[a-z]{2}",
     variant="original|perturbed",
     dataset="|".join(PAIR_DATASETS) or "no-pair-dataset",
+    source=alternatives(KANEKO2023.get("sources", {})),
+    rate="r[0-9]{3}",
+    repeat="[0-9]+",
 
 
 def corpus_code(corpus, lang):
@@ -181,10 +202,12 @@ def script_code(script, only_for=None):
     ]
 
 
-def wordlist_files():
-    """The word-list files of the config (shipped names or paths), as inputs."""
+def wordlist_files(lists=None):
+    """The word-list files (shipped names or paths) of ``lists`` ({female, male};
+    default the mining's ``wordlists``), as inputs."""
+    lists = lists or config["wordlists"]
     files = []
-    for name in config["wordlists"]["female"] + config["wordlists"]["male"]:
+    for name in lists["female"] + lists["male"]:
         shipped = f"wordlists/data/{name}.txt"
         is_file = os.path.splitext(name)[1] != "" or os.sep in name
         files += [name] if is_file else sources(shipped)
@@ -202,3 +225,80 @@ def canonical(value):
     if isinstance(value, list):
         return [canonical(item) for item in value]
     return value
+
+
+# Bias-controlled fine-tuning (Kaneko et al. 2023): rules/mine.smk mines D_f,
+# D_m and D_r, rules/models.smk fine-tunes, rules/kaneko2023.smk probes and
+# meta-evaluates.
+def controlled_url(wc):
+    return KANEKO2023["sources"][wc.source]["url"].format(lang=wc.lang)
+
+
+def finetuning(wc):
+    """The ``finetune`` entry of a bias-controlled model (base, source, lang, rate, repeat)."""
+    return config["models"][wc.model]["finetune"]
+
+
+def controlled_text(key, job):
+    return layout.path(key, source=job["source"], lang=job["lang"])
+
+
+def finetune_inputs(wc):
+    """D_r, the development sets, and the base model's directory when the workflow trains it."""
+    job = finetuning(wc)
+    inputs = {
+        "text": layout.path(
+            "controlled_mixture",
+            source=job["source"],
+            lang=job["lang"],
+            rate=job["rate"],
+            repeat=job["repeat"],
+        ),
+        "dev": [
+            controlled_text("controlled_dev_female", job),
+            controlled_text("controlled_dev_male", job),
+        ],
+    }
+    if model_is_trained(config["models"][job["base"]]):
+        inputs["base"] = model_dir(job["base"])
+    return inputs
+
+
+def kaneko2023_wordlist_files(wc):
+    return wordlist_files(KANEKO2023["wordlists"][wc.lang])
+
+
+def kaneko2023_inputs(key):
+    """The files ``key`` (a per-run output) of every run of the meta-evaluation, in run order."""
+
+    def files(wc):
+        paths = []
+        for run in kaneko2023_runs(config):
+            if key == "pairs_per_pair":
+                paths.append(
+                    layout.path(
+                        key,
+                        model=run["scored"],
+                        dataset=KANEKO2023["pair_dataset"],
+                        variant="original",
+                        lang=run["language"],
+                    )
+                )
+            else:
+                paths.append(layout.path(key, model=run["scored"], lang=run["language"]))
+        return paths
+
+    return files
+
+
+def kaneko2023_targets():
+    """Table 1, the mined-counts table and Figures 2 and 3, when configured."""
+    if not KANEKO2023:
+        return []
+    keys = [
+        "kaneko2023_table1",
+        "kaneko2023_mined",
+        "kaneko2023_figure2",
+        "kaneko2023_figure3",
+    ]
+    return [layout.path(key) for key in keys]

@@ -59,3 +59,22 @@ rule download_pairs:
         checksums=canonical(config["checksums"]),
     script:
         "../scripts/download.py"
+
+
+rule download_controlled:
+    input:
+        source=lambda wc: local_source(controlled_url(wc)),
+        code=script_code("download.py"),
+    output:
+        archive=out("raw_controlled"),
+        checksum=out("raw_controlled_checksum"),
+    log:
+        "logs/download_controlled/{source}/{lang}.log",
+    retries: 1
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        url=controlled_url,
+        checksums=canonical(config["checksums"]),
+    script:
+        "../scripts/download.py"

@@ -43,3 +43,56 @@ rule mine_counts:
         "../envs/mgbias.yaml"
     script:
         "../scripts/mine_counts.py"
+
+
+# Kaneko et al. (2023, §2): D_f and D_m from a monolingual corpus (sentences
+# with words of exactly one list), N each plus development sets; then D_r per
+# male rate r.
+rule mine_controlled:
+    input:
+        text=lambda wc: layout.path("raw_controlled", source=wc.source, lang=wc.lang),
+        checksum=lambda wc: layout.path(
+            "raw_controlled_checksum", source=wc.source, lang=wc.lang
+        ),
+        wordlists=kaneko2023_wordlist_files,
+        code=script_code("mine_controlled.py"),
+    output:
+        female=out("controlled_female"),
+        male=out("controlled_male"),
+        dev_female=out("controlled_dev_female"),
+        dev_male=out("controlled_dev_male"),
+        counts=out("controlled_counts"),
+    log:
+        "logs/mine_controlled/{source}/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        wordlists=lambda wc: canonical(KANEKO2023["wordlists"][wc.lang]),
+        n=KANEKO2023.get("n_per_gender"),
+        n_dev=KANEKO2023.get("n_dev"),
+        seed=lambda wc: step_seed("mine_controlled", wc.source, wc.lang),
+    script:
+        "../scripts/mine_controlled.py"
+
+
+rule mix_controlled:
+    input:
+        female=out("controlled_female"),
+        male=out("controlled_male"),
+        code=script_code("mix_controlled.py"),
+    output:
+        text=out("controlled_mixture"),
+        summary=out("controlled_mixture_summary"),
+    log:
+        "logs/mix_controlled/{source}/{lang}/{rate}_s{repeat}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        r=lambda wc: int(wc.rate[1:]) / 100,
+        repeat=lambda wc: int(wc.repeat),
+        n=KANEKO2023.get("n_per_gender"),
+        sampling=KANEKO2023.get("sampling"),
+        rounding=KANEKO2023.get("rounding"),
+        seed=lambda wc: step_seed("mix_controlled", wc.source, wc.lang),
+    script:
+        "../scripts/mix_controlled.py"

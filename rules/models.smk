@@ -1,5 +1,6 @@
 # Demo MLMs: a WordPiece tokenizer and a small BERT trained from scratch on a
-# world's monolingual text (seeded, CPU-friendly). Hub models are not copied.
+# world's monolingual text (seeded, CPU-friendly); the bias-controlled
+# fine-tunings of Kaneko et al. (2023). Hub models are not copied.
 
 
 rule train_mlm:
@@ -19,6 +20,8 @@ rule train_mlm:
         "logs/train_mlm/{model}.log",
     benchmark:
         "logs/benchmarks/train_mlm/{model}.tsv"
+    wildcard_constraints:
+        model=alternatives(TRAINED_MODELS),
     conda:
         "../envs/mgbias.yaml"
     threads: config["mlm_training"]["threads"]
@@ -31,3 +34,37 @@ rule train_mlm:
         seed=lambda wc: step_seed("train_mlm", wc.model),
     script:
         "../scripts/train_mlm.py"
+
+
+# Fine-tune a model on D_r with the masked-LM objective; checkpoints every
+# `kaneko2023.finetune.checkpoint_every` steps in models/{model}.checkpoints,
+# from which a killed or preempted job resumes.
+rule finetune_mlm:
+    input:
+        unpack(finetune_inputs),
+        code=script_code("finetune_mlm.py"),
+    output:
+        directory(out("model")),
+    log:
+        "logs/finetune_mlm/{model}.log",
+    benchmark:
+        "logs/benchmarks/finetune_mlm/{model}.tsv"
+    wildcard_constraints:
+        model=alternatives(FINETUNED_MODELS),
+    conda:
+        "../envs/mgbias.yaml"
+    threads: KANEKO2023.get("threads", 1)
+    resources:
+        gpu=1,
+        mem_mb=16000,
+        runtime=240,
+    params:
+        finetune=canonical(KANEKO2023.get("finetune", {})),
+        model=lambda wc: model_source(finetuning(wc)["base"]),
+        revision=lambda wc: config["models"][finetuning(wc)["base"]].get("revision"),
+        device=config["scoring"]["device"],
+        allow_untrained_head=lambda wc: allows_untrained_head(
+            config, finetuning(wc)["base"]
+        ),
+    script:
+        "../scripts/finetune_mlm.py"

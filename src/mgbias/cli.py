@@ -89,6 +89,235 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _finetune(args: argparse.Namespace) -> int:
+    import logging
+
+    from mgbias.finetune.train import FineTuneConfig, finetune_mlm
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    settings = {
+        "learning_rate": args.lr,
+        "epochs": args.epochs,
+        "batch_size": args.batch_size,
+        "devices": args.devices,
+        "gradient_accumulation": args.gradient_accumulation,
+        "micro_batch_size": args.micro_batch_size,
+        "max_seq_length": args.max_seq_length,
+        "line_by_line": args.line_by_line,
+        "seed": args.seed,
+        "checkpoint_every": args.checkpoint_every,
+        "precision": args.precision,
+        "max_grad_norm": None if args.no_clip else 1.0,
+    }
+    try:
+        config = FineTuneConfig(**{k: v for k, v in settings.items() if v is not None})
+        finetune_mlm(
+            args.model,
+            args.text,
+            args.output,
+            config,
+            dev=args.dev or (),
+            revision=args.revision,
+            device=args.device,
+            threads=args.threads,
+            keep_checkpoints=args.keep_checkpoints,
+            allow_untrained_head=args.allow_untrained_head,
+        )
+    except (ValueError, OSError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    print(args.output)
+    return 0
+
+
+def _gendered_text(args: argparse.Namespace) -> int:
+    import json
+
+    from mgbias.finetune.gendered_text import mine_gendered_text
+    from mgbias.wordlists import load_gender_words
+
+    out = args.output
+    try:
+        female, male = load_gender_words(args.female, args.male)
+        counts = mine_gendered_text(
+            args.text,
+            female,
+            male,
+            out_female=out / "female.txt",
+            out_male=out / "male.txt",
+            out_dev_female=out / "dev_female.txt",
+            out_dev_male=out / "dev_male.txt",
+            n=args.n,
+            n_dev=args.n_dev,
+            seed=args.seed,
+        )
+    except (ValueError, OSError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(counts.to_dict()))
+    return 0
+
+
+def _mix(args: argparse.Namespace) -> int:
+    import json
+
+    from mgbias.finetune.mixture import write_mixture
+
+    try:
+        mixture = write_mixture(
+            args.female,
+            args.male,
+            args.r,
+            args.output,
+            seed=args.seed,
+            n=args.n,
+            repeat=args.repeat,
+            sampling=args.sampling,
+            rounding=args.rounding,
+        )
+    except (ValueError, OSError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(mixture.summary()))
+    return 0
+
+
+def _add_finetune_commands(commands: argparse._SubParsersAction) -> None:
+    finetune = commands.add_parser(
+        "finetune",
+        help="fine-tune a masked LM on a text with the masked-LM objective (resumable)",
+        description="Defaults are the paper's (Kaneko et al. 2023: run_mlm.py of "
+        "transformers 4.22: lr 5e-5, 3 epochs, batch 8 on 4 devices, 512-token blocks, "
+        "seed 42); devices are emulated by gradient accumulation. A killed run resumes "
+        "from the last checkpoint in OUTPUT.checkpoints.",
+    )
+    finetune.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
+    finetune.add_argument("--revision", default=None)
+    finetune.add_argument("--text", required=True, type=Path, nargs="+", help="training text")
+    finetune.add_argument("--dev", type=Path, nargs="*", help="development text (dev loss)")
+    finetune.add_argument("--output", required=True, type=Path, help="model directory to write")
+    finetune.add_argument("--lr", type=float, default=None, help="learning rate (5e-5)")
+    finetune.add_argument("--epochs", type=int, default=None, help="(3)")
+    finetune.add_argument("--batch-size", type=int, default=None, help="per device (8)")
+    finetune.add_argument("--devices", type=int, default=None, help="emulated devices (4)")
+    finetune.add_argument("--gradient-accumulation", type=int, default=None, help="(1)")
+    finetune.add_argument(
+        "--micro-batch-size",
+        type=int,
+        default=None,
+        help="examples per forward pass, a multiple of --batch-size (default: --batch-size)",
+    )
+    finetune.add_argument(
+        "--block-size",
+        "--max-seq-length",
+        dest="max_seq_length",
+        type=int,
+        default=None,
+        help="tokens per block, or per line with --line-by-line (the tokenizer's maximum, "
+        "at most 1024)",
+    )
+    finetune.add_argument("--line-by-line", action="store_true", default=None)
+    finetune.add_argument("--seed", type=int, default=None, help="(42)")
+    finetune.add_argument("--checkpoint-every", type=int, default=None, help="steps (500)")
+    finetune.add_argument("--keep-checkpoints", action="store_true")
+    finetune.add_argument("--precision", choices=["fp32", "bf16", "fp16"], default=None)
+    finetune.add_argument("--no-clip", action="store_true", help="no gradient-norm clipping")
+    finetune.add_argument("--threads", type=int, default=None)
+    finetune.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    finetune.add_argument("--allow-untrained-head", action="store_true")
+    finetune.set_defaults(run=_finetune)
+
+    gendered = commands.add_parser(
+        "gendered-text",
+        help="D_f and D_m: female and male sentences of a monolingual text, N each, "
+        "plus development sets (Kaneko et al. 2023)",
+    )
+    gendered.add_argument("--text", required=True, type=Path, nargs="+")
+    gendered.add_argument(
+        "--output",
+        required=True,
+        type=Path,
+        help="directory for female.txt, male.txt, dev_female.txt, dev_male.txt",
+    )
+    gendered.add_argument("--female", nargs="+", default=["kaneko2023_en_female"])
+    gendered.add_argument("--male", nargs="+", default=["kaneko2023_en_male"])
+    gendered.add_argument("--n", type=int, default=None, help="N per gender (default: most)")
+    gendered.add_argument("--n-dev", type=int, default=0, help="development sentences per gender")
+    gendered.add_argument("--seed", type=int, default=0)
+    gendered.set_defaults(run=_gendered_text)
+
+    mix = commands.add_parser(
+        "mix-gendered-text", help="D_r: N sentences of which round(N r) are male"
+    )
+    mix.add_argument("--female", required=True, type=Path)
+    mix.add_argument("--male", required=True, type=Path)
+    mix.add_argument("--r", required=True, type=float, help="male rate in [0, 1]")
+    mix.add_argument("--output", required=True, type=Path)
+    mix.add_argument("--n", type=int, default=None)
+    mix.add_argument("--seed", type=int, default=0)
+    mix.add_argument("--repeat", type=int, default=0)
+    mix.add_argument("--sampling", choices=["nested", "independent"], default="nested")
+    mix.add_argument("--rounding", choices=["half_up", "half_even"], default="half_up")
+    mix.set_defaults(run=_mix)
+
+
+def _tbs(args: argparse.Namespace) -> int:
+    from mgbias.mlm.templates import template_spec
+    from mgbias.wordlists.professions import template_targets
+
+    try:
+        template_spec(args.lang, args.templates, figure3_sentence=args.sentence)
+        template_targets(args.targets, args.lang)
+    except (ValueError, OSError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    if (args.female is None) != (args.male is None):
+        print("mgbias: give both --female and --male, or neither", file=sys.stderr)
+        return 2
+    # torch: imported once the inputs are checked
+    from mgbias.mlm.load import load_mlm
+    from mgbias.probes.kaneko2023 import probe_model, write_probe
+
+    try:
+        model, tokenizer = load_mlm(
+            args.model,
+            revision=args.revision,
+            device=args.device,
+            allow_untrained_head=args.allow_untrained_head,
+        )
+        result = probe_model(
+            model,
+            tokenizer,
+            args.lang,
+            targets=args.targets,
+            templates=args.templates,
+            sentence=args.sentence,
+            female=args.female,
+            male=args.male,
+            k=args.top_k,
+            batch_size=args.batch_size,
+            max_length=args.max_length,
+            model_name=args.model,
+        )
+    except (ValueError, OSError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    write_probe(result, targets_path=args.output, summary_path=args.summary, top_path=args.top)
+    summary = result.summary
+    male, female = summary["male_word"], summary["female_word"]
+    print(
+        f"TBS {summary['tbs']:.6g} over {summary['n_targets']} targets "
+        f"(> 0: targets more associated with {male!r} than {female!r})"
+    )
+    print(
+        f"P({summary['male_word']}) {summary['p_male']:.4g}, P({summary['female_word']}) "
+        f"{summary['p_female']:.4g} over {summary['n_neutral']} neutral targets"
+    )
+    print(f"top {args.top_k} for {summary['sentence']!r}:")
+    print(result.top.to_markdown(index=False, floatfmt=".4g"))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mgbias", description=__doc__)
     parser.add_argument("--version", action="version", version=version("mgbias"))
@@ -190,6 +419,46 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     score.set_defaults(run=_score)
 
+    tbs = commands.add_parser(
+        "tbs",
+        help="template probes of one model: TBS (Kurita et al. 2019), P(he)/P(she) over "
+        "neutral occupations and the top predictions of a masked sentence (Kaneko et al. 2023)",
+        description="The numbers of the workflow's scripts/kaneko2023_probe.py for one model.",
+    )
+    tbs.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
+    tbs.add_argument("--revision", default=None)
+    tbs.add_argument(
+        "--lang", default="en", help="language of the template (templates.yaml; default en)"
+    )
+    tbs.add_argument(
+        "--targets",
+        default="bolukbasi2016",
+        help="target list: bolukbasi2016 (English professions of Bolukbasi et al. 2016), "
+        "bolukbasi2016_neutral, demo, or a file (default: %(default)s)",
+    )
+    tbs.add_argument("--templates", type=Path, default=None, help="another templates.yaml")
+    tbs.add_argument(
+        "--sentence", default=None, help="sentence with one [MASK] for the top predictions"
+    )
+    tbs.add_argument(
+        "--female", nargs="+", default=None, help="word lists classing the top predictions"
+    )
+    tbs.add_argument("--male", nargs="+", default=None)
+    tbs.add_argument("--top-k", type=int, default=5)
+    tbs.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="CSV, one row per target: log-probabilities, associations and bias",
+    )
+    tbs.add_argument("--summary", type=Path, default=None, help="JSON summary")
+    tbs.add_argument("--top", type=Path, default=None, help="CSV of the top predictions")
+    tbs.add_argument("--max-length", type=int, default=None)
+    tbs.add_argument("--batch-size", type=int, default=64)
+    tbs.add_argument("--allow-untrained-head", action="store_true")
+    tbs.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    tbs.set_defaults(run=_tbs)
+
     share = commands.add_parser(
         "share",
         help="share a completed run through DVC (push) or take one in (pull)",
@@ -197,6 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_share_arguments(share)
     share.set_defaults(run=run_share)
+    _add_finetune_commands(commands)
     return parser
 
 

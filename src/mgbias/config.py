@@ -233,6 +233,41 @@ def _check_pair_datasets(config: Mapping[str, Any]) -> None:
             f"key 'pair_datasets.{table3}.perturb': must be true, since "
             "'pair_tables.steinborn_table3' (unperturbed and perturbed scores) names it"
         )
+    _check_kaneko2023(config, datasets)
+
+
+def _check_kaneko2023(config: dict, datasets: dict) -> None:
+    """The ``kaneko2023`` section names configured models, pair dataset and languages."""
+    section = config.get("kaneko2023")
+    if not section:
+        return
+    for base in section["base_models"]:
+        if base not in config["models"]:
+            raise ConfigError(
+                f"key 'kaneko2023.base_models': {base!r} is not one of the configured "
+                f"models {list(config['models'])}"
+            )
+    if section["pair_dataset"] not in datasets:
+        raise ConfigError(
+            f"key 'kaneko2023.pair_dataset': {section['pair_dataset']!r} is not one of the "
+            f"configured pair_datasets {list(datasets)}"
+        )
+    missing = [lang for lang in section["languages"] if lang not in section["wordlists"]]
+    if missing:
+        raise ConfigError(
+            f"key 'kaneko2023.wordlists': no word lists for {missing}; expected one "
+            "{female: [...], male: [...]} entry per language of 'kaneko2023.languages'"
+        )
+    for source, entry in section["sources"].items():
+        languages = entry.get("languages") or section["languages"]
+        if "{lang}" not in entry["url"] and len(languages) > 1:
+            raise ConfigError(
+                f"key 'kaneko2023.sources.{source}.url': one file for several languages; "
+                "put {lang} in the URL or list one language under 'languages'"
+            )
+    for r in section["ratios"]:
+        if abs(round(r * 100) - r * 100) > 1e-9:
+            raise ConfigError(f"key 'kaneko2023.ratios': {r} is not a multiple of 0.01")
 
 
 def validate_config(config: dict, schema: dict | str | Path | None = None) -> dict:

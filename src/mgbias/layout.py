@@ -68,6 +68,9 @@ class Output:
     columns : str
         Its columns or fields: prose, or ``module:CONSTANT`` naming a list of
         column names in the library.
+    also : tuple of str
+        Other rules writing the same kind of path (``models/{model}``: trained
+        from scratch or fine-tuned), told apart by wildcard constraints.
     """
 
     key: str
@@ -75,7 +78,116 @@ class Output:
     rule: str
     holds: str
     columns: str = ""
+    also: tuple[str, ...] = ()
 
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """Every rule that writes this kind of path."""
+        return (self.rule, *self.also)
+
+
+_KANEKO2023 = [
+    Output(
+        "kaneko2023_probe_targets",
+        "results/kaneko2023/probe/{model}/{lang}/targets.csv",
+        "kaneko2023_probe",
+        "TBS per target of one model (Kurita et al.'s template '[MASK] is a(n) [TARGET].')",
+        "`target`, `neutral`, `text`, `n_target_tokens`, log-probabilities of the target "
+        "and prior per gender word, `p_target_male`, `p_target_female`, `assoc_male`, "
+        "`assoc_female`, `bias`",
+    ),
+    Output(
+        "kaneko2023_probe_summary",
+        "results/kaneko2023/probe/{model}/{lang}/summary.json",
+        "kaneko2023_probe",
+        "TBS of one model, and P(male word), P(female word) over the neutral targets (Figure 2)",
+        "JSON: tbs, n_targets, p_male, p_female, male_share, n_neutral, template, ...",
+    ),
+    Output(
+        "kaneko2023_probe_top",
+        "results/kaneko2023/probe/{model}/{lang}/top.csv",
+        "kaneko2023_probe",
+        "the top-k fillers of Figure 3's masked sentence, classed by gender list",
+        "`rank`, `token_id`, `token`, `word`, `prob`, `gender_class`",
+    ),
+    Output(
+        "kaneko2023_scores",
+        "results/kaneko2023/scores.csv",
+        "kaneko2023_table1",
+        "every measure's score of every bias-controlled model (male-oriented and the "
+        "paper-literal % stereotypical)",
+        "`language`, `corpus`, `model`, `run`, `r`, `seed`, `measure`, `direction`, "
+        "`score`, `n`, `n_unorientable`",
+    ),
+    Output(
+        "kaneko2023_orientation",
+        "results/kaneko2023/orientation.csv",
+        "kaneko2023_table1",
+        "per model, how many pairs could be oriented (male side found) and why not",
+        "`language`, `corpus`, `model`, `run`, `r`, `seed`, `n_pairs`, `male_more`, "
+        "`male_less`, `no_gender_word`, `one_side`, `same_gender`, `mixed`",
+    ),
+    Output(
+        "kaneko2023_table1",
+        "results/tables/kaneko2023_table1.csv",
+        "kaneko2023_table1",
+        "Kaneko et al. (2023), Table 1: Pearson and Spearman correlation of each measure "
+        "with the male rate r, per language, corpus and base model; the paper's values as "
+        "`reported`",
+        "mgbias.meta_evaluation:TABLE1_COLUMNS",
+    ),
+    Output(
+        "kaneko2023_table1_markdown",
+        "results/tables/kaneko2023_table1.md",
+        "kaneko2023_table1",
+        "the same, laid out as the paper's Table 1",
+        "Markdown",
+    ),
+    Output(
+        "kaneko2023_mined",
+        "results/tables/kaneko2023_mined.csv",
+        "kaneko2023_mined",
+        "D_f and D_m per source and language: sentences read, mined, with both genders, kept",
+        "`source`, `lang`, then mgbias.finetune.gendered_text's counts",
+    ),
+    Output(
+        "kaneko2023_mined_markdown",
+        "results/tables/kaneko2023_mined.md",
+        "kaneko2023_mined",
+        "the same in Markdown",
+        "Markdown",
+    ),
+    Output(
+        "kaneko2023_figure2_table",
+        "results/tables/kaneko2023_figure2.csv",
+        "kaneko2023_figure2",
+        "Figure 2's data: P(male word), P(female word) per r over the neutral targets",
+        "`language`, `corpus`, `model`, `r`, `male_word`, `female_word`, `p_male`, "
+        "`p_female`, `male_share`, `p_male_minus_r`, `n_targets`, `n_seeds`",
+    ),
+    Output(
+        "kaneko2023_figure2",
+        "results/figures/kaneko2023_figure2.png",
+        "kaneko2023_figure2",
+        "Kaneko et al. (2023), Figure 2: P(he) and P(she) per r",
+        "PNG",
+    ),
+    Output(
+        "kaneko2023_figure3_table",
+        "results/tables/kaneko2023_figure3.csv",
+        "kaneko2023_figure3",
+        "Figure 3's data: the top predictions for a masked subject per r",
+        "`language`, `corpus`, `model`, `run`, `r`, `seed`, `rank`, `token`, `word`, "
+        "`prob`, `gender_class`",
+    ),
+    Output(
+        "kaneko2023_figure3",
+        "results/figures/kaneko2023_figure3.png",
+        "kaneko2023_figure3",
+        "Kaneko et al. (2023), Figure 3: top-5 predictions per r, coloured by gender list",
+        "PNG",
+    ),
+]
 
 _OUTPUTS = [
     # rules/demo.smk
@@ -164,6 +276,20 @@ _OUTPUTS = [
         "the sha256 of the download, in `sha256sum` format",
         "`<hex digest>  <file name>`",
     ),
+    Output(
+        "raw_controlled",
+        "data/raw/controlled/{source}/{lang}.txt",
+        "download_controlled",
+        "a downloaded monolingual corpus for bias-controlled fine-tuning (News Crawl, BookCorpus)",
+        "plain or gzip text (told by its first bytes), one sentence per line",
+    ),
+    Output(
+        "raw_controlled_checksum",
+        "data/raw/controlled/{source}/{lang}.txt.sha256",
+        "download_controlled",
+        "the sha256 of the download, in `sha256sum` format",
+        "`<hex digest>  <file name>`",
+    ),
     # rules/mine.smk
     Output(
         "mined_sentences",
@@ -194,13 +320,66 @@ _OUTPUTS = [
         "the same, laid out as the paper's Table 1",
         "Markdown",
     ),
+    Output(
+        "controlled_female",
+        "data/mined/controlled/{source}/{lang}/female.txt",
+        "mine_controlled",
+        "D_f of Kaneko et al. (2023, §2): N sentences with female-list words and no male-list word",
+        "one sentence per line",
+    ),
+    Output(
+        "controlled_male",
+        "data/mined/controlled/{source}/{lang}/male.txt",
+        "mine_controlled",
+        "D_m: N sentences with male-list words and no female-list word",
+        "one sentence per line",
+    ),
+    Output(
+        "controlled_dev_female",
+        "data/mined/controlled/{source}/{lang}/dev_female.txt",
+        "mine_controlled",
+        "female development sentences (evaluation loss only), disjoint from D_f",
+        "one sentence per line",
+    ),
+    Output(
+        "controlled_dev_male",
+        "data/mined/controlled/{source}/{lang}/dev_male.txt",
+        "mine_controlled",
+        "male development sentences, disjoint from D_m",
+        "one sentence per line",
+    ),
+    Output(
+        "controlled_counts",
+        "data/mined/controlled/{source}/{lang}/counts.json",
+        "mine_controlled",
+        "sentences read, mined per gender, with both genders, kept",
+        "mgbias.finetune.gendered_text:COUNT_COLUMNS",
+    ),
+    Output(
+        "controlled_mixture",
+        "data/mined/controlled/{source}/{lang}/{rate}_s{repeat}.txt",
+        "mix_controlled",
+        "D_r: round(N·r) male and N − round(N·r) female sentences (`r025` = 0.25), shuffled",
+        "one sentence per line",
+    ),
+    Output(
+        "controlled_mixture_summary",
+        "data/mined/controlled/{source}/{lang}/{rate}_s{repeat}.json",
+        "mix_controlled",
+        "what D_r holds: r, n, n_male, n_female, seed, repeat, sampling, rounding",
+        "JSON",
+    ),
     # rules/models.smk
     Output(
         "model",
         "models/{model}",
         "train_mlm",
-        "a workflow-trained MLM in Hugging Face format (hub models are not copied)",
+        "a workflow-trained MLM in Hugging Face format (hub models are not copied): "
+        "the demo MLMs (`train_mlm`) and the bias-controlled fine-tunings of Kaneko et al. "
+        "(2023) (`finetune_mlm`, which checkpoints to `models/{model}.checkpoints/` and "
+        "resumes from there)",
         "directory: config.json, model.safetensors, tokenizer files, training.json",
+        also=("finetune_mlm",),
     ),
     # rules/score.smk
     Output(
@@ -337,6 +516,8 @@ _OUTPUTS = [
     ),
 ]
 
+_OUTPUTS += _KANEKO2023
+
 #: Every output, by key.
 OUTPUTS: dict[str, Output] = {output.key: output for output in _OUTPUTS}
 
@@ -422,7 +603,7 @@ def outputs_markdown() -> str:
     for output in _OUTPUTS:
         cells = [
             f"`{output.template}`",
-            f"`{output.rule}`",
+            ", ".join(f"`{rule}`" for rule in output.rules),
             f"`rules/{rule_file(output.template)}`",
             output.holds,
             _columns(output.columns).replace("|", "\\|"),

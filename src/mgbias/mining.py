@@ -18,7 +18,9 @@ spaces, punctuation, hyphens, underscores and apostrophes — separates tokens
 matches when its tokens occur as consecutive tokens of the sentence; most entries
 are one token ("she"), an entry such as "ex_wife" or "ex-wife" matches the two
 tokens ``ex wife``. Matching is therefore whole-word and case-insensitive:
-"shepherd" does not contain "she".
+"shepherd" does not contain "she". Letters are Unicode letters, so the same
+tokens serve German, Spanish and French text ("l'homme" -> ``l``, ``homme``;
+"él" and "el" stay distinct), as :mod:`mgbias.finetune.gendered_text` uses them.
 
 Outputs
 -------
@@ -33,7 +35,7 @@ from __future__ import annotations
 import functools
 import re
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, TextIO
@@ -121,7 +123,8 @@ def gender_of(sentence: str, female: frozenset[str], male: frozenset[str]) -> st
     Parameters
     ----------
     sentence
-        An English sentence.
+        A sentence; English in MBE, any language written with spaces between words
+        in :mod:`mgbias.finetune.gendered_text`.
     female, male
         The word lists :math:`\\mathcal{V}_f` and :math:`\\mathcal{V}_m` (case and
         punctuation inside entries do not matter; see the module docstring).
@@ -199,7 +202,8 @@ class MiningCounts:
         return cls(**{name: data[name] for name in names})
 
 
-def _one_line(sentence: str) -> str:
+def one_line(sentence: str) -> str:
+    """``sentence`` with line-break characters replaced by a space, stripped."""
     return _LINE_BREAKS.sub(" ", sentence).strip()
 
 
@@ -248,7 +252,7 @@ def mine_parallel(
         pairs_read = tqdm(pairs, unit=" pairs", desc="mining", disable=None if progress else True)
         for english, target in pairs_read:
             counts.n_pairs += 1
-            target_line = _one_line(target)
+            target_line = one_line(target)
             if not target_line:
                 counts.n_empty += 1
                 continue
@@ -291,21 +295,56 @@ def _lines(path: Path) -> Iterator[str]:
         yield from stream
 
 
-def _copy_selected_lines(source: Path, keep: np.ndarray, sink: TextIO) -> None:
-    """Copy the lines of ``source`` whose 0-based index is in sorted ``keep``."""
-    wanted = keep.tolist()
+def split_lines(source: Path, selections: Sequence[tuple[np.ndarray, TextIO]]) -> None:
+    """Copy selected lines of ``source`` to sinks in one pass, keeping their order.
+
+    Parameters
+    ----------
+    source
+        A UTF-8 text file.
+    selections
+        ``(indices, sink)`` pairs: the lines whose 0-based index is in ``indices`` go to
+        ``sink``, each ending in ``\\n``. The index sets must be disjoint.
+
+    Raises
+    ------
+    ValueError
+        If an index is selected twice, or the file has fewer lines than an index needs
+        (it changed while being read).
+    """
+    indices = np.concatenate(
+        [np.asarray(keep, dtype=np.int64).ravel() for keep, _ in selections] or [np.zeros(0)]
+    ).astype(np.int64)
+    owners = np.concatenate(
+        [np.full(len(keep), owner) for owner, (keep, _) in enumerate(selections)] or [np.zeros(0)]
+    ).astype(np.int64)
+    order = np.argsort(indices, kind="stable")
+    indices, owners = indices[order], owners[order]
+    repeated = indices[1:][np.diff(indices) == 0]
+    if len(repeated):
+        raise ValueError(
+            f"{source}: line {int(repeated[0]) + 1} is selected for two outputs; "
+            "expected disjoint selections"
+        )
+    wanted, sinks = indices.tolist(), [sink for _, sink in selections]
+    owner_of = owners.tolist()
     position = 0
     for index, line in enumerate(_lines(source)):
         if position == len(wanted):
             break
         if index == wanted[position]:
-            sink.write(line if line.endswith("\n") else line + "\n")
+            sinks[owner_of[position]].write(line if line.endswith("\n") else line + "\n")
             position += 1
     if position != len(wanted):
         raise ValueError(
             f"{source}: changed while being read; expected line {wanted[position] + 1} "
             "but the file ended"
         )
+
+
+def _copy_selected_lines(source: Path, keep: np.ndarray, sink: TextIO) -> None:
+    """Copy the lines of ``source`` whose 0-based index is in sorted ``keep``."""
+    split_lines(source, [(keep, sink)])
 
 
 def downsample_to_equal(

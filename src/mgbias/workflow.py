@@ -28,8 +28,13 @@ def local_file_of_url(url: str) -> str | None:
 
 
 def model_is_trained(entry: Mapping[str, Any]) -> bool:
-    """Whether a model entry of the config is trained by the workflow."""
-    return "train" in entry
+    """Whether a model entry of the config is trained (or fine-tuned) by the workflow."""
+    return "train" in entry or "finetune" in entry
+
+
+def is_finetuned(entry: Mapping[str, Any]) -> bool:
+    """Whether a model entry is a bias-controlled fine-tuning (:func:`kaneko2023_models`)."""
+    return "finetune" in entry
 
 
 def allows_untrained_head(config: Mapping[str, Any], model: str) -> bool:
@@ -104,10 +109,16 @@ def pair_variants(config: Mapping[str, Any], dataset: str) -> list[str]:
 
 
 def pair_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
-    """Every (model, dataset, variant, lang) to score on a pair benchmark, in a fixed order."""
+    """Every (model, dataset, variant, lang) to score on a pair benchmark, in a fixed order.
+
+    The bias-controlled models are left out: they score their own language's
+    pairs for the meta-evaluation only (:func:`kaneko2023_runs`).
+    """
     jobs = []
     for dataset, entry in config.get("pair_datasets", {}).items():
         for model in entry.get("models") or list(config["models"]):
+            if is_finetuned(config["models"][model]):
+                continue
             for variant in pair_variants(config, dataset):
                 for lang in pair_dataset_languages(config, dataset):
                     jobs.append(
@@ -128,3 +139,110 @@ def pair_file(config: Mapping[str, Any], dataset: str, lang: str) -> str:
     if not name:
         raise ValueError(f"pair_datasets.{dataset}.url: {url!r} names no file")
     return layout.path("raw_pairs", dataset=dataset, lang=lang, filename=name)
+
+
+# --------------------------------------------------------------------------------------
+# Bias-controlled fine-tuning (Kaneko, Bollegala and Okazaki 2023)
+# --------------------------------------------------------------------------------------
+
+
+def rate_tag(r: float) -> str:
+    """The male rate r in file and model names: ``r025`` for 0.25 (hundredths, 3 digits)."""
+    hundredths = round(float(r) * 100)
+    if abs(hundredths - float(r) * 100) > 1e-9 or not 0 <= hundredths <= 100:
+        raise ValueError(f"kaneko2023.ratios: {r!r} is not a multiple of 0.01 in [0, 1]")
+    return f"r{hundredths:03d}"
+
+
+def kaneko2023_grid(config: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every fine-tuning of the ``kaneko2023`` section, in a fixed order.
+
+    One per base model x source corpus x language x r x repeat; each a dict
+    with ``model`` (its generated name, ``{base}-{source}-{lang}-{rate}-s{repeat}``),
+    ``base``, ``source``, ``lang``, ``r``, ``rate`` (:func:`rate_tag`) and ``repeat``.
+    A source's own ``languages`` narrow the section's.
+    """
+    section = config.get("kaneko2023")
+    if not section:
+        return []
+    grid = []
+    for base in section["base_models"]:
+        if base not in config["models"]:
+            raise ValueError(
+                f"kaneko2023.base_models: {base!r} is not a model of the configuration "
+                f"(models: {sorted(config['models'])})"
+            )
+        for source, entry in section["sources"].items():
+            for lang in section["languages"]:
+                if entry.get("languages") and lang not in entry["languages"]:
+                    continue
+                for r in section.get("ratios", [0.0, 0.25, 0.5, 0.75, 1.0]):
+                    for repeat in range(section.get("repeats", 1)):
+                        rate = rate_tag(r)
+                        grid.append(
+                            {
+                                "model": f"{base}-{source}-{lang}-{rate}-s{repeat}",
+                                "base": base,
+                                "source": source,
+                                "lang": lang,
+                                "r": float(r),
+                                "rate": rate,
+                                "repeat": repeat,
+                            }
+                        )
+    return grid
+
+
+def kaneko2023_models(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Model entries of the bias-controlled models, to add to ``config["models"]``.
+
+    Each is trained by the workflow (``finetune``), evaluated in its own
+    language only, not by MBE, and left out of the pair tables: the
+    meta-evaluation reads its pair measures (:func:`kaneko2023_runs`).
+    """
+    return {
+        job["model"]: {
+            "finetune": {key: job[key] for key in ("base", "source", "lang", "rate", "repeat")},
+            "languages": [job["lang"]],
+            "mbe": False,
+        }
+        for job in kaneko2023_grid(config)
+    }
+
+
+def kaneko2023_runs(config: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The runs of the meta-evaluation: every fine-tuning, then each base model per language
+    and source with ``r = None`` (the original model, kept out of the correlations).
+
+    Each is ``{run, model, corpus, language, r, seed}`` as
+    ``scripts/kaneko2023_table.py`` reads them (``run`` = a unique name,
+    ``model`` = the base, ``corpus`` = the source), plus ``scored``, the model
+    whose outputs the run reads (the fine-tuned model, or the base for the
+    original, named ``{base}-{source}-{lang}-original``).
+    """
+    runs = [
+        {
+            "run": job["model"],
+            "scored": job["model"],
+            "model": job["base"],
+            "corpus": job["source"],
+            "language": job["lang"],
+            "r": job["r"],
+            "seed": job["repeat"],
+        }
+        for job in kaneko2023_grid(config)
+    ]
+    originals = {(run["model"], run["corpus"], run["language"]) for run in runs}
+    for base, corpus, lang in sorted(originals):
+        runs.append(
+            {
+                "run": f"{base}-{corpus}-{lang}-original",
+                "scored": base,
+                "model": base,
+                "corpus": corpus,
+                "language": lang,
+                "r": None,
+                "seed": 0,
+            }
+        )
+    return runs

@@ -146,3 +146,56 @@ def test_second_run_has_nothing_to_do(demo_run):
     result = snakemake(demo_run, "-n", timeout=300)
     assert result.returncode == 0, result.stderr
     assert "Nothing to be done" in result.stdout + result.stderr
+
+
+# Kaneko et al. (2023): the balanced demo MLM fine-tuned on its own text at male
+# rates r = 0, 0.25, 0.5, 0.75, 1, per language.
+KANEKO2023_LANGUAGES = ["de", "en", "es", "fr"]
+
+
+@pytest.fixture(scope="session")
+def kaneko2023_figure2(demo_run) -> pd.DataFrame:
+    frame = pd.read_csv(demo_run / "results" / "tables" / "kaneko2023_figure2.csv")
+    return frame[frame.r.notna()].sort_values(["language", "r"])
+
+
+def test_bias_control_moves_the_pronoun_share_with_r_in_every_language(kaneko2023_figure2):
+    """he/(he+she) at "[MASK] is a(n) [occupation]." (er/sie, él/ella, il/elle) rises
+    strictly with r, by at least 0.5 from r = 0 to 1, and is near 0.5 at r = 0.5.
+
+    Measured with one fine-tuning per r (seed 42): at r = 0.5, en 0.42, de 0.37,
+    es 0.56, fr 0.51 (the tiny model's pronoun prior, the same for every target,
+    moves with the last batches); so the mean over languages is held to 0.1 of
+    0.5 and each language to 0.15. `kaneko2023.repeats` averages several seeds.
+    """
+    assert sorted(set(kaneko2023_figure2.language)) == KANEKO2023_LANGUAGES
+    at_half = []
+    for lang, block in kaneko2023_figure2.groupby("language"):
+        share = block.set_index("r")["male_share"]
+        assert list(share.index) == [0.0, 0.25, 0.5, 0.75, 1.0], lang
+        assert share.is_monotonic_increasing and share.is_unique, (lang, share)
+        assert share[1.0] - share[0.0] >= 0.5, (lang, share)
+        assert abs(share[0.5] - 0.5) <= 0.15, (lang, share)
+        at_half.append(share[0.5])
+    assert abs(sum(at_half) / len(at_half) - 0.5) <= 0.1, at_half
+
+
+def test_oriented_aula_ranks_the_bias_controlled_models_by_r(demo_run):
+    table = pd.read_csv(demo_run / "results" / "tables" / "kaneko2023_table1.csv")
+    computed = table[table.source == "computed"]
+    aula = computed[(computed.measure == "aula") & (computed.direction == "male")]
+    aula = aula.set_index("language")
+    assert sorted(aula.index) == KANEKO2023_LANGUAGES
+    for lang in KANEKO2023_LANGUAGES:
+        assert aula.loc[lang, "n_r"] == 5
+        assert aula.loc[lang, "pearson"] >= 0.6, (lang, aula.loc[lang])
+    # TBS and CPS are recorded (their values are not asserted: TBS's prior
+    # "[MASK] is a [MASK]." moves with the pronoun prior)
+    assert {"tbs", "cps", "sss", "aul"} <= set(computed.measure)
+    reported = table[table.source == "reported"]
+    assert len(reported) > 0
+    assert (demo_run / "results" / "figures" / "kaneko2023_figure2.png").stat().st_size > 0
+    assert (demo_run / "results" / "figures" / "kaneko2023_figure3.png").stat().st_size > 0
+    mined = pd.read_csv(demo_run / "results" / "tables" / "kaneko2023_mined.csv")
+    assert sorted(mined.lang) == KANEKO2023_LANGUAGES
+    assert (mined.n_kept == 1000).all() and (mined.n_dev == 100).all()

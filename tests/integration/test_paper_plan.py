@@ -89,3 +89,22 @@ def test_model_rules_declare_a_gpu(plan):
             assert re.search(r"resources: .*\bgpu=1\b", block), block
         if re.search(r"rule (mine_gendered|download_corpus|download_pairs|pair_measures):", block):
             assert not re.search(r"\bgpu=", block), block
+
+
+def test_paper_plan_has_the_44_bias_controlled_fine_tunings_on_gpus(plan):
+    """Kaneko et al. (2023): 2 models x 2 corpora x 11 rates, each fine-tuned and probed
+    on a GPU, then scored on the CrowS-Pairs gender pairs."""
+    blocks = plan.split("\n\n")
+    finetunings = [b for b in blocks if re.search(r"^rule finetune_mlm:", b, re.M)]
+    assert len(finetunings) == 44
+    assert all(re.search(r"resources: .*\bgpu=1\b", b) for b in finetunings)
+    names = {re.search(r"wildcards: model=(\S+)", b)[1] for b in finetunings}
+    assert "bert-news-en-r000-s0" in names and "albert-base-book-en-r100-s0" in names
+    probes = [b for b in blocks if re.search(r"^rule kaneko2023_probe:", b, re.M)]
+    assert len(probes) == 44 + 2 and all(re.search(r"\bgpu=1\b", b) for b in probes)
+    assert "results/score/pairs/bert-book-en-r050-s0/crows_pairs_gender/original/en" in plan
+    for target in ["kaneko2023_table1.csv", "kaneko2023_figure2.png", "kaneko2023_figure3.png"]:
+        assert target in plan
+    for block in blocks:
+        if re.search(r"^rule (mine_controlled|mix_controlled|download_controlled):", block, re.M):
+            assert not re.search(r"\bgpu=", block), block

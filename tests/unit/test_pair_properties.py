@@ -36,6 +36,9 @@ from mgbias.mlm.unmasked import score_unmasked
 from mgbias.pair_passes import score_pair_passes
 from mgbias.pair_scoring import PAIR_MEASURES, pair_measures
 
+# about 5 minutes on 2 cores: in `make test`, not in `make test-unit`
+pytestmark = pytest.mark.properties
+
 #: Word stems every test tokenizer knows as one token (or, for byte-level BPE at
 #: the start of a sentence, as characters); a suffix glued to a stem gives words
 #: of several pieces sharing their first piece ("nur" / "nurse", "act" / "actress").

@@ -66,6 +66,7 @@ def load_mlm(
     revision: str | None = None,
     device: str | torch.device | None = None,
     allow_untrained_head: bool = False,
+    attn_implementation: str | None = "eager",
 ) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
     """Load a masked LM and its tokenizer, in eval mode, ready for scoring.
 
@@ -89,6 +90,10 @@ def load_mlm(
     allow_untrained_head : bool, default False
         Load a model with randomly initialised weights anyway, with a warning
         (its scores are noise; for tests of the machinery only).
+    attn_implementation : str or None, default "eager"
+        Attention implementation: ``"eager"`` for scoring (attention weights);
+        ``None`` for transformers' default (``"sdpa"`` where the model supports
+        it), as fine-tuning uses.
 
     Returns
     -------
@@ -109,7 +114,7 @@ def load_mlm(
     """
     target = pick_device(None if device is None else str(device))
     path = Path(name_or_path).expanduser()
-    options = {"attn_implementation": "eager", "output_loading_info": True}
+    options = {"attn_implementation": attn_implementation, "output_loading_info": True}
     # A weight of another shape is then re-initialised and reported like a missing one.
     options["ignore_mismatched_sizes"] = True
     if path.exists():

@@ -6,9 +6,20 @@ import gzip
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def is_gzip(path: str | Path) -> bool:
+    """Whether ``path`` holds gzip data (by its first two bytes, whatever its name)."""
+    with open(path, "rb") as handle:
+        return handle.read(2) == GZIP_MAGIC
+
 
 def iter_text_lines(text_files: Sequence[Path]) -> Iterator[str]:
-    """Yield the non-blank lines of plain or gzip (``.gz``) UTF-8 text files, stripped.
+    """Yield the non-blank lines of plain or gzip UTF-8 text files, stripped.
+
+    Gzip is recognised by its magic bytes, so a download kept under a ``.txt``
+    name may be either.
 
     Raises
     ------
@@ -16,7 +27,7 @@ def iter_text_lines(text_files: Sequence[Path]) -> Iterator[str]:
         If a line is not valid UTF-8 (the message names the file and line).
     """
     for path in map(Path, text_files):
-        opener = gzip.open if path.suffix == ".gz" else open
+        opener = gzip.open if is_gzip(path) else open
         with opener(path, "rb") as handle:
             for line_number, raw in enumerate(handle, start=1):
                 try:

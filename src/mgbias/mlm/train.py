@@ -14,28 +14,33 @@ give the same vocabulary and bit-identical weights on the same machine.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import numpy as np
 import torch
-from tqdm.auto import tqdm
 from transformers import BertConfig, BertForMaskedLM, PreTrainedTokenizerFast
 
 from mgbias.atomic import atomic_directory
+from mgbias.mlm.loop import (
+    LoopState,
+    Masking,
+    SampledOrder,
+    mask_tokens,
+    masked_lm_loss,
+    train_steps,
+)
+from mgbias.mlm.sequences import PackedSequences, encode_lines
 from mgbias.mlm.text_lines import iter_text_lines
 from mgbias.mlm.wordpiece import SPECIAL_TOKENS, tokenizer_from_lines
 from mgbias.seeds import check_seed
 
-log = logging.getLogger(__name__)
+# mask_tokens and masked_lm_loss live in mgbias.mlm.loop and are importable from here too.
+__all__ = ["MLMTrainingConfig", "bert_config", "mask_tokens", "masked_lm_loss", "train_mlm"]
 
-TOKENIZE_CHUNK = 2048
-"""Number of lines encoded per tokenizer call when preparing training data."""
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -128,114 +133,6 @@ class MLMTrainingConfig:
 # --------------------------------------------------------------------------- model
 
 
-@dataclass(frozen=True)
-class _PackedSequences:
-    """Token-id sequences stored end to end: ``ids[offsets[i]:offsets[i + 1]]``."""
-
-    ids: np.ndarray
-    offsets: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.offsets) - 1
-
-    def batch(self, indices: np.ndarray, pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
-        starts, ends = self.offsets[indices], self.offsets[indices + 1]
-        lengths = ends - starts
-        input_ids = np.full((len(indices), int(lengths.max())), pad_id, dtype=np.int64)
-        for row, (start, end) in enumerate(zip(starts, ends, strict=True)):
-            input_ids[row, : end - start] = self.ids[start:end]
-        attention_mask = np.arange(input_ids.shape[1])[None, :] < lengths[:, None]
-        return torch.from_numpy(input_ids), torch.from_numpy(attention_mask.astype(np.int64))
-
-
-def _encode_lines(
-    lines: Iterator[str], tokenizer: PreTrainedTokenizerFast, max_length: int
-) -> tuple[_PackedSequences, str]:
-    """Tokenize lines (with [CLS]/[SEP], truncated); also return the sha256 of the text."""
-    digest = hashlib.sha256()
-    chunks: list[np.ndarray] = []
-    lengths: list[int] = []
-    buffer: list[str] = []
-
-    def flush() -> None:
-        encoded = tokenizer(buffer, truncation=True, max_length=max_length)["input_ids"]
-        for ids in encoded:
-            chunks.append(np.asarray(ids, dtype=np.int32))
-            lengths.append(len(ids))
-        buffer.clear()
-
-    for line in lines:
-        digest.update(line.encode("utf-8") + b"\n")
-        buffer.append(line)
-        if len(buffer) == TOKENIZE_CHUNK:
-            flush()
-    if buffer:
-        flush()
-    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    ids = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int32)
-    return _PackedSequences(ids=ids, offsets=offsets), digest.hexdigest()
-
-
-def mask_tokens(
-    input_ids: torch.Tensor,
-    attention_mask: torch.Tensor,
-    *,
-    special_ids: Sequence[int],
-    mask_id: int,
-    random_token_range: tuple[int, int],
-    mlm_probability: float,
-    generator: torch.Generator,
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """Apply BERT's 80/10/10 masking (Devlin et al. 2019, section 3.1).
-
-    Each real, non-special token is selected with probability ``mlm_probability``
-    (at least one per batch); a selected token becomes ``mask_id`` with
-    probability 0.8, a uniform token from ``random_token_range`` (half-open) with
-    probability 0.1, and stays unchanged otherwise. Labels are the original ids
-    at selected positions and -100 elsewhere.
-
-    Returns
-    -------
-    tuple[torch.Tensor, torch.Tensor]
-        ``(masked_input_ids, labels)``.
-    """
-    maskable = attention_mask.bool() & ~torch.isin(input_ids, torch.tensor(list(special_ids)))
-    draws = torch.rand(input_ids.shape, generator=generator)
-    selected = (draws < mlm_probability) & maskable
-    if not selected.any():
-        # Guarantee a defined loss: select the maskable position with the lowest draw.
-        candidates = torch.where(maskable, draws, torch.full_like(draws, math.inf))
-        selected.view(-1)[torch.argmin(candidates)] = True
-    labels = torch.where(selected, input_ids, torch.full_like(input_ids, -100))
-    action = torch.rand(input_ids.shape, generator=generator)
-    random_ids = torch.randint(*random_token_range, input_ids.shape, generator=generator)
-    masked = input_ids.clone()
-    masked[selected & (action < 0.8)] = mask_id
-    replace = selected & (action >= 0.8) & (action < 0.9)
-    masked[replace] = random_ids[replace]
-    return masked, labels
-
-
-def masked_lm_loss(
-    model: BertForMaskedLM,
-    input_ids: torch.Tensor,
-    attention_mask: torch.Tensor,
-    labels: torch.Tensor,
-) -> torch.Tensor:
-    """Mean cross-entropy of the MLM head at the labelled positions only.
-
-    Equal to ``model(input_ids, attention_mask=..., labels=labels).loss``, but the
-    head (a vocabulary-sized projection) runs on the ~15% of positions that carry
-    a label instead of on every position, which makes a training step several
-    times cheaper for a small model (``benchmarks/mlm_training.py``).
-    """
-    hidden = model.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
-    selected = labels != -100
-    logits = model.cls(hidden[selected])
-    return torch.nn.functional.cross_entropy(logits, labels[selected])
-
-
 def _linear_warmup_decay(steps: int) -> Callable[[int], float]:
     warmup = max(1, steps // 20)
 
@@ -287,7 +184,8 @@ def train_mlm(
         lowercase=True,
         model_max_length=cfg.max_length,
     )
-    sequences, text_sha256 = _encode_lines(iter_text_lines(text_files), tokenizer, cfg.max_length)
+    encoded = encode_lines(iter_text_lines(text_files), tokenizer, cfg.max_length)
+    sequences, text_sha256 = encoded.sequences, encoded.text_sha256
     if len(sequences) == 0:
         raise ValueError(f"train_mlm: the text files contain no non-blank lines: {text_files}")
     log.info(
@@ -348,51 +246,40 @@ def bert_config(cfg: MLMTrainingConfig, vocab_size: int, pad_token_id: int = 0) 
 
 
 def _train_model(
-    sequences: _PackedSequences,
+    sequences: PackedSequences,
     tokenizer: PreTrainedTokenizerFast,
     cfg: MLMTrainingConfig,
     *,
     progress: bool,
 ) -> tuple[BertForMaskedLM, list[tuple[int, float]]]:
-    """Run the seeded training loop; return the model and (step, mean loss) log points."""
+    """Run the seeded training loop; return the model and (step, mean loss) log points.
+
+    One batch per step, drawn with replacement (:class:`mgbias.mlm.loop.SampledOrder`),
+    AdamW with weight decay 0.01, linear warm-up over 5% of the steps then linear decay,
+    no gradient clipping, random replacement tokens drawn from the non-special ids.
+    """
     torch.manual_seed(cfg.seed)
     model = BertForMaskedLM(bert_config(cfg, len(tokenizer), tokenizer.pad_token_id))
     model.train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=0.01)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, _linear_warmup_decay(cfg.steps))
-
-    sampler = np.random.default_rng(cfg.seed)
-    mask_generator = torch.Generator().manual_seed(cfg.seed)
-    special_ids = tokenizer.all_special_ids
-    random_token_range = (len(SPECIAL_TOKENS), len(tokenizer))
-    log_every = max(1, min(100, cfg.steps // 20))
-    window: list[float] = []
-    history: list[tuple[int, float]] = []
-
-    bar = tqdm(range(1, cfg.steps + 1), desc="MLM training", disable=not progress, unit="step")
-    for step in bar:
-        indices = sampler.integers(0, len(sequences), size=cfg.batch_size)
-        input_ids, attention_mask = sequences.batch(indices, tokenizer.pad_token_id)
-        masked_ids, labels = mask_tokens(
-            input_ids,
-            attention_mask,
-            special_ids=special_ids,
+    state: LoopState = train_steps(
+        model,
+        sequences,
+        SampledOrder(len(sequences), cfg.batch_size, cfg.seed),
+        optimizer,
+        scheduler,
+        masking=Masking(
+            special_ids=tuple(tokenizer.all_special_ids),
             mask_id=tokenizer.mask_token_id,
-            random_token_range=random_token_range,
+            random_token_range=(len(SPECIAL_TOKENS), len(tokenizer)),
             mlm_probability=cfg.mlm_probability,
-            generator=mask_generator,
-        )
-        loss = masked_lm_loss(model, masked_ids, attention_mask, labels)
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
-        scheduler.step()
-        window.append(float(loss.detach()))
-        if step % log_every == 0 or step == cfg.steps:
-            mean_loss = float(np.mean(window))
-            history.append((step, mean_loss))
-            window.clear()
-            bar.set_postfix(loss=f"{mean_loss:.3f}")
-            log.info("step %d/%d: mean MLM loss %.4f", step, cfg.steps, mean_loss)
+        ),
+        mask_generator=torch.Generator().manual_seed(cfg.seed),
+        pad_id=tokenizer.pad_token_id,
+        steps=cfg.steps,
+        log_every=max(1, min(100, cfg.steps // 20)),
+        progress=progress,
+    )
     model.eval()
-    return model, history
+    return model, state.history

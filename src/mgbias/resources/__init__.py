@@ -9,6 +9,15 @@
     file format, pinned sha256): ``mgbias score --data NAME`` and a
     configuration's ``pair_datasets: {x: {benchmark: NAME}}`` refer to them
     (:mod:`mgbias.pair_benchmarks`).
+``templates.yaml``
+    The template probes per language (Kurita et al.'s template, the gender
+    words, the article rule, the sentence of Kaneko et al.'s 2023 Figure 3):
+    :func:`mgbias.mlm.templates.template_spec`.
+``professions_bolukbasi2016.json``
+    Bolukbasi et al.'s (2016) professions with their definitional and
+    stereotypical scores (tolga-b/debiaswe, MIT license; notice in
+    ``NOTICE-professions_bolukbasi2016.txt``):
+    :func:`mgbias.wordlists.professions.load_professions`.
 """
 
 from __future__ import annotations

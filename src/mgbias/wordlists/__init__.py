@@ -11,6 +11,12 @@ Shipped lists (``available()``):
   in the gn_glove repository (Zhao et al. 2018), used by the MBE paper (Kaneko et al. 2022,
   §3.1) to find gendered English sentences.
 - ``en_female_names`` / ``en_male_names``: common US first names.
+- ``kaneko2023_en_female`` / ``kaneko2023_en_male``: the word lists V_f and V_m of Kaneko,
+  Bollegala and Okazaki (2023, §3.1), as printed, used to mine the gendered sentences of
+  bias-controlled fine-tuning (:mod:`mgbias.finetune.gendered_text`).
+- ``kaneko2023_{de,es,fr}_female`` / ``kaneko2023_{de,es,fr}_male``: their German, Spanish
+  and French counterparts, made for mgbias (the paper is English only); each file's header
+  says what was translated, what was left out and which entries are ambiguous on real text.
 """
 
 from __future__ import annotations

@@ -6,7 +6,17 @@ import pytest
 
 from mgbias.wordlists import available, load_gender_words, load_wordlist
 
-SHIPPED = ["en_female", "en_female_names", "en_male", "en_male_names"]
+SHIPPED = [
+    "en_female",
+    "en_female_names",
+    "en_male",
+    "en_male_names",
+    *(
+        f"kaneko2023_{lang}_{gender}"
+        for lang in ("de", "en", "es", "fr")
+        for gender in ("female", "male")
+    ),
+]
 
 
 def test_available_lists_the_shipped_files():

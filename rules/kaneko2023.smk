@@ -1,0 +1,131 @@
+# Kaneko, Bollegala and Okazaki (2023): the bias-controlled models (D_r in
+# rules/mine.smk, fine-tuning in rules/models.smk) are probed with templates
+# (TBS, P(he)/P(she), top predictions) and scored on the gender pairs of their
+# language (rules/pairs.smk); a measure's quality is its correlation with the
+# male rate r (Table 1, Figures 2 and 3). Only with `kaneko2023:`.
+
+
+rule kaneko2023_probe:
+    input:
+        model=trained_model_input,
+        code=script_code("kaneko2023_probe.py"),
+    output:
+        targets=out("kaneko2023_probe_targets"),
+        summary=out("kaneko2023_probe_summary"),
+        top=out("kaneko2023_probe_top"),
+    log:
+        "logs/kaneko2023_probe/{model}/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    threads: config["scoring"]["threads"]
+    resources:
+        gpu=1,
+        mem_mb=8000,
+        runtime=30,
+    params:
+        model_id=lambda wc: model_source(wc.model),
+        revision=lambda wc: config["models"][wc.model].get("revision"),
+        allow_untrained_head=lambda wc: allows_untrained_head(config, wc.model),
+        scoring=canonical(config["scoring"]),
+        lang="{lang}",
+        targets=KANEKO2023.get("targets"),
+        templates=None,
+        sentence=lambda wc: KANEKO2023["sentences"].get(wc.lang),
+        female=lambda wc: KANEKO2023["wordlists"][wc.lang]["female"],
+        male=lambda wc: KANEKO2023["wordlists"][wc.lang]["male"],
+        k=KANEKO2023.get("top_k"),
+    script:
+        "../scripts/kaneko2023_probe.py"
+
+
+rule kaneko2023_table1:
+    input:
+        per_pair=kaneko2023_inputs("pairs_per_pair"),
+        probes=kaneko2023_inputs("kaneko2023_probe_summary"),
+        code=script_code("kaneko2023_table.py"),
+    output:
+        table=report(
+            out("kaneko2023_table1"),
+            caption="../report/kaneko2023_table1.rst",
+            category=KANEKO2023_PAPER,
+            subcategory="Table 1",
+        ),
+        markdown=out("kaneko2023_table1_markdown"),
+        scores=out("kaneko2023_scores"),
+        orientation=out("kaneko2023_orientation"),
+    log:
+        "logs/kaneko2023_table1.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        runs=kaneko2023_runs(config),
+        wordlists=canonical(KANEKO2023.get("wordlists", {})),
+        tie_rule=config["pair_tie_rule"],
+        alpha=config["pair_alpha"],
+    script:
+        "../scripts/kaneko2023_table.py"
+
+
+rule kaneko2023_mined:
+    input:
+        counts=[
+            layout.path("controlled_counts", source=s, lang=lang)
+            for s, lang in dict.fromkeys(
+                (job["source"], job["lang"]) for job in kaneko2023_grid(config)
+            )
+        ],
+        code=script_code("kaneko2023_mined.py"),
+    output:
+        csv=report(
+            out("kaneko2023_mined"),
+            caption="../report/kaneko2023_mined.rst",
+            category=KANEKO2023_PAPER,
+            subcategory="Training data",
+        ),
+        markdown=out("kaneko2023_mined_markdown"),
+    log:
+        "logs/kaneko2023_mined.log",
+    conda:
+        "../envs/mgbias.yaml"
+    script:
+        "../scripts/kaneko2023_mined.py"
+
+
+rule kaneko2023_figure2:
+    input:
+        probes=kaneko2023_inputs("kaneko2023_probe_summary"),
+        tops=kaneko2023_inputs("kaneko2023_probe_top"),
+        code=script_code("kaneko2023_figures.py"),
+    output:
+        table=out("kaneko2023_figure2_table"),
+        figure=report(
+            out("kaneko2023_figure2"),
+            caption="../report/kaneko2023_figure2.rst",
+            category=KANEKO2023_PAPER,
+            subcategory="Figure 2",
+        ),
+    log:
+        "logs/kaneko2023_figure2.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        runs=kaneko2023_runs(config),
+        figure=2,
+    script:
+        "../scripts/kaneko2023_figures.py"
+
+
+use rule kaneko2023_figure2 as kaneko2023_figure3 with:
+    output:
+        table=out("kaneko2023_figure3_table"),
+        figure=report(
+            out("kaneko2023_figure3"),
+            caption="../report/kaneko2023_figure3.rst",
+            category=KANEKO2023_PAPER,
+            subcategory="Figure 3",
+        ),
+    log:
+        "logs/kaneko2023_figure3.log",
+    params:
+        runs=kaneko2023_runs(config),
+        figure=3,

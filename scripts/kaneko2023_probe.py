@@ -1,0 +1,85 @@
+"""Template probes of one model (Kaneko et al. 2023): TBS, Figure 2's probabilities, Figure 3's
+top predictions (:func:`mgbias.probes.kaneko2023.probe_model`; ``mgbias tbs`` gives the same
+numbers).
+
+Snakemake interface
+-------------------
+params.model_id : str
+    The model's directory (``models/{model}``) or hub id.
+params.revision : str or None
+params.allow_untrained_head : bool
+params.scoring : dict
+    The configuration's ``scoring`` section (``device``, ``batch_size``, ``max_length``).
+params.lang : str
+    Language of the template (``mgbias/resources/templates.yaml``: en, de, es, fr).
+params.targets : str
+    Target list: ``bolukbasi2016`` (English, 320 professions, 21 neutral), ``demo``, or a
+    file (:func:`mgbias.wordlists.professions.template_targets`).
+params.templates : str or None
+    Another templates file (default: the shipped one).
+params.sentence : str or None
+    Figure 3's sentence with one ``[MASK]`` (default: the templates file's).
+params.female, params.male : list of str or None
+    Word lists classing the top predictions (default: the template's two gender words).
+params.k : int
+    Top predictions kept (5 in the paper).
+output.targets : CSV, one row per target
+    target, neutral, text, n_target_tokens, logp_target_male, logp_target_female,
+    logp_prior_male, logp_prior_female, p_target_male, p_target_female, assoc_male,
+    assoc_female, bias.
+output.summary : JSON
+    tbs, n_targets, p_male, p_female, male_share, n_neutral, lang, template, male_word,
+    female_word, model, targets, sentence, k, top_words, direction.
+output.top : CSV
+    rank, token_id, token, word, prob, gender_class.
+"""
+
+import torch
+
+from mgbias.mlm.load import load_mlm
+from mgbias.probes.kaneko2023 import probe_model, write_probe
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]) as log:
+    torch.set_num_threads(smk.threads)
+    scoring = smk.params.scoring
+    model, tokenizer = load_mlm(
+        smk.params.model_id,
+        revision=smk.params.revision,
+        device=scoring["device"],
+        allow_untrained_head=smk.params.allow_untrained_head,
+    )
+    result = probe_model(
+        model,
+        tokenizer,
+        smk.params.lang,
+        targets=smk.params.targets,
+        templates=smk.params.templates,
+        sentence=smk.params.sentence,
+        female=smk.params.female,
+        male=smk.params.male,
+        k=smk.params.k,
+        batch_size=scoring["batch_size"],
+        max_length=scoring["max_length"],
+        model_name=smk.params.model_id,
+    )
+    write_probe(
+        result,
+        targets_path=smk.output.targets,
+        summary_path=smk.output.summary,
+        top_path=smk.output.top,
+    )
+    summary = result.summary
+    log.info(
+        "TBS %.4f over %d targets; P(%s) %.3f, P(%s) %.3f over %d neutral targets; top: %s",
+        summary["tbs"],
+        summary["n_targets"],
+        summary["male_word"],
+        summary["p_male"],
+        summary["female_word"],
+        summary["p_female"],
+        summary["n_neutral"],
+        ", ".join(summary["top_words"]),
+    )

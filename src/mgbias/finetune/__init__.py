@@ -1,0 +1,9 @@
+"""Bias-controlled fine-tuning (Kaneko, Bollegala and Okazaki 2023).
+
+- :mod:`mgbias.finetune.gendered_text`: D_f and D_m, the female and male sentences of a
+  monolingual corpus, downsampled to N each, with held-out development sets;
+- :mod:`mgbias.finetune.mixture`: D_r, N sentences of which round(N·r) are male;
+- :mod:`mgbias.finetune.train`: masked-LM fine-tuning of any Hugging Face MLM on a text,
+  checkpointed and resumable, on the training loop the demo pre-training uses
+  (:mod:`mgbias.mlm.loop`).
+"""

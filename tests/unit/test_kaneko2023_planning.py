@@ -1,0 +1,98 @@
+"""Planning the bias-controlled fine-tunings (Kaneko et al. 2023) from the configuration."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mgbias.config import ConfigError, validate_config
+from mgbias.workflow import (
+    kaneko2023_grid,
+    kaneko2023_models,
+    kaneko2023_runs,
+    model_is_trained,
+    pair_jobs,
+    rate_tag,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture()
+def demo_config() -> dict:
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text(encoding="utf-8"))
+    return validate_config(config)
+
+
+def test_rate_tags_are_hundredths_and_other_rates_are_refused():
+    assert [rate_tag(r) for r in (0, 0.1, 0.25, 1.0)] == ["r000", "r010", "r025", "r100"]
+    with pytest.raises(ValueError, match=r"0.125 is not a multiple of 0.01"):
+        rate_tag(0.125)
+
+
+def test_the_demo_grid_is_one_fine_tuning_per_language_and_rate(demo_config):
+    grid = kaneko2023_grid(demo_config)
+    assert len(grid) == 4 * 5  # languages x rates (one base model, one source, one repeat)
+    assert grid[0] == {
+        "model": "demo-balanced-news-en-r000-s0",
+        "base": "demo-balanced",
+        "source": "news",
+        "lang": "en",
+        "r": 0.0,
+        "rate": "r000",
+        "repeat": 0,
+    }
+    assert len({job["model"] for job in grid}) == len(grid)
+    models = kaneko2023_models(demo_config)
+    entry = models["demo-balanced-news-fr-r075-s0"]
+    assert entry["languages"] == ["fr"] and entry["mbe"] is False and model_is_trained(entry)
+
+
+def test_repeats_and_a_source_s_own_languages_shape_the_grid(demo_config):
+    section = demo_config["kaneko2023"]
+    section["repeats"] = 2
+    section["sources"]["book"] = {"url": "file://book.txt", "languages": ["en"]}
+    grid = kaneko2023_grid(demo_config)
+    assert len(grid) == (4 + 1) * 5 * 2
+    assert {job["lang"] for job in grid if job["source"] == "book"} == {"en"}
+
+
+def test_runs_list_every_fine_tuning_then_the_original_per_language(demo_config):
+    runs = kaneko2023_runs(demo_config)
+    assert len(runs) == 20 + 4
+    assert runs[0]["run"] == "demo-balanced-news-en-r000-s0" and runs[0]["r"] == 0.0
+    originals = [run for run in runs if run["r"] is None]
+    assert [run["language"] for run in originals] == ["de", "en", "es", "fr"]
+    assert all(run["scored"] == "demo-balanced" for run in originals)
+    assert originals[0]["run"] == "demo-balanced-news-de-original"
+    assert len({run["run"] for run in runs}) == len(runs)
+
+
+def test_fine_tuned_models_stay_out_of_the_pair_tables(demo_config):
+    before = pair_jobs(demo_config)
+    demo_config["models"].update(kaneko2023_models(demo_config))
+    assert pair_jobs(demo_config) == before
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda s: s.update(base_models=["nope"]), r"kaneko2023.base_models': 'nope'"),
+        (lambda s: s.update(pair_dataset="nope"), r"kaneko2023.pair_dataset': 'nope'"),
+        (lambda s: s["wordlists"].pop("de"), r"kaneko2023.wordlists': no word lists for \['de'\]"),
+        (lambda s: s.update(ratios=[0.125]), r"kaneko2023.ratios': 0.125"),
+        (
+            lambda s: s["sources"]["news"].update(url="file://one.txt"),
+            r"kaneko2023.sources.news.url': one file for several languages",
+        ),
+    ],
+)
+def test_bad_sections_are_refused_naming_the_key(edit, message):
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text(encoding="utf-8"))
+    config = copy.deepcopy(config)
+    edit(config["kaneko2023"])
+    with pytest.raises(ConfigError, match=message):
+        validate_config(config)

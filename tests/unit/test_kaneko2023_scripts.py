@@ -1,0 +1,200 @@
+"""The Kaneko et al. (2023) scripts end to end on three tiny saved BERTs, and `mgbias tbs`.
+
+The scripts are run as Snakemake runs them (a ``snakemake`` object in their
+globals); the CLI must write the same bytes as the probe script.
+"""
+
+from __future__ import annotations
+
+import json
+import runpy
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+from transformers import BertConfig, BertForMaskedLM
+
+from mgbias.cli import main
+from mgbias.meta_evaluation import TABLE1_COLUMNS, correlation_with_r
+from mgbias.mlm.wordpiece import build_bert_tokenizer
+
+REPO = Path(__file__).resolve().parents[2]
+VOCAB = [
+    "[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "he", "she", "is", "a", "an", "doctor",
+    "engineer", "nur", "##se", "alter", "ego", ".", "man", "woman", "works", "here", "the",
+]  # fmt: skip
+SENTENCE = "[MASK] works here."
+R_GRID = [0.0, 0.5, 1.0]
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    root = tmp_path_factory.mktemp("kaneko2023")
+    tokenizer = build_bert_tokenizer(VOCAB, model_max_length=32)
+    models = []
+    for seed in range(len(R_GRID)):
+        torch.manual_seed(seed)
+        config = BertConfig(
+            vocab_size=len(VOCAB),
+            hidden_size=16,
+            num_hidden_layers=1,
+            num_attention_heads=2,
+            intermediate_size=32,
+            max_position_embeddings=32,
+            initializer_range=0.5,
+        )
+        directory = root / f"model{seed}"
+        BertForMaskedLM(config).save_pretrained(directory)
+        tokenizer.save_pretrained(directory)
+        models.append(directory)
+    targets = root / "targets.txt"
+    targets.write_text("doctor\nengineer\nnurse\nalter_ego\n", encoding="utf-8")
+    pairs = root / "pairs.csv"
+    pd.DataFrame(
+        {
+            "sent_more": ["he is a doctor.", "the woman works here.", "she is a nurse.", "he is."],
+            "sent_less": ["she is a doctor.", "the man works here.", "he is a nurse.", "he is."],
+            "stereo_antistereo": ["stereo", "antistereo", "stereo", "stereo"],
+            "bias_type": ["gender"] * 4,
+        }
+    ).to_csv(pairs, index=False)
+    return SimpleNamespace(root=root, models=models, targets=targets, pairs=pairs)
+
+
+def _run_script(name: str, **sections) -> None:
+    snakemake = SimpleNamespace(
+        log=[None], threads=1, **{key: SimpleNamespace(**value) for key, value in sections.items()}
+    )
+    runpy.run_path(str(REPO / "scripts" / name), init_globals={"snakemake": snakemake})
+
+
+def _probe(workspace, index: int) -> dict[str, Path]:
+    out = {name: workspace.root / f"probe{index}.{name}" for name in ("targets", "summary", "top")}
+    _run_script(
+        "kaneko2023_probe.py",
+        params={
+            "model_id": str(workspace.models[index]),
+            "revision": None,
+            "allow_untrained_head": False,
+            "scoring": {"device": "cpu", "batch_size": 8, "max_length": None},
+            "lang": "en",
+            "targets": str(workspace.targets),
+            "templates": None,
+            "sentence": SENTENCE,
+            "female": None,
+            "male": None,
+            "k": 3,
+        },
+        output={key: str(path) for key, path in out.items()},
+    )
+    return out
+
+
+def test_cli_tbs_writes_the_same_bytes_as_the_probe_script(workspace, tmp_path, capsys):
+    script = _probe(workspace, 0)
+    out = {name: tmp_path / f"cli.{name}" for name in ("targets", "summary", "top")}
+    code = main(
+        [
+            "tbs", "--model", str(workspace.models[0]), "--lang", "en",
+            "--targets", str(workspace.targets), "--sentence", SENTENCE, "--top-k", "3",
+            "--output", str(out["targets"]), "--summary", str(out["summary"]),
+            "--top", str(out["top"]), "--device", "cpu", "--batch-size", "8",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    for name in ("targets", "summary", "top"):
+        assert out[name].read_bytes() == script[name].read_bytes(), name
+    summary = json.loads(out["summary"].read_text())
+    assert summary["n_targets"] == 4 and summary["male_word"] == "he"
+    assert f"TBS {summary['tbs']:.6g} over 4 targets" in capsys.readouterr().out
+    table = pd.read_csv(out["targets"])
+    assert table["target"].tolist() == ["doctor", "engineer", "nurse", "alter ego"]
+    assert table.loc[2, "text"] == "[MASK] is a nurse." and table.loc[3, "n_target_tokens"] == 2
+
+
+def test_cli_tbs_rejects_bad_input(workspace, capsys):
+    assert main(["tbs", "--model", str(workspace.models[0]), "--lang", "xx"]) == 2
+    assert "no template for language 'xx'" in capsys.readouterr().err
+    command = ["tbs", "--model", str(workspace.models[0]), "--female", "en_female"]
+    assert main(command) == 2
+    assert "give both --female and --male" in capsys.readouterr().err
+
+
+# Three random models can tie on a measure with few pairs: its correlation is NaN, with a warning.
+@pytest.mark.filterwarnings("ignore:correlation_with_r")
+def test_table_and_figure_scripts_on_a_grid(workspace):
+    probes, per_pair, runs = [], [], []
+    for index, r in enumerate(R_GRID):
+        probes.append(_probe(workspace, index))
+        path = workspace.root / f"per_pair{index}.csv"
+        command = ["score", "--model", str(workspace.models[index]), "--data",
+                   str(workspace.pairs), "--per-pair", str(path), "--device", "cpu"]  # fmt: skip
+        assert main(command) == 0
+        per_pair.append(path)
+        runs.append({"run": f"m{index}", "model": "tiny", "corpus": "demo", "language": "en",
+                     "r": r})  # fmt: skip
+    runs.append({"run": "base", "model": "tiny", "corpus": "demo", "language": "en", "r": None})
+    probes.append(probes[0])
+    per_pair.append(per_pair[0])
+    out = {
+        name: workspace.root / f"table1.{name}"
+        for name in ("table", "markdown", "scores", "orientation")
+    }
+    _run_script(
+        "kaneko2023_table.py",
+        input={
+            "per_pair": [str(p) for p in per_pair],
+            "probes": [str(p["summary"]) for p in probes],
+        },
+        params={
+            "runs": runs,
+            "wordlists": {"en": {"female": ["en_female"], "male": ["en_male"]}},
+            "tie_rule": "neutral",
+            "alpha": 0.05,
+        },
+        output={key: str(path) for key, path in out.items()},
+    )
+    table = pd.read_csv(out["table"])
+    assert list(table.columns) == TABLE1_COLUMNS
+    computed = table[table.source == "computed"]
+    assert sorted(set(computed.measure)) == ["aul", "aula", "cps", "sss", "tbs"]
+    assert (computed.n_r == 3).all()
+    scores = pd.read_csv(out["scores"])
+    tbs = scores[scores.measure == "tbs"]
+    assert tbs["run"].tolist() == ["m0", "m1", "m2", "base"]
+    expected = correlation_with_r(R_GRID, tbs["score"].iloc[:3])["pearson"]
+    assert computed.set_index("measure").loc["tbs", "pearson"] == pytest.approx(expected, abs=1e-6)
+    orientation = pd.read_csv(out["orientation"])
+    assert orientation.loc[0, ["n_pairs", "male_more", "male_less", "no_gender_word"]].tolist() == [
+        4, 1, 2, 1,
+    ]  # fmt: skip
+    assert "## en: Pearson, male-oriented scores" in out["markdown"].read_text(encoding="utf-8")
+
+    figures = {
+        name: workspace.root / name
+        for name in ("fig2_table.csv", "fig2.png", "fig3_table.csv", "fig3.png")
+    }
+    for figure in (2, 3):
+        _run_script(
+            "kaneko2023_figures.py",
+            input={
+                "probes": [str(p["summary"]) for p in probes],
+                "tops": [str(p["top"]) for p in probes],
+            },
+            params={"runs": runs, "figure": figure},
+            output={
+                "table": str(figures[f"fig{figure}_table.csv"]),
+                "figure": str(figures[f"fig{figure}.png"]),
+            },
+        )
+    fig2 = pd.read_csv(figures["fig2_table.csv"])
+    assert len(fig2) == 4 and np.isnan(fig2.loc[0, "r"])
+    summary0 = json.loads(probes[1]["summary"].read_text())
+    assert fig2.loc[fig2.r == 0.5, "p_male"].item() == pytest.approx(summary0["p_male"], rel=1e-5)
+    fig3 = pd.read_csv(figures["fig3_table.csv"], keep_default_na=False)
+    assert len(fig3) == 4 * 3 and set(fig3.gender_class) <= {"male", "female", "neither"}
+    assert figures["fig2.png"].read_bytes().startswith(b"\x89PNG")
+    assert figures["fig3.png"].read_bytes().startswith(b"\x89PNG")
