@@ -285,7 +285,9 @@ def kaneko2023_inputs(key):
                     )
                 )
             else:
-                paths.append(layout.path(key, model=run["scored"], lang=run["language"]))
+                paths.append(
+                    layout.path(key, model=run["scored"], lang=run["language"])
+                )
         return paths
 
     return files
