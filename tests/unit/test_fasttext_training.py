@@ -53,6 +53,22 @@ def test_training_is_deterministic_with_seed_and_one_thread(tmp_path, corpus):
     assert read_bin(tmp_path / "a.bin", maxload=3).words == first.words[:3]
 
 
+def test_uninitialised_fasttext_memory_is_zeroed(corpus):
+    """fastText leaves most input rows uninitialised; stale memory must not leak in.
+
+    A small bucket puts the matrix in reused heap memory: after the process freed blocks
+    full of 1e30s, training gives the same finite vectors as before.
+    """
+    config = SkipgramConfig(**{**TINY.to_dict(), "bucket": 1000})
+    first = train_skipgram(corpus, config)
+    for size in (1 << 12, 1 << 15, 1 << 18):
+        garbage = np.full(size, 1e30, dtype=np.float32)
+        del garbage
+    second = train_skipgram(corpus, config)
+    assert np.isfinite(first.matrix).all()
+    np.testing.assert_array_equal(first.matrix, second.matrix)
+
+
 def test_corpus_files_are_joined_line_by_line(tmp_path, corpus):
     out = tmp_path / "all.txt"
     assert concatenate_corpus(corpus, out) == 150

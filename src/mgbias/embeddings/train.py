@@ -6,19 +6,26 @@ text corpus with the ``fasttext`` package. One thread and a fixed seed make the 
 reproducible byte for byte (fastText's Hogwild updates are nondeterministic with several
 threads).
 
-Two fastText behaviours to know: with ``thread`` below 10, fastText initialises only the
-first ``thread/10`` of the input matrix at random (word rows come first, so they are
-covered; the remaining character n-gram rows start at zero), as fastText's own command
-line does; and training on a very small corpus can stop with fastText's "Encountered NaN".
+fastText allocates its matrices without zeroing them (``posix_memalign`` in its
+``AlignedVector``) and, with ``thread`` below 10, fills only the first ``thread/10`` of the
+input matrix at random (``DenseMatrix::uniform``). The rest of the rows (most character
+n-gram rows) then hold whatever the allocator hands out: often zeros, sometimes stale
+values of earlier allocations, which makes results depend on the process's history and can
+stop training with "Encountered NaN". Training therefore runs with glibc's ``M_PERTURB``
+set so that every allocation is zero-filled: those rows start at zero, as they did when
+fastText's matrices were ``std::vector``s.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import ctypes.util
 import dataclasses
 import gzip
 import logging
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +36,7 @@ from mgbias.atomic import atomic_path
 from mgbias.embeddings.vectors import Vectors
 from mgbias.seeds import check_seed
 
-__all__ = ["SkipgramConfig", "concatenate_corpus", "train_skipgram"]
+__all__ = ["SkipgramConfig", "concatenate_corpus", "train_skipgram", "zero_filled_allocations"]
 
 logger = logging.getLogger(__name__)
 
@@ -124,6 +131,31 @@ def concatenate_corpus(paths: Sequence[str | Path], out: Path) -> int:
     return lines
 
 
+_M_PERTURB = -6  # glibc mallopt parameter: fill allocations with ~byte, freed memory with byte
+
+
+@contextlib.contextmanager
+def zero_filled_allocations() -> Iterator[None]:
+    """Make glibc zero-fill every allocation inside the block (``mallopt(M_PERTURB, 0xFF)``).
+
+    Outside glibc (no ``mallopt``) it logs a warning and changes nothing.
+    """
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        logger.warning("no glibc mallopt: fastText's uninitialised rows are not zeroed")
+        yield
+        return
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    if not mallopt(_M_PERTURB, 0xFF):
+        logger.warning("mallopt(M_PERTURB) refused: fastText's uninitialised rows are not zeroed")
+    try:
+        yield
+    finally:
+        mallopt(_M_PERTURB, 0)
+
+
 def _train_unsupervised(path: str, config: SkipgramConfig):
     """``fasttext.train_unsupervised`` with ``config``, including its seed.
 
@@ -139,7 +171,8 @@ def _train_unsupervised(path: str, config: SkipgramConfig):
     previous = defaults.get("seed")
     defaults["seed"] = seed
     try:
-        return FastText.train_unsupervised(input=path, verbose=0, **options)
+        with zero_filled_allocations():
+            return FastText.train_unsupervised(input=path, verbose=0, **options)
     finally:
         defaults["seed"] = previous
 
