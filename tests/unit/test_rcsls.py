@@ -154,3 +154,20 @@ def test_config_rejects_unknown_and_bad_settings():
     with pytest.raises(ValueError, match="lr must be > 0"):
         RCSLSConfig(lr=0.0)
     assert RCSLSConfig().to_dict()["batchsize"] == 5000
+
+
+def test_map_vectors_normalises_centres_maps_and_normalises(monkeypatch):
+    """align.py's output: unit rows, minus their mean, unit again, times Rᵀ, unit again;
+    computed in blocks (here of 7 rows) with the same result."""
+    import mgbias.embeddings.rcsls as rcsls
+
+    rng = np.random.default_rng(9)
+    src = Vectors([f"w{i}" for i in range(30)], rng.standard_normal((30, 5)) * 3)
+    R = rng.standard_normal((5, 5))
+    x = src.matrix / np.linalg.norm(src.matrix, axis=1, keepdims=True)
+    x = x - x.mean(axis=0)
+    x = x / np.linalg.norm(x, axis=1, keepdims=True)
+    y = x @ R.T
+    expected = y / np.linalg.norm(y, axis=1, keepdims=True)
+    monkeypatch.setattr(rcsls, "_MAP_BLOCK", 7)
+    np.testing.assert_allclose(map_vectors(src, R, center=True).matrix, expected, atol=1e-5)

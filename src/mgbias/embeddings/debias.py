@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.decomposition import PCA
 
-from mgbias.embeddings.vectors import Vectors, unit_rows
+from mgbias.embeddings.vectors import Vectors, normalize_rows_inplace, unit_rows
 
 __all__ = [
     "DebiasLists",
@@ -180,13 +180,16 @@ def neutralize(matrix: np.ndarray, g: np.ndarray, keep: np.ndarray) -> np.ndarra
     keep
         ``(n,)`` bool, True for gender-specific rows (left as they are).
     """
-    out = np.array(matrix, dtype=np.float32, copy=True)
+    return _neutralize_inplace(np.array(matrix, dtype=np.float32, copy=True), g, keep)
+
+
+def _neutralize_inplace(matrix: np.ndarray, g: np.ndarray, keep: np.ndarray) -> np.ndarray:
     g32 = g.astype(np.float32)
-    for start in range(0, out.shape[0], _BLOCK_ROWS):
-        block = out[start : start + _BLOCK_ROWS]
+    for start in range(0, matrix.shape[0], _BLOCK_ROWS):
+        block = matrix[start : start + _BLOCK_ROWS]
         mask = ~keep[start : start + _BLOCK_ROWS]
         block[mask] -= np.outer(block[mask] @ g32, g32)
-    return unit_rows(out)
+    return normalize_rows_inplace(matrix)
 
 
 def equalize_pair(va: np.ndarray, vb: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -219,7 +222,14 @@ def equalize(
 
     Returns the re-normalised vectors and the pairs equalised.
     """
-    matrix = np.array(vectors.matrix, copy=True)
+    equalized = vectors.with_matrix(np.array(vectors.matrix, copy=True))
+    return equalized, _equalize_inplace(equalized, pairs, g)
+
+
+def _equalize_inplace(
+    vectors: Vectors, pairs: Iterable[tuple[str, str]], g: np.ndarray
+) -> list[tuple[str, str]]:
+    matrix = vectors.matrix
     done = []
     for a, b in _case_variants(pairs):
         if a in vectors and b in vectors and a != b:
@@ -227,7 +237,8 @@ def equalize(
             matrix[vectors.index[a]] = new_a
             matrix[vectors.index[b]] = new_b
             done.append((a, b))
-    return vectors.with_matrix(unit_rows(matrix)), done
+    normalize_rows_inplace(matrix)
+    return done
 
 
 @dataclass(frozen=True)
@@ -283,8 +294,9 @@ def hard_debias(vectors: Vectors, lists: DebiasLists | None = None) -> DebiasRes
         logger.warning("definitional pair %s not in %s; skipped", pair, vectors.source)
     g = gender_direction(unit, used)
     keep = np.fromiter((w in lists.gender_specific for w in unit.words), bool, len(unit))
-    neutral = unit.with_matrix(neutralize(unit.matrix, g, keep))
-    debiased, equalized = equalize(neutral, lists.equalize, g)
+    _neutralize_inplace(unit.matrix, g, keep)  # ``unit`` owns its matrix
+    equalized = _equalize_inplace(unit, lists.equalize, g)
+    debiased = unit
     logger.info(
         "hard debias of %s: %d definitional pairs (%d skipped), %d words neutralised, "
         "%d pairs equalised",

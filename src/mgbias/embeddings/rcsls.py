@@ -65,6 +65,7 @@ logger = logging.getLogger(__name__)
 MIN_LR = 1e-4
 #: align.py's norm offset when it normalises the mapped output.
 OUTPUT_EPS = 1e-8
+_MAP_BLOCK = 100_000
 
 
 @dataclass(frozen=True)
@@ -302,6 +303,17 @@ def map_vectors(src: Vectors, R: np.ndarray, center: bool = False) -> Vectors:
 
     This is align.py's output: pass the *full* source vocabulary (read with no cap).
     """
-    normalized = src.normalized(center=center, eps=OUTPUT_EPS)
-    mapped = normalized.matrix @ np.asarray(R, dtype=np.float32).T
-    return Vectors(src.words, unit_rows(mapped, OUTPUT_EPS), src.source)
+    R32 = np.asarray(R, dtype=np.float32)
+    out = np.empty((len(src), R32.shape[0]), dtype=np.float32)
+    mean = None
+    if center:
+        mean = np.zeros(src.dim)
+        for start in range(0, len(src), _MAP_BLOCK):
+            mean += unit_rows(src.matrix[start : start + _MAP_BLOCK], OUTPUT_EPS).sum(axis=0)
+        mean = (mean / max(1, len(src))).astype(np.float32)
+    for start in range(0, len(src), _MAP_BLOCK):
+        block = unit_rows(src.matrix[start : start + _MAP_BLOCK], OUTPUT_EPS)
+        if mean is not None:
+            block = unit_rows(block - mean, OUTPUT_EPS)
+        out[start : start + len(block)] = unit_rows(block @ R32.T, OUTPUT_EPS)
+    return src.with_matrix(out)

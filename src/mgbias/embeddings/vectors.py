@@ -29,6 +29,7 @@ __all__ = [
     "read_vec",
     "read_vectors",
     "read_vec_header",
+    "normalize_rows_inplace",
     "unit_rows",
     "write_vec",
 ]
@@ -62,6 +63,18 @@ def unit_rows(matrix: np.ndarray, eps: float = 0.0) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True) + eps
     safe = np.where(norms > 0, norms, 1)
     return (matrix / safe).astype(matrix.dtype, copy=False)
+
+
+def normalize_rows_inplace(matrix: np.ndarray, eps: float = 0.0) -> np.ndarray:
+    """Divide each row of ``matrix`` by its L2 norm (plus ``eps``) in place, in blocks.
+
+    All-zero rows stay zero. Returns ``matrix``.
+    """
+    for start in range(0, matrix.shape[0], _CHUNK_ROWS):
+        block = matrix[start : start + _CHUNK_ROWS]
+        norms = np.linalg.norm(block, axis=1, keepdims=True) + eps
+        block /= np.where(norms > 0, norms, 1).astype(block.dtype, copy=False)
+    return matrix
 
 
 class Vectors:
@@ -142,16 +155,30 @@ class Vectors:
     def normalized(self, center: bool = False, eps: float = 0.0) -> Vectors:
         """Unit-length rows; with ``center``, then mean-centred and unit-length again.
 
-        This is the order of fastText's ``load_vectors(norm=True, center=...)``.
+        This is the order of fastText's ``load_vectors(norm=True, center=...)``. The
+        result has its own matrix (one copy; the work is done in place, in blocks).
         """
-        matrix = unit_rows(self.matrix, eps)
+        matrix = normalize_rows_inplace(self.matrix.copy(), eps)
         if center:
-            matrix = unit_rows(matrix - matrix.mean(axis=0, keepdims=True), eps)
-        return Vectors(self.words, matrix, self.source)
+            matrix -= matrix.mean(axis=0, keepdims=True, dtype=np.float64).astype(np.float32)
+            normalize_rows_inplace(matrix, eps)
+        return self.with_matrix(matrix)
 
     def with_matrix(self, matrix: np.ndarray) -> Vectors:
-        """The same words with another matrix (same number of rows)."""
-        return Vectors(self.words, matrix, self.source)
+        """The same words (sharing the word index) with another ``(len, d)`` matrix."""
+        matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        if matrix.ndim != 2 or matrix.shape[0] != len(self.words):
+            raise ValueError(
+                f"{self.source}: a matrix of shape {matrix.shape} for {len(self.words)} words"
+            )
+        other = object.__new__(Vectors)
+        other.words, other.matrix, other.index, other.source = (
+            self.words,
+            matrix,
+            self.index,
+            self.source,
+        )
+        return other
 
 
 # --------------------------------------------------------------------------------------
@@ -420,14 +447,11 @@ def write_vec(path: str | Path, vectors: Vectors, precision: int = 6) -> None:
                 f"{vectors.source}: word {word!r} cannot be written to a .vec file (empty, or "
                 "holds a space or newline)"
             )
-    fmt = f"%.{precision}g"
     n, d = vectors.matrix.shape
+    line = "%s " + " ".join([f"%.{precision}g"] * d) + "\n"
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as stream:
         stream.write(f"{n} {d}\n")
         for start in range(0, n, _CHUNK_ROWS):
-            block = vectors.matrix[start : start + _CHUNK_ROWS]
+            block = vectors.matrix[start : start + _CHUNK_ROWS].tolist()
             words = vectors.words[start : start + len(block)]
-            rows = (" ".join(fmt % value for value in row.tolist()) for row in block)
-            stream.writelines(
-                f"{word} {values}\n" for word, values in zip(words, rows, strict=True)
-            )
+            stream.writelines(line % (word, *row) for word, row in zip(words, block, strict=True))
