@@ -58,6 +58,7 @@ from mgbias.embeddings.mibs import (
 from mgbias.seeds import check_seed
 
 __all__ = [
+    "DEMO_FASTTEXT",
     "SEED_NOUNS",
     "Concept",
     "concepts",
@@ -69,6 +70,13 @@ __all__ = [
     "write_dictionaries",
     "write_mibs_lists",
 ]
+
+#: fastText settings that recover the planted bias from a demo world's 20,000 sentences
+#: per language (about 1 s per language on one thread). Character n-grams are off: with
+#: them, a feminine form shares most n-grams with its masculine form (lehrer/lehrerin), which
+#: in this small vocabulary ties the two together and hides the planted association (German
+#: and French inBias then come out higher in the balanced world than in the planted one).
+DEMO_FASTTEXT: dict[str, int] = {"dim": 50, "epoch": 20, "minCount": 5, "minn": 0, "maxn": 0}
 
 #: English male forms of the person nouns used as gender seeds (with the pronouns).
 SEED_NOUNS: tuple[str, ...] = ("man", "boy", "father", "son", "brother", "husband")
