@@ -109,23 +109,19 @@ def _finetune(args: argparse.Namespace) -> int:
         "precision": args.precision,
         "max_grad_norm": None if args.no_clip else 1.0,
     }
-    try:
-        config = FineTuneConfig(**{k: v for k, v in settings.items() if v is not None})
-        finetune_mlm(
-            args.model,
-            args.text,
-            args.output,
-            config,
-            dev=args.dev or (),
-            revision=args.revision,
-            device=args.device,
-            threads=args.threads,
-            keep_checkpoints=args.keep_checkpoints,
-            allow_untrained_head=args.allow_untrained_head,
-        )
-    except (ValueError, OSError) as error:
-        print(f"mgbias: {error}", file=sys.stderr)
-        return 2
+    config = FineTuneConfig(**{k: v for k, v in settings.items() if v is not None})
+    finetune_mlm(
+        args.model,
+        args.text,
+        args.output,
+        config,
+        dev=args.dev or (),
+        revision=args.revision,
+        device=args.device,
+        threads=args.threads,
+        keep_checkpoints=args.keep_checkpoints,
+        allow_untrained_head=args.allow_untrained_head,
+    )
     print(args.output)
     return 0
 
@@ -137,23 +133,19 @@ def _gendered_text(args: argparse.Namespace) -> int:
     from mgbias.wordlists import load_gender_words
 
     out = args.output
-    try:
-        female, male = load_gender_words(args.female, args.male)
-        counts = mine_gendered_text(
-            args.text,
-            female,
-            male,
-            out_female=out / "female.txt",
-            out_male=out / "male.txt",
-            out_dev_female=out / "dev_female.txt",
-            out_dev_male=out / "dev_male.txt",
-            n=args.n,
-            n_dev=args.n_dev,
-            seed=args.seed,
-        )
-    except (ValueError, OSError) as error:
-        print(f"mgbias: {error}", file=sys.stderr)
-        return 2
+    female, male = load_gender_words(args.female, args.male)
+    counts = mine_gendered_text(
+        args.text,
+        female,
+        male,
+        out_female=out / "female.txt",
+        out_male=out / "male.txt",
+        out_dev_female=out / "dev_female.txt",
+        out_dev_male=out / "dev_male.txt",
+        n=args.n,
+        n_dev=args.n_dev,
+        seed=args.seed,
+    )
     print(json.dumps(counts.to_dict()))
     return 0
 
@@ -163,21 +155,17 @@ def _mix(args: argparse.Namespace) -> int:
 
     from mgbias.finetune.mixture import write_mixture
 
-    try:
-        mixture = write_mixture(
-            args.female,
-            args.male,
-            args.r,
-            args.output,
-            seed=args.seed,
-            n=args.n,
-            repeat=args.repeat,
-            sampling=args.sampling,
-            rounding=args.rounding,
-        )
-    except (ValueError, OSError) as error:
-        print(f"mgbias: {error}", file=sys.stderr)
-        return 2
+    mixture = write_mixture(
+        args.female,
+        args.male,
+        args.r,
+        args.output,
+        seed=args.seed,
+        n=args.n,
+        repeat=args.repeat,
+        sampling=args.sampling,
+        rounding=args.rounding,
+    )
     print(json.dumps(mixture.summary()))
     return 0
 
@@ -265,12 +253,8 @@ def _tbs(args: argparse.Namespace) -> int:
     from mgbias.mlm.templates import template_spec
     from mgbias.wordlists.professions import template_targets
 
-    try:
-        template_spec(args.lang, args.templates, figure3_sentence=args.sentence)
-        template_targets(args.targets, args.lang)
-    except (ValueError, OSError) as error:
-        print(f"mgbias: {error}", file=sys.stderr)
-        return 2
+    template_spec(args.lang, args.templates, figure3_sentence=args.sentence)
+    template_targets(args.targets, args.lang)
     if (args.female is None) != (args.male is None):
         print("mgbias: give both --female and --male, or neither", file=sys.stderr)
         return 2
@@ -278,30 +262,26 @@ def _tbs(args: argparse.Namespace) -> int:
     from mgbias.mlm.load import load_mlm
     from mgbias.probes.kaneko2023 import probe_model, write_probe
 
-    try:
-        model, tokenizer = load_mlm(
-            args.model,
-            revision=args.revision,
-            device=args.device,
-            allow_untrained_head=args.allow_untrained_head,
-        )
-        result = probe_model(
-            model,
-            tokenizer,
-            args.lang,
-            targets=args.targets,
-            templates=args.templates,
-            sentence=args.sentence,
-            female=args.female,
-            male=args.male,
-            k=args.top_k,
-            batch_size=args.batch_size,
-            max_length=args.max_length,
-            model_name=args.model,
-        )
-    except (ValueError, OSError) as error:
-        print(f"mgbias: {error}", file=sys.stderr)
-        return 2
+    model, tokenizer = load_mlm(
+        args.model,
+        revision=args.revision,
+        device=args.device,
+        allow_untrained_head=args.allow_untrained_head,
+    )
+    result = probe_model(
+        model,
+        tokenizer,
+        args.lang,
+        targets=args.targets,
+        templates=args.templates,
+        sentence=args.sentence,
+        female=args.female,
+        male=args.male,
+        k=args.top_k,
+        batch_size=args.batch_size,
+        max_length=args.max_length,
+        model_name=args.model,
+    )
     write_probe(result, targets_path=args.output, summary_path=args.summary, top_path=args.top)
     summary = result.summary
     male, female = summary["male_word"], summary["female_word"]
@@ -385,21 +365,17 @@ def _align(args: argparse.Namespace) -> int:
 def _bli(args: argparse.Namespace) -> int:
     from mgbias.embeddings.steps import bli_files
 
-    try:
-        results = bli_files(
-            args.src_emb,
-            args.tgt_emb,
-            args.dico_test,
-            retrievals=(args.retrieval,),
-            k=args.knn,
-            maxload=args.maxload,
-            center=args.center,
-            device=args.device,
-            output=args.output,
-        )
-    except (ValueError, OSError) as error:
-        print(f"mgbias: {error}", file=sys.stderr)
-        return 2
+    results = bli_files(
+        args.src_emb,
+        args.tgt_emb,
+        args.dico_test,
+        retrievals=(args.retrieval,),
+        k=args.knn,
+        maxload=args.maxload,
+        center=args.center,
+        device=args.device,
+        output=args.output,
+    )
     _print_bli(results, args.dico_test)
     return 0
 
@@ -709,7 +685,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except (ValueError, OSError) as error:  # bad input: a message naming it, no traceback
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
