@@ -42,6 +42,15 @@ rule kaneko2023_table1:
     input:
         per_pair=kaneko2023_inputs("pairs_per_pair"),
         probes=kaneko2023_inputs("kaneko2023_probe_summary"),
+        wordlists=lambda wc: [
+            path
+            for lang in KANEKO2023["languages"]
+            for path in wordlist_files(
+                KANEKO2023.get("orientation", {}).get(
+                    lang, KANEKO2023["wordlists"][lang]
+                )
+            )
+        ],
         code=script_code("kaneko2023_table.py"),
     output:
         table=report(
@@ -59,7 +68,9 @@ rule kaneko2023_table1:
         "../envs/mgbias.yaml"
     params:
         runs=kaneko2023_runs(config),
-        wordlists=canonical(KANEKO2023.get("wordlists", {})),
+        wordlists=canonical(
+            {**KANEKO2023.get("wordlists", {}), **KANEKO2023.get("orientation", {})}
+        ),
         tie_rule=config["pair_tie_rule"],
         alpha=config["pair_alpha"],
     script:

@@ -109,23 +109,19 @@ def _finetune(args: argparse.Namespace) -> int:
         "precision": args.precision,
         "max_grad_norm": None if args.no_clip else 1.0,
     }
-    try:
-        config = FineTuneConfig(**{k: v for k, v in settings.items() if v is not None})
-        finetune_mlm(
-            args.model,
-            args.text,
-            args.output,
-            config,
-            dev=args.dev or (),
-            revision=args.revision,
-            device=args.device,
-            threads=args.threads,
-            keep_checkpoints=args.keep_checkpoints,
-            allow_untrained_head=args.allow_untrained_head,
-        )
-    except (ValueError, OSError) as error:
-        print(f"mgbias: {error}", file=sys.stderr)
-        return 2
+    config = FineTuneConfig(**{k: v for k, v in settings.items() if v is not None})
+    finetune_mlm(
+        args.model,
+        args.text,
+        args.output,
+        config,
+        dev=args.dev or (),
+        revision=args.revision,
+        device=args.device,
+        threads=args.threads,
+        keep_checkpoints=args.keep_checkpoints,
+        allow_untrained_head=args.allow_untrained_head,
+    )
     print(args.output)
     return 0
 
@@ -137,23 +133,19 @@ def _gendered_text(args: argparse.Namespace) -> int:
     from mgbias.wordlists import load_gender_words
 
     out = args.output
-    try:
-        female, male = load_gender_words(args.female, args.male)
-        counts = mine_gendered_text(
-            args.text,
-            female,
-            male,
-            out_female=out / "female.txt",
-            out_male=out / "male.txt",
-            out_dev_female=out / "dev_female.txt",
-            out_dev_male=out / "dev_male.txt",
-            n=args.n,
-            n_dev=args.n_dev,
-            seed=args.seed,
-        )
-    except (ValueError, OSError) as error:
-        print(f"mgbias: {error}", file=sys.stderr)
-        return 2
+    female, male = load_gender_words(args.female, args.male)
+    counts = mine_gendered_text(
+        args.text,
+        female,
+        male,
+        out_female=out / "female.txt",
+        out_male=out / "male.txt",
+        out_dev_female=out / "dev_female.txt",
+        out_dev_male=out / "dev_male.txt",
+        n=args.n,
+        n_dev=args.n_dev,
+        seed=args.seed,
+    )
     print(json.dumps(counts.to_dict()))
     return 0
 
@@ -163,21 +155,17 @@ def _mix(args: argparse.Namespace) -> int:
 
     from mgbias.finetune.mixture import write_mixture
 
-    try:
-        mixture = write_mixture(
-            args.female,
-            args.male,
-            args.r,
-            args.output,
-            seed=args.seed,
-            n=args.n,
-            repeat=args.repeat,
-            sampling=args.sampling,
-            rounding=args.rounding,
-        )
-    except (ValueError, OSError) as error:
-        print(f"mgbias: {error}", file=sys.stderr)
-        return 2
+    mixture = write_mixture(
+        args.female,
+        args.male,
+        args.r,
+        args.output,
+        seed=args.seed,
+        n=args.n,
+        repeat=args.repeat,
+        sampling=args.sampling,
+        rounding=args.rounding,
+    )
     print(json.dumps(mixture.summary()))
     return 0
 
@@ -265,12 +253,8 @@ def _tbs(args: argparse.Namespace) -> int:
     from mgbias.mlm.templates import template_spec
     from mgbias.wordlists.professions import template_targets
 
-    try:
-        template_spec(args.lang, args.templates, figure3_sentence=args.sentence)
-        template_targets(args.targets, args.lang)
-    except (ValueError, OSError) as error:
-        print(f"mgbias: {error}", file=sys.stderr)
-        return 2
+    template_spec(args.lang, args.templates, figure3_sentence=args.sentence)
+    template_targets(args.targets, args.lang)
     if (args.female is None) != (args.male is None):
         print("mgbias: give both --female and --male, or neither", file=sys.stderr)
         return 2
@@ -278,30 +262,26 @@ def _tbs(args: argparse.Namespace) -> int:
     from mgbias.mlm.load import load_mlm
     from mgbias.probes.kaneko2023 import probe_model, write_probe
 
-    try:
-        model, tokenizer = load_mlm(
-            args.model,
-            revision=args.revision,
-            device=args.device,
-            allow_untrained_head=args.allow_untrained_head,
-        )
-        result = probe_model(
-            model,
-            tokenizer,
-            args.lang,
-            targets=args.targets,
-            templates=args.templates,
-            sentence=args.sentence,
-            female=args.female,
-            male=args.male,
-            k=args.top_k,
-            batch_size=args.batch_size,
-            max_length=args.max_length,
-            model_name=args.model,
-        )
-    except (ValueError, OSError) as error:
-        print(f"mgbias: {error}", file=sys.stderr)
-        return 2
+    model, tokenizer = load_mlm(
+        args.model,
+        revision=args.revision,
+        device=args.device,
+        allow_untrained_head=args.allow_untrained_head,
+    )
+    result = probe_model(
+        model,
+        tokenizer,
+        args.lang,
+        targets=args.targets,
+        templates=args.templates,
+        sentence=args.sentence,
+        female=args.female,
+        male=args.male,
+        k=args.top_k,
+        batch_size=args.batch_size,
+        max_length=args.max_length,
+        model_name=args.model,
+    )
     write_probe(result, targets_path=args.output, summary_path=args.summary, top_path=args.top)
     summary = result.summary
     male, female = summary["male_word"], summary["female_word"]
@@ -316,6 +296,238 @@ def _tbs(args: argparse.Namespace) -> int:
     print(f"top {args.top_k} for {summary['sentence']!r}:")
     print(result.top.to_markdown(index=False, floatfmt=".4g"))
     return 0
+
+
+def _rcsls_config(args: argparse.Namespace):
+    from mgbias.embeddings.rcsls_config import RCSLSConfig
+
+    return RCSLSConfig(
+        knn=args.knn,
+        lr=args.lr,
+        niter=args.niter,
+        maxneg=args.maxneg,
+        maxsup=args.maxsup,
+        maxload=args.maxload,
+        batchsize=args.batchsize,
+        sgd=args.sgd,
+        center=args.center,
+        seed=args.seed,
+        device=args.device,
+    )
+
+
+def _print_bli(results, dico_test) -> None:
+    for result in results:
+        print(
+            f"{result.retrieval.upper()} accuracy on {dico_test}: {result.accuracy:.2f}% "
+            f"({result.n_correct} of {result.n_source_words} source words; "
+            f"{result.n_covered} in both vocabularies)"
+        )
+
+
+def _align(args: argparse.Namespace) -> int:
+    from mgbias.embeddings.steps import align_files, bli_files
+
+    try:
+        config = _rcsls_config(args)
+        result = align_files(
+            args.src_emb,
+            args.tgt_emb,
+            args.dico_train,
+            args.output,
+            config,
+            matrix=args.matrix or Path(f"{args.output}-mat.npy"),
+            summary=args.summary,
+        )
+    except (ValueError, OSError, KeyError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"RCSLS: {result.n_pairs} of {result.n_pairs_file} training pairs; loss "
+        f"{result.losses[0]:.4f} -> {result.losses[-1]:.4f} in {len(result.losses)} steps; "
+        f"wrote {args.output}"
+    )
+    if args.dico_test is not None:
+        results = bli_files(
+            args.output,
+            args.tgt_emb,
+            args.dico_test,
+            retrievals=("csls",),
+            k=args.knn,
+            maxload=args.maxload,
+            center=args.center,
+            device=args.device,
+        )
+        _print_bli(results, args.dico_test)
+    return 0
+
+
+def _bli(args: argparse.Namespace) -> int:
+    from mgbias.embeddings.steps import bli_files
+
+    results = bli_files(
+        args.src_emb,
+        args.tgt_emb,
+        args.dico_test,
+        retrievals=(args.retrieval,),
+        k=args.knn,
+        maxload=args.maxload,
+        center=args.center,
+        device=args.device,
+        output=args.output,
+    )
+    _print_bli(results, args.dico_test)
+    return 0
+
+
+def _debias(args: argparse.Namespace) -> int:
+    from mgbias.embeddings.steps import debias_file
+
+    try:
+        result = debias_file(
+            args.emb,
+            args.output,
+            definitional=args.definitional,
+            gender_specific=args.gender_specific,
+            equalize=args.equalize,
+            summary=args.summary,
+        )
+    except (ValueError, OSError, KeyError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"hard debias: {len(result.definitional_used)} definitional pairs "
+        f"({len(result.definitional_skipped)} not in the vocabulary: "
+        f"{[list(p) for p in result.definitional_skipped]}), {result.n_neutralized} words "
+        f"neutralised, {len(result.equalized)} pairs equalised; wrote {args.output}"
+    )
+    return 0
+
+
+def _inbias(args: argparse.Namespace) -> int:
+    from mgbias.embeddings.steps import inbias_files
+
+    try:
+        report = inbias_files(
+            args.emb,
+            args.male_occupations,
+            args.female_occupations,
+            args.seeds,
+            original=args.original,
+            variant=args.variant,
+            authors_split=args.authors_split,
+            n_strong=args.n_strong,
+            reference_scores=args.reference,
+            paired=args.paired,
+            output=args.output,
+            scores=args.scores,
+        )
+    except (ValueError, OSError, KeyError) as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    result = report.result
+    print(
+        f"inBias ({result.variant}) of {args.emb}: {result.value:.4f} on N = {result.n} "
+        f"of {report.n_listed} pairs; strong {report.strong:.4f}, weak {report.weak:.4f}"
+    )
+    if report.p_value is not None:
+        test = "ttest_rel" if report.paired else "ttest_ind"
+        print(
+            f"{test} against {args.reference}: t = {report.t_statistic:.4f}, "
+            f"p = {report.p_value:.4g}"
+        )
+    return 0
+
+
+def _add_embedding_commands(commands) -> None:
+    from mgbias.embeddings.rcsls_config import RCSLSConfig
+
+    defaults = RCSLSConfig()
+    align = commands.add_parser(
+        "align",
+        help="align two word-vector spaces with RCSLS (fastText's align.py, in torch)",
+        description="Options as fastText's alignment/align.py, with hyphens; defaults are "
+        "Zhao et al. (2020)'s (align.py's own defaults are --batchsize 10000 --no-sgd "
+        "--maxsup -1). Writes the full source vocabulary mapped and normalised, and R.",
+    )
+    align.add_argument("--src-emb", required=True, type=Path, help="source .vec/.bin")
+    align.add_argument("--tgt-emb", required=True, type=Path, help="target .vec/.bin")
+    align.add_argument("--dico-train", required=True, type=Path, help="MUSE train dictionary")
+    align.add_argument(
+        "--dico-test", type=Path, default=None, help="MUSE test dictionary: print CSLS accuracy"
+    )
+    align.add_argument("--output", required=True, type=Path, help="aligned .vec to write")
+    align.add_argument(
+        "--matrix", type=Path, default=None, help="R as .npy (default: OUTPUT-mat.npy)"
+    )
+    align.add_argument("--summary", type=Path, default=None, help="JSON of losses and settings")
+    align.add_argument("--knn", type=int, default=defaults.knn)
+    align.add_argument("--lr", type=float, default=defaults.lr)
+    align.add_argument("--niter", type=int, default=defaults.niter)
+    align.add_argument("--maxneg", type=int, default=defaults.maxneg)
+    align.add_argument("--maxsup", type=int, default=defaults.maxsup)
+    align.add_argument("--maxload", type=int, default=defaults.maxload)
+    align.add_argument("--batchsize", type=int, default=defaults.batchsize)
+    align.add_argument("--sgd", action=argparse.BooleanOptionalAction, default=defaults.sgd)
+    align.add_argument("--center", action=argparse.BooleanOptionalAction, default=False)
+    align.add_argument("--seed", type=int, default=defaults.seed, help="seed of SGD batches")
+    align.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    align.set_defaults(run=_align)
+
+    bli = commands.add_parser(
+        "bli",
+        help="bilingual lexicon induction accuracy of an aligned space (fastText's eval.py)",
+        description="Accuracy = correct top-1 / distinct source words of the dictionary; "
+        "words missing from either vocabulary count as errors.",
+    )
+    bli.add_argument("--src-emb", required=True, type=Path, help="source vectors, aligned")
+    bli.add_argument("--tgt-emb", required=True, type=Path, help="target vectors")
+    bli.add_argument("--dico-test", required=True, type=Path, help="MUSE test dictionary")
+    bli.add_argument("--retrieval", choices=["csls", "nn"], default="csls")
+    bli.add_argument("--knn", type=int, default=10, help="CSLS neighbourhood size")
+    bli.add_argument("--maxload", type=int, default=200_000)
+    bli.add_argument("--center", action=argparse.BooleanOptionalAction, default=False)
+    bli.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    bli.add_argument("--output", type=Path, default=None, help="JSON of the result")
+    bli.set_defaults(run=_bli)
+
+    debias = commands.add_parser(
+        "debias",
+        help="hard-debias word vectors (Bolukbasi et al. 2016; Zhao et al.'s ENDEB)",
+        description="Word lists default to debiaswe's (shipped); pairs missing from the "
+        "vocabulary are skipped and reported.",
+    )
+    debias.add_argument("--emb", required=True, type=Path, help=".vec/.bin to debias")
+    debias.add_argument("--output", required=True, type=Path, help="debiased .vec to write")
+    debias.add_argument("--definitional", type=Path, default=None, help="JSON list of pairs")
+    debias.add_argument("--gender-specific", type=Path, default=None, help="JSON list of words")
+    debias.add_argument("--equalize", type=Path, default=None, help="JSON list of pairs")
+    debias.add_argument("--summary", type=Path, default=None, help="JSON of what was done")
+    debias.set_defaults(run=_debias)
+
+    inbias = commands.add_parser(
+        "inbias",
+        help="inBias (Zhao et al. 2020, Eq. 1) of a space on MIBs-style word lists",
+        description="variant 'averaged' is Eq. 1 as printed; 'pairwise' is the authors' "
+        "code, which reproduces the published numbers.",
+    )
+    inbias.add_argument("--emb", required=True, type=Path, help="space to score (.vec/.bin)")
+    inbias.add_argument("--male-occupations", required=True, type=Path)
+    inbias.add_argument("--female-occupations", required=True, type=Path)
+    inbias.add_argument("--seeds", required=True, type=Path, help="[female, male] JSON pairs")
+    inbias.add_argument(
+        "--original", type=Path, default=None, help="original space whose vocabulary filters"
+    )
+    inbias.add_argument("--variant", choices=["averaged", "pairwise"], default="averaged")
+    inbias.add_argument("--authors-split", action="store_true")
+    inbias.add_argument("--n-strong", type=int, default=137)
+    inbias.add_argument(
+        "--reference", type=Path, default=None, help="per-occupation CSV to t-test against"
+    )
+    inbias.add_argument("--paired", action="store_true", help="ttest_rel, not ttest_ind")
+    inbias.add_argument("--output", type=Path, default=None, help="JSON summary")
+    inbias.add_argument("--scores", type=Path, default=None, help="per-occupation CSV")
+    inbias.set_defaults(run=_inbias)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -466,13 +678,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_share_arguments(share)
     share.set_defaults(run=run_share)
+    _add_embedding_commands(commands)
     _add_finetune_commands(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except (ValueError, OSError) as error:  # bad input: a message naming it, no traceback
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -39,4 +39,5 @@ def job_log(path: str | Path | None, name: str = "mgbias") -> Iterator[logging.L
             raise
         finally:
             sys.stderr = old_stderr
+            logging.captureWarnings(False)
             root.removeHandler(handler)

@@ -63,12 +63,13 @@ def test_paper_plan_has_every_language_corpus_and_model(plan):
 def test_paper_plan_scores_steinborn_models_on_the_public_pair_benchmarks(plan):
     counts = job_counts(plan)
     # CrowS-Pairs (en) + multilingual CrowS-Pairs (en, de, id, th, fi) + StereoSet (en)
-    assert counts["download_pairs"] == 7
+    # + CrowS-Pairs' gender pairs for Kaneko et al. (2023) (en)
+    assert counts["download_pairs"] == 8
     # CrowS-Pairs: 5 models x (unperturbed, perturbed); multilingual: 2 models x 5
-    # languages; StereoSet: 5 models
-    assert counts["score_pairs"] == 10 + 10 + 5
-    assert counts["pair_measures"] == 25
-    assert counts["steinborn_table2"] == counts["steinborn_table3"] == 1
+    # languages; StereoSet: 5 models; the gender pairs: 2 base models + 44 fine-tunings
+    assert counts["score_pairs"] == 10 + 10 + 5 + 2 + 44
+    assert counts["pair_measures"] == 71
+    assert counts["pairs_steinborn_table2"] == counts["pairs_steinborn_table3"] == 1
     assert "results/score/pairs/xlmr/multilingual_crows_pairs/original/th.masked.parquet" in plan
     assert "results/score/pairs/albert/crows_pairs/perturbed/en.masked.parquet" in plan
     assert "data/raw/pairs/multilingual_crows_pairs/fi/cps_translated_fi_formatted.csv" in plan

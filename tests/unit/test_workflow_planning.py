@@ -131,7 +131,7 @@ def test_cli_check_config(repo, capsys):
         )
         == 0
     )
-    assert "13 models, 3 pair datasets" in capsys.readouterr().out
+    assert "14 models, 4 pair datasets" in capsys.readouterr().out
 
 
 def test_pair_jobs_expand_models_variants_and_languages():

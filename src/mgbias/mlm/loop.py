@@ -31,7 +31,7 @@ import torch
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel
 
-from mgbias.mlm.masked import mlm_encoder_and_head
+from mgbias.mlm.heads import mlm_encoder_and_head
 from mgbias.mlm.sequences import PackedSequences
 
 __all__ = [
@@ -102,7 +102,7 @@ def masked_lm_loss(
     head (a vocabulary-sized projection) runs on the ~15% of positions that carry
     a label instead of on every position, which makes a training step several
     times cheaper for a small model (``benchmarks/mlm_training.py``). The model is
-    split by :func:`mgbias.mlm.masked.mlm_encoder_and_head` (BERT, RoBERTa, ALBERT,
+    split by :func:`mgbias.mlm.heads.mlm_encoder_and_head` (BERT, RoBERTa, ALBERT,
     DistilBERT, ELECTRA); a model it cannot split computes its own logits.
 
     With ``groups`` (one integer id per row), the rows form groups, e.g. the batches

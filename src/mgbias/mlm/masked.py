@@ -43,7 +43,7 @@ than the limit.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,6 +52,7 @@ from torch import nn
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
+from mgbias.mlm.heads import Head, mlm_encoder_and_head
 from mgbias.mlm.masked_cache import PairScores, SideScores
 from mgbias.mlm.spans import encode_pairs
 from mgbias.mlm.unmasked import default_max_length, padding_id
@@ -71,68 +72,6 @@ HEAD_CHUNK_ELEMENTS = 1 << 24
 """At most this many logits (rows x vocabulary) are held at once (64 MiB in float32)."""
 
 """Models whose position ids start at ``pad_token_id + 1`` (fairseq convention)."""
-
-Head = Callable[[torch.Tensor], torch.Tensor]
-
-
-# --------------------------------------------------------------------------- model split
-
-
-def _distilbert_head(model: nn.Module) -> Head:
-    def head(hidden: torch.Tensor) -> torch.Tensor:
-        hidden = model.activation(model.vocab_transform(hidden))
-        return model.vocab_projector(model.vocab_layer_norm(hidden))
-
-    return head
-
-
-def _electra_head(model: nn.Module) -> Head:
-    def head(hidden: torch.Tensor) -> torch.Tensor:
-        return model.generator_lm_head(model.generator_predictions(hidden))
-
-    return head
-
-
-def mlm_encoder_and_head(model: PreTrainedModel) -> tuple[nn.Module, Head | None]:
-    """Split a masked LM into its encoder and its MLM head.
-
-    ``head(encoder(input_ids, attention_mask)[0])`` equals ``model(...).logits``.
-
-    ============================  =================  ==========================
-    family                        encoder            head
-    ============================  =================  ==========================
-    BERT, mBERT                   ``bert``           ``cls``
-    RoBERTa, XLM-R, CamemBERT     ``roberta``        ``lm_head``
-    ALBERT                        ``albert``         ``predictions``
-    DistilBERT                    ``distilbert``     ``vocab_transform`` ...
-    ELECTRA (generator)           ``electra``        ``generator_predictions`` ...
-    ============================  =================  ==========================
-
-    Returns
-    -------
-    tuple[nn.Module, Head or None]
-        The encoder (``model.base_model``) and a callable mapping hidden states
-        ``(..., hidden)`` to logits ``(..., vocabulary)``; ``(model, None)``
-        when the split is unknown, meaning "run the whole model".
-    """
-    encoder = getattr(model, "base_model", model)
-    if encoder is model:
-        return model, None
-    for name in ("cls", "lm_head", "predictions"):
-        head = getattr(model, name, None)
-        if isinstance(head, nn.Module):
-            return encoder, head
-    if all(
-        isinstance(getattr(model, name, None), nn.Module)
-        for name in ("vocab_transform", "vocab_layer_norm", "vocab_projector")
-    ):
-        return encoder, _distilbert_head(model)
-    if all(
-        isinstance(getattr(model, name, None), nn.Module)
-        for name in ("generator_predictions", "generator_lm_head")
-    ):
-        return encoder, _electra_head(model)
-    return model, None
 
 
 def masked_max_length(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase) -> int:

@@ -1,0 +1,40 @@
+"""inBias (Zhao et al. 2020, Eq. 1) of one space, with per-occupation scores.
+
+Inputs: ``vec``: the space scored (original, aligned or debiased; .vec);
+``male_occupations``, ``female_occupations``, ``seeds``: MIBs-style lists
+(``{lang}_male_def_occ``, ``{lang}_female_def_occ``, ``{lang}_gender_pairs.json``);
+optional ``original``: the language's original space, whose vocabulary filters the pairs
+(absent: the scored space's own); optional ``reference``: per-occupation CSV of the space
+to test against (the original space; the ENDEB rows use original EN), for the t-test.
+Outputs: ``json``: inbias, variant, n (pairs scored), n_listed, strong, weak, t_statistic,
+p_value, paired, seeds; ``scores``: CSV with one row per pair (index, masculine,
+feminine, score = b_i).
+Params: ``inbias``: ``variant`` (``averaged``: Eq. 1 as printed; ``pairwise``: the
+authors' code), ``authors_split`` (read the lists as the authors' notebook), ``n_strong``
+(137: strong-gendered English pairs come first), ``paired`` (ttest_rel instead of the
+authors' ttest_ind).
+"""
+
+from mgbias.embeddings.steps import inbias_files
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]) as log:
+    inputs = dict(smk.input.items())
+    settings = smk.params.inbias
+    report = inbias_files(
+        smk.input.vec,
+        smk.input.male_occupations,
+        smk.input.female_occupations,
+        smk.input.seeds,
+        original=inputs.get("original"),
+        variant=settings.get("variant", "averaged"),
+        authors_split=settings.get("authors_split", False),
+        n_strong=settings.get("n_strong", 137),
+        reference_scores=inputs.get("reference"),
+        paired=settings.get("paired", False),
+        output=smk.output.json,
+        scores=smk.output.scores,
+    )
+    log.info("inBias %.4f on %d pairs (p=%s)", report.result.value, report.result.n, report.p_value)

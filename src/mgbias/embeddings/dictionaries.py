@@ -1,0 +1,95 @@
+"""Bilingual dictionaries in the MUSE format (Conneau et al. 2018).
+
+One translation pair per line, ``source target``, separated by a space or a tab; a source
+word may have several lines (several translations). MUSE ships each language pair as a
+training split ``xx-yy.0-5000.txt`` and a test split ``xx-yy.5000-6500.txt``: the 0-5000th
+and 5000-6500th most frequent source words. fastText's RCSLS trains on the first and
+evaluates on the second (``alignment/example.sh``).
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterable
+from pathlib import Path
+
+from mgbias.atomic import atomic_path
+
+__all__ = [
+    "TEST_SPLIT",
+    "TRAIN_SPLIT",
+    "dictionary_name",
+    "read_dictionary",
+    "source_words",
+    "translations",
+    "write_dictionary",
+]
+
+#: MUSE's training split: the 5,000 most frequent source words.
+TRAIN_SPLIT = "0-5000"
+#: MUSE's test split: source words of frequency rank 5,000 to 6,500.
+TEST_SPLIT = "5000-6500"
+
+
+def dictionary_name(src: str, tgt: str, split: str) -> str:
+    """MUSE file name of a split, e.g. ``dictionary_name("en", "es", TRAIN_SPLIT)``.
+
+    Returns ``"en-es.0-5000.txt"``.
+    """
+    return f"{src}-{tgt}.{split}.txt"
+
+
+def read_dictionary(path: str | Path) -> list[tuple[str, str]]:
+    """The ``(source, target)`` pairs of a MUSE dictionary, in file order.
+
+    Lines are split on runs of spaces or tabs; blank lines are skipped. A gzip file
+    (``.gz``) is read decompressed.
+
+    Raises
+    ------
+    ValueError
+        A non-blank line without exactly two fields, naming the file and line.
+    """
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    pairs: list[tuple[str, str]] = []
+    with opener(path, "rt", encoding="utf-8") as stream:
+        for line_number, line in enumerate(stream, start=1):
+            fields = line.split()
+            if not fields:
+                continue
+            if len(fields) != 2:
+                raise ValueError(
+                    f"{path}, line {line_number}: expected 'source target' (two words separated "
+                    f"by a space or tab), got {line.rstrip()!r}"
+                )
+            pairs.append((fields[0], fields[1]))
+    return pairs
+
+
+def source_words(pairs: Iterable[tuple[str, str]]) -> list[str]:
+    """Distinct source words in order of first appearance."""
+    return list(dict.fromkeys(source for source, _ in pairs))
+
+
+def translations(pairs: Iterable[tuple[str, str]]) -> dict[str, set[str]]:
+    """Source word -> its set of gold translations."""
+    gold: dict[str, set[str]] = {}
+    for source, target in pairs:
+        gold.setdefault(source, set()).add(target)
+    return gold
+
+
+def write_dictionary(path: str | Path, pairs: Iterable[tuple[str, str]]) -> None:
+    """Write pairs as ``source target`` lines (MUSE format), atomically."""
+    lines = []
+    for source, target in pairs:
+        for word in (source, target):
+            if not word or any(ch.isspace() for ch in word):
+                raise ValueError(
+                    f"{path}: word {word!r} cannot be written to a dictionary (empty or holds "
+                    "whitespace)"
+                )
+        lines.append(f"{source} {target}\n")
+    with atomic_path(path) as tmp:
+        tmp.write_text("".join(lines), encoding="utf-8")

@@ -1,0 +1,123 @@
+"""MIBs word lists (Zhao et al. 2020, §2.2): occupation pairs and gender seed pairs.
+
+The authors' repository (``MSR-LIT/MultilingualBias``, ``intrinsic/``) has per language:
+
+- ``{lang}_male_def_occ`` and ``{lang}_female_def_occ``: index-aligned lines, one
+  occupation form each. The English files hold one word per line; the other languages
+  ``english<TAB>translation``. Line ``i`` of the two files is occupation pair ``i``
+  (masculine, feminine).
+- ``{lang}_gender_pairs.json``: the seed pairs, a JSON list of ``[female, male]``.
+
+Translations and seeds are lower-cased on reading, as the authors' notebook does. A few
+lines hold two tabs (``nurse<TAB><TAB>enfermero``); the notebook's ``split('\\t')[1]``
+then reads an empty word, which its vocabulary filter drops. By default the translation
+is the last field of the line; ``authors_split=True`` reproduces the notebook's reading.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from mgbias.atomic import write_text
+
+__all__ = [
+    "occupation_file_names",
+    "read_occupation_pairs",
+    "read_seed_pairs",
+    "seed_file_name",
+    "write_occupation_pairs",
+    "write_seed_pairs",
+]
+
+
+def occupation_file_names(lang: str) -> tuple[str, str]:
+    """``("{lang}_male_def_occ", "{lang}_female_def_occ")``."""
+    return f"{lang}_male_def_occ", f"{lang}_female_def_occ"
+
+
+def seed_file_name(lang: str) -> str:
+    """``"{lang}_gender_pairs.json"``."""
+    return f"{lang}_gender_pairs.json"
+
+
+def _read_forms(path: Path, authors_split: bool) -> list[str]:
+    forms = []
+    with open(path, encoding="utf-8") as stream:
+        for line_number, line in enumerate(stream, start=1):
+            text = line.strip()
+            if not text:
+                raise ValueError(f"{path}, line {line_number}: empty line; expected a word")
+            fields = text.split("\t")
+            if len(fields) == 1:
+                forms.append(fields[0].lower())
+            elif authors_split:
+                forms.append(fields[1].lower())
+            else:
+                forms.append(next(f for f in reversed(fields) if f.strip()).strip().lower())
+    return forms
+
+
+def read_occupation_pairs(
+    male_path: str | Path, female_path: str | Path, authors_split: bool = False
+) -> list[tuple[str, str]]:
+    """``(masculine, feminine)`` pairs from the two index-aligned MIBs files.
+
+    Raises
+    ------
+    ValueError
+        Files of different lengths, or an empty line, naming the file.
+    """
+    male = _read_forms(Path(male_path), authors_split)
+    female = _read_forms(Path(female_path), authors_split)
+    if len(male) != len(female):
+        raise ValueError(
+            f"{male_path} has {len(male)} lines but {female_path} has {len(female)}; the "
+            "files must be index-aligned"
+        )
+    return list(zip(male, female, strict=True))
+
+
+def read_seed_pairs(path: str | Path) -> list[tuple[str, str]]:
+    """``(male, female)`` seed pairs from a MIBs ``[female, male]`` JSON list, lower-cased."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not valid JSON (line {error.lineno}): {error.msg}") from None
+    pairs = []
+    for i, item in enumerate(data if isinstance(data, list) else [data]):
+        if not _is_word_pair(item):
+            raise ValueError(f"{path}: item {i} is {item!r}; expected [female, male]")
+        female, male = item
+        pairs.append((male.lower(), female.lower()))
+    if not pairs:
+        raise ValueError(f"{path}: no seed pairs")
+    return pairs
+
+
+def write_occupation_pairs(
+    male_path: str | Path,
+    female_path: str | Path,
+    pairs: Sequence[tuple[str, str]],
+    english: Sequence[tuple[str, str]] | None = None,
+) -> None:
+    """Write pairs in the MIBs layout; with ``english``, lines are ``english<TAB>form``."""
+    if english is not None and len(english) != len(pairs):
+        raise ValueError(f"{len(english)} English pairs for {len(pairs)} pairs")
+    for gender, path in ((0, male_path), (1, female_path)):
+        lines = []
+        for i, pair in enumerate(pairs):
+            prefix = "" if english is None else english[i][gender] + "\t"
+            lines.append(prefix + pair[gender] + "\n")
+        write_text(path, "".join(lines))
+
+
+def write_seed_pairs(path: str | Path, pairs: Sequence[tuple[str, str]]) -> None:
+    """Write ``(male, female)`` seed pairs as a MIBs ``[female, male]`` JSON list."""
+    write_text(path, json.dumps([[f, m] for m, f in pairs], ensure_ascii=False, indent=1) + "\n")
+
+
+def _is_word_pair(item) -> bool:
+    return isinstance(item, list) and len(item) == 2 and all(isinstance(w, str) for w in item)

@@ -1,0 +1,242 @@
+"""File-to-file steps of the static-embedding experiments, shared by scripts and the CLI.
+
+Each step reads its inputs, calls the library and writes its outputs atomically, so a
+workflow job (``scripts/*.py``) and the ``mgbias`` command give the same numbers.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mgbias.atomic import atomic_path, write_json
+from mgbias.embeddings.bli import BLIResult, bli_accuracy
+from mgbias.embeddings.debias import DebiasResult, hard_debias, load_debias_lists
+from mgbias.embeddings.dictionaries import read_dictionary
+from mgbias.embeddings.mibs import read_occupation_pairs, read_seed_pairs
+from mgbias.embeddings.rcsls import AlignmentResult, RCSLSConfig, align, map_vectors
+from mgbias.embeddings.vectors import read_vectors, write_vec
+from mgbias.measures.inbias import (
+    STRONG_PAIRS_EN,
+    InBiasResult,
+    inbias,
+    inbias_ttest,
+    strong_weak_means,
+    vocabulary_filter,
+)
+
+__all__ = [
+    "InBiasReport",
+    "align_files",
+    "bli_files",
+    "debias_file",
+    "inbias_files",
+    "read_inbias_scores",
+    "write_matrix",
+]
+
+logger = logging.getLogger(__name__)
+
+
+def write_matrix(path: str | Path, matrix: np.ndarray) -> None:
+    """Save a matrix as ``.npy``, atomically."""
+    with atomic_path(path, suffix=".npy") as tmp, open(tmp, "wb") as stream:
+        np.save(stream, np.asarray(matrix))
+
+
+def align_files(
+    src_emb: str | Path,
+    tgt_emb: str | Path,
+    dico_train: str | Path,
+    output: str | Path,
+    config: RCSLSConfig,
+    matrix: str | Path | None = None,
+    summary: str | Path | None = None,
+    precision: int = 6,
+) -> AlignmentResult:
+    """RCSLS from ``src_emb`` to ``tgt_emb`` (fastText's ``align.py``), written to ``output``.
+
+    Training reads the first ``config.maxload`` words of each file; the output holds the
+    full source vocabulary mapped by ``R`` and L2-normalised. ``matrix`` receives ``R``
+    (``.npy``) and ``summary`` a JSON of losses, pair counts and settings.
+    """
+    src = read_vectors(src_emb, config.maxload)
+    tgt = read_vectors(tgt_emb, config.maxload)
+    result = align(src, tgt, read_dictionary(dico_train), config)
+    full = src if 0 < len(src) < config.maxload or config.maxload <= 0 else read_vectors(src_emb)
+    write_vec(output, map_vectors(full, result.R, center=config.center), precision=precision)
+    if matrix is not None:
+        write_matrix(matrix, result.R)
+    if summary is not None:
+        write_json(summary, result.summary())
+    return result
+
+
+def bli_files(
+    src_emb: str | Path,
+    tgt_emb: str | Path,
+    dico_test: str | Path,
+    retrievals: Sequence[str] = ("csls", "nn"),
+    k: int = 10,
+    maxload: int = 200_000,
+    center: bool = False,
+    device: str = "auto",
+    output: str | Path | None = None,
+) -> list[BLIResult]:
+    """BLI accuracy of ``src_emb`` (already in the target space) against ``tgt_emb``
+    (fastText's ``eval.py``), one result per retrieval; ``output`` gets them as JSON."""
+    src = read_vectors(src_emb, maxload)
+    tgt = read_vectors(tgt_emb, maxload)
+    pairs = read_dictionary(dico_test)
+    results = [
+        bli_accuracy(src, tgt, pairs, retrieval, k, maxload, center, device)
+        for retrieval in retrievals
+    ]
+    if output is not None:
+        write_json(output, {r.retrieval: r.to_dict() for r in results})
+    return results
+
+
+def debias_file(
+    emb: str | Path,
+    output: str | Path,
+    definitional: str | Path | None = None,
+    gender_specific: str | Path | None = None,
+    equalize: str | Path | None = None,
+    summary: str | Path | None = None,
+    precision: int = 6,
+) -> DebiasResult:
+    """Hard-debias every word of ``emb`` into ``output`` (with its ``n d`` header).
+
+    ``None`` list paths take the shipped debiaswe lists; ``summary`` gets the gender
+    direction, skipped definitional pairs and equalised pairs as JSON.
+    """
+    lists = load_debias_lists(definitional, gender_specific, equalize)
+    result = hard_debias(read_vectors(emb), lists)
+    write_vec(output, result.vectors, precision=precision)
+    if summary is not None:
+        write_json(summary, result.summary())
+    return result
+
+
+@dataclass(frozen=True)
+class InBiasReport:
+    """inBias of one space, its strong/weak split and, with a reference, the t-test."""
+
+    result: InBiasResult
+    strong: float
+    weak: float
+    n_listed: int
+    t_statistic: float | None = None
+    p_value: float | None = None
+    paired: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready values (per-occupation scores are in the CSV)."""
+        return {
+            "inbias": self.result.value,
+            "variant": self.result.variant,
+            "n": self.result.n,
+            "n_listed": self.n_listed,
+            "strong": _json_float(self.strong),
+            "weak": _json_float(self.weak),
+            "t_statistic": self.t_statistic,
+            "p_value": self.p_value,
+            "paired": self.paired,
+            "seeds": [list(pair) for pair in self.result.seeds],
+        }
+
+    def scores_frame(self) -> pd.DataFrame:
+        """One row per scored pair: position in the list, both forms, ``b_i``."""
+        return pd.DataFrame(
+            {
+                "index": list(self.result.indices),
+                "masculine": [m for m, _ in self.result.pairs],
+                "feminine": [f for _, f in self.result.pairs],
+                "score": self.result.scores,
+            }
+        )
+
+
+def _json_float(value: float) -> float | None:
+    return None if np.isnan(value) else float(value)
+
+
+def read_inbias_scores(path: str | Path) -> pd.DataFrame:
+    """Per-occupation scores written by :func:`inbias_files` (columns index, masculine,
+    feminine, score)."""
+    frame = pd.read_csv(path, keep_default_na=False)
+    missing = {"index", "masculine", "feminine", "score"} - set(frame.columns)
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {sorted(missing)}")
+    return frame
+
+
+def inbias_files(
+    emb: str | Path,
+    male_occupations: str | Path,
+    female_occupations: str | Path,
+    seeds: str | Path,
+    original: str | Path | None = None,
+    variant: str = "averaged",
+    authors_split: bool = False,
+    n_strong: int = STRONG_PAIRS_EN,
+    reference_scores: str | Path | None = None,
+    paired: bool = False,
+    output: str | Path | None = None,
+    scores: str | Path | None = None,
+) -> InBiasReport:
+    """inBias of the space ``emb`` on MIBs-style lists.
+
+    Parameters
+    ----------
+    emb
+        The space scored (original, aligned or debiased).
+    male_occupations, female_occupations, seeds
+        MIBs files (:mod:`mgbias.embeddings.mibs`).
+    original
+        The language's original space, whose vocabulary filters the pairs (default:
+        ``emb`` itself; an aligned or debiased space keeps its source's vocabulary).
+    variant
+        ``"averaged"`` (Eq. 1 as printed) or ``"pairwise"`` (the authors' code).
+    authors_split
+        Read the occupation files as the authors' notebook does.
+    n_strong
+        Pairs at list positions below this are strong-gendered.
+    reference_scores
+        Per-occupation CSV of the space to test against (the original); adds the t-test.
+    paired
+        ``ttest_rel`` instead of the authors' ``ttest_ind``.
+    output, scores
+        JSON summary and per-occupation CSV to write.
+    """
+    pairs = read_occupation_pairs(male_occupations, female_occupations, authors_split)
+    seed_pairs = read_seed_pairs(seeds)
+    space = read_vectors(emb)
+    vocabulary = space if original is None else read_vectors(original)
+    keep = vocabulary_filter(pairs, vocabulary)
+    logger.info("%s: %d of %d pairs in the vocabulary", emb, len(keep), len(pairs))
+    result = inbias(space, pairs, seed_pairs, variant, keep)
+    strong, weak = strong_weak_means(result, n_strong)
+    t_statistic = p_value = None
+    if reference_scores is not None:
+        reference = read_inbias_scores(reference_scores)
+        if reference["index"].tolist() != list(result.indices):
+            raise ValueError(
+                f"{reference_scores} scores other pairs than {emb}; both must use the "
+                "vocabulary filter of the same original space"
+            )
+        t_statistic, p_value = inbias_ttest(reference["score"], result.scores, paired)
+    report = InBiasReport(result, strong, weak, len(pairs), t_statistic, p_value, paired)
+    if output is not None:
+        write_json(output, report.to_dict())
+    if scores is not None:
+        with atomic_path(scores, suffix=".csv") as tmp:
+            report.scores_frame().to_csv(tmp, index=False, float_format="%.17g")
+    return report

@@ -1,0 +1,457 @@
+"""Static word vectors: one type, fastText ``.vec``/``.bin`` readers and a ``.vec`` writer.
+
+:class:`Vectors` holds the words in file order and a float32 matrix with one row per word.
+fastText files list words by decreasing corpus frequency, so the first ``maxload`` rows are
+the most frequent words; every reader here keeps that order and caps the vocabulary the way
+fastText's ``alignment/utils.py`` ``load_vectors`` does (``maxload <= 0``: every word).
+
+The ``.vec`` format is text: a header line ``n d``, then ``n`` lines ``word v1 ... vd``
+separated by single spaces (fastText itself ends each line with a space). The word is
+everything before the first space, so words may hold other whitespace characters.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mgbias.atomic import atomic_path
+
+__all__ = [
+    "Vectors",
+    "VecFormatError",
+    "read_bin",
+    "read_vec",
+    "read_vectors",
+    "read_vec_header",
+    "normalize_rows_inplace",
+    "unit_rows",
+    "write_vec",
+]
+
+logger = logging.getLogger(__name__)
+
+_CHUNK_ROWS = 50_000
+DUPLICATES = ("error", "first")
+
+
+class VecFormatError(ValueError):
+    """A ``.vec`` file that does not follow the format; the message names file and line."""
+
+
+def unit_rows(matrix: np.ndarray, eps: float = 0.0) -> np.ndarray:
+    """Each row divided by its L2 norm (plus ``eps``); all-zero rows stay zero.
+
+    Parameters
+    ----------
+    matrix
+        ``(n, d)`` array.
+    eps
+        Added to every norm, as fastText's alignment code does (``1e-8``); 0 divides by
+        the exact norm.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new array of the same dtype.
+    """
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True) + eps
+    safe = np.where(norms > 0, norms, 1)
+    return (matrix / safe).astype(matrix.dtype, copy=False)
+
+
+def normalize_rows_inplace(matrix: np.ndarray, eps: float = 0.0) -> np.ndarray:
+    """Divide each row of ``matrix`` by its L2 norm (plus ``eps``) in place, in blocks.
+
+    All-zero rows stay zero. Returns ``matrix``.
+    """
+    for start in range(0, matrix.shape[0], _CHUNK_ROWS):
+        block = matrix[start : start + _CHUNK_ROWS]
+        norms = np.linalg.norm(block, axis=1, keepdims=True) + eps
+        block /= np.where(norms > 0, norms, 1).astype(block.dtype, copy=False)
+    return matrix
+
+
+class Vectors:
+    """Words and their vectors: ``words[i]`` has row ``matrix[i]`` (float32).
+
+    Parameters
+    ----------
+    words
+        Distinct words, in file (frequency) order.
+    matrix
+        ``(len(words), d)`` array, converted to a C-contiguous float32 array.
+    source
+        Where the vectors came from, used in error messages.
+    """
+
+    __slots__ = ("words", "matrix", "index", "source")
+
+    def __init__(self, words: Sequence[str], matrix: np.ndarray, source: str = "<memory>"):
+        matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        words = tuple(words)
+        if matrix.ndim != 2:
+            raise ValueError(f"{source}: expected a 2-D matrix, got shape {matrix.shape}")
+        if matrix.shape[0] != len(words):
+            raise ValueError(
+                f"{source}: {len(words)} words but {matrix.shape[0]} matrix rows; expected one "
+                "row per word"
+            )
+        index: dict[str, int] = {}
+        for i, word in enumerate(words):
+            if word in index:
+                raise ValueError(
+                    f"{source}: duplicate word {word!r} at rows {index[word]} and {i}; "
+                    "expected distinct words"
+                )
+            index[word] = i
+        self.words = words
+        self.matrix = matrix
+        self.index = index
+        self.source = source
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.index
+
+    def __repr__(self) -> str:
+        return f"Vectors({len(self)} x {self.dim}, source={self.source!r})"
+
+    @property
+    def dim(self) -> int:
+        """Dimension of the vectors."""
+        return int(self.matrix.shape[1])
+
+    def vector(self, word: str) -> np.ndarray:
+        """The row of ``word``; ``KeyError`` naming the source if it is not in the vocabulary."""
+        try:
+            return self.matrix[self.index[word]]
+        except KeyError:
+            raise KeyError(f"{self.source}: word {word!r} is not in the vocabulary") from None
+
+    def rows(self, words: Iterable[str]) -> np.ndarray:
+        """Rows of ``words`` stacked in order (``KeyError`` for a missing word)."""
+        return self.matrix[[self._row(word) for word in words]]
+
+    def _row(self, word: str) -> int:
+        try:
+            return self.index[word]
+        except KeyError:
+            raise KeyError(f"{self.source}: word {word!r} is not in the vocabulary") from None
+
+    def head(self, n: int) -> Vectors:
+        """The first ``n`` words (all of them for ``n <= 0`` or ``n >= len``)."""
+        if n <= 0 or n >= len(self):
+            return self
+        return Vectors(self.words[:n], self.matrix[:n], self.source)
+
+    def normalized(self, center: bool = False, eps: float = 0.0) -> Vectors:
+        """Unit-length rows; with ``center``, then mean-centred and unit-length again.
+
+        This is the order of fastText's ``load_vectors(norm=True, center=...)``. The
+        result has its own matrix (one copy; the work is done in place, in blocks).
+        """
+        matrix = normalize_rows_inplace(self.matrix.copy(), eps)
+        if center:
+            matrix -= matrix.mean(axis=0, keepdims=True, dtype=np.float64).astype(np.float32)
+            normalize_rows_inplace(matrix, eps)
+        return self.with_matrix(matrix)
+
+    def with_matrix(self, matrix: np.ndarray) -> Vectors:
+        """The same words (sharing the word index) with another ``(len, d)`` matrix."""
+        matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        if matrix.ndim != 2 or matrix.shape[0] != len(self.words):
+            raise ValueError(
+                f"{self.source}: a matrix of shape {matrix.shape} for {len(self.words)} words"
+            )
+        other = object.__new__(Vectors)
+        other.words, other.matrix, other.index, other.source = (
+            self.words,
+            matrix,
+            self.index,
+            self.source,
+        )
+        return other
+
+
+# --------------------------------------------------------------------------------------
+# Reading .vec
+# --------------------------------------------------------------------------------------
+
+
+def read_vec_header(path: str | Path) -> tuple[int, int]:
+    """``(n, d)`` from the first line of a ``.vec`` file."""
+    with open(path, encoding="utf-8", errors="strict", newline="\n") as stream:
+        return _parse_header(stream.readline(), path)
+
+
+def _parse_header(line: str, path: str | Path) -> tuple[int, int]:
+    fields = line.split()
+    try:
+        n, d = (int(field) for field in fields)
+    except ValueError:
+        raise VecFormatError(
+            f"{path}, line 1: expected the header 'n d' (two integers), got {line.rstrip()!r}"
+        ) from None
+    if n < 0 or d < 1:
+        raise VecFormatError(f"{path}, line 1: header 'n d' needs n >= 0 and d >= 1, got {n} {d}")
+    return n, d
+
+
+def read_vec(
+    path: str | Path,
+    maxload: int = -1,
+    *,
+    errors: str = "strict",
+    duplicates: str = "error",
+) -> Vectors:
+    """Read a fastText ``.vec`` file, streaming, keeping the first ``maxload`` words.
+
+    Parameters
+    ----------
+    path
+        The ``.vec`` file (header ``n d``).
+    maxload
+        Number of words to keep, in file order; ``<= 0`` keeps all ``n``.
+    errors
+        How undecodable UTF-8 is handled (``"strict"``; fastText's alignment code uses
+        ``"ignore"``).
+    duplicates
+        ``"error"`` rejects a repeated word; ``"first"`` keeps its first row and drops the
+        later ones (what fastText's ``idx`` does), logging how many were dropped.
+
+    Returns
+    -------
+    Vectors
+        float32 rows as stored (not normalised; see :meth:`Vectors.normalized`).
+
+    Raises
+    ------
+    VecFormatError
+        A bad header, a row whose number of values is not ``d``, a value that is not a
+        finite number, an empty word, a duplicate word (with ``duplicates="error"``), or
+        fewer rows than the header promises; the message names the file and line.
+    """
+    if duplicates not in DUPLICATES:
+        raise ValueError(f"duplicates must be one of {DUPLICATES}, got {duplicates!r}")
+    path = Path(path)
+    with open(path, encoding="utf-8", errors=errors, newline="\n") as stream:
+        n_header, d = _parse_header(stream.readline(), path)
+    n = n_header if maxload <= 0 else min(n_header, maxload)
+    try:
+        words, matrix = _read_vec_fast(path, n, d, errors)
+    except (ValueError, pd.errors.ParserError, _Recheck):
+        words, matrix = _read_vec_checked(path, n, d, errors)
+    return _deduplicate(words, matrix, path, duplicates)
+
+
+class _Recheck(Exception):
+    """The fast parser saw something odd; the line-by-line reader finds and names it."""
+
+
+def _read_vec_fast(path: Path, n: int, d: int, errors: str) -> tuple[list[str], np.ndarray]:
+    """The pandas C tokenizer in chunks; any irregularity raises for the checked reader."""
+    matrix = np.empty((n, d), dtype=np.float32)
+    words: list[str] = []
+    if n == 0:
+        return words, matrix
+    dtypes: dict[int, object] = {0: str, d + 1: str}
+    dtypes.update(dict.fromkeys(range(1, d + 1), np.float32))
+    reader = pd.read_csv(
+        path,
+        sep=" ",
+        header=None,
+        names=list(range(d + 2)),
+        skiprows=1,
+        nrows=n,
+        quoting=3,  # csv.QUOTE_NONE: quote characters are ordinary
+        na_filter=False,
+        engine="c",
+        dtype=dtypes,
+        lineterminator="\n",
+        skip_blank_lines=False,
+        encoding="utf-8",
+        encoding_errors=errors,
+        chunksize=_CHUNK_ROWS,
+    )
+    start = 0
+    with reader:
+        for chunk in reader:
+            values = chunk.iloc[:, 1 : d + 1].to_numpy(dtype=np.float32)
+            chunk_words = chunk[0].tolist()
+            trailing = chunk[d + 1]
+            if (
+                (trailing != "").any()
+                or not np.isfinite(values).all()
+                or any(not word for word in chunk_words)
+            ):
+                raise _Recheck
+            matrix[start : start + len(chunk)] = values
+            words.extend(chunk_words)
+            start += len(chunk)
+    if start != n:
+        raise _Recheck
+    return words, matrix
+
+
+def _read_vec_checked(path: Path, n: int, d: int, errors: str) -> tuple[list[str], np.ndarray]:
+    """Line-by-line reader that names the first bad line."""
+    matrix = np.empty((n, d), dtype=np.float32)
+    words: list[str] = []
+    with open(path, encoding="utf-8", errors=errors, newline="\n") as stream:
+        stream.readline()
+        for row, line in zip(range(n), _lines(stream), strict=False):
+            words.append(_parse_row(line, row + 2, d, path, matrix[row]))
+    if len(words) < n:
+        raise VecFormatError(
+            f"{path}, line {len(words) + 2}: file ends after {len(words)} rows; the header "
+            f"promises {n}"
+        )
+    return words, matrix
+
+
+def _lines(stream) -> Iterator[str]:
+    for line in stream:
+        yield line[:-1] if line.endswith("\n") else line
+
+
+def _parse_row(line: str, line_number: int, d: int, path: Path, out: np.ndarray) -> str:
+    word, _, rest = line.partition(" ")
+    if not word:
+        raise VecFormatError(
+            f"{path}, line {line_number}: expected 'word v1 ... v{d}', got a line starting "
+            f"with {line[:30]!r} (empty word)"
+        )
+    fields = rest.rstrip(" ").split(" ")
+    if len(fields) != d:
+        raise VecFormatError(
+            f"{path}, line {line_number}: word {word!r} has {len(fields)} space-separated "
+            f"fields ({len(rest.split())} numbers); the header says d = {d}"
+        )
+    try:
+        values = [float(field) for field in fields]
+    except ValueError:
+        bad = next(field for field in fields if not _is_float(field))
+        raise VecFormatError(
+            f"{path}, line {line_number}: word {word!r} has a value {bad!r} that is not a number"
+        ) from None
+    if not all(math.isfinite(value) for value in values):
+        raise VecFormatError(
+            f"{path}, line {line_number}: word {word!r} has a value that is not finite"
+        )
+    out[:] = values
+    return word
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _deduplicate(words: list[str], matrix: np.ndarray, path: Path, duplicates: str) -> Vectors:
+    seen: dict[str, int] = {}
+    keep: list[int] = []
+    for i, word in enumerate(words):
+        if word in seen:
+            if duplicates == "error":
+                raise VecFormatError(
+                    f"{path}, line {i + 2}: duplicate word {word!r} (first at line "
+                    f"{seen[word] + 2}); expected distinct words (or read with "
+                    "duplicates='first')"
+                )
+            continue
+        seen[word] = i
+        keep.append(i)
+    if len(keep) < len(words):
+        logger.warning(
+            "%s: %d repeated words dropped (first occurrence kept)", path, len(words) - len(keep)
+        )
+        return Vectors([words[i] for i in keep], matrix[keep], str(path))
+    return Vectors(words, matrix, str(path))
+
+
+# --------------------------------------------------------------------------------------
+# Reading .bin, dispatch
+# --------------------------------------------------------------------------------------
+
+
+def read_bin(path: str | Path, maxload: int = -1) -> Vectors:
+    """Word vectors of a fastText ``.bin`` model, in its dictionary (frequency) order.
+
+    Each word's vector is fastText's ``get_word_vector`` (the word's row averaged with its
+    character n-gram rows), which is what fastText writes to the ``.vec`` file.
+
+    Parameters
+    ----------
+    path
+        A model saved by fastText (``save_model``).
+    maxload
+        Number of words to keep; ``<= 0`` keeps all.
+    """
+    import fasttext
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such fastText model file")
+    try:
+        model = fasttext.load_model(str(path))
+    except ValueError as error:
+        raise ValueError(f"{path}: not a fastText model ({error})") from None
+    words = model.get_words(on_unicode_error="replace")
+    if maxload > 0:
+        words = words[:maxload]
+    matrix = np.empty((len(words), model.get_dimension()), dtype=np.float32)
+    for i, word in enumerate(words):
+        matrix[i] = model.get_word_vector(word)
+    return Vectors(words, matrix, str(path))
+
+
+def read_vectors(path: str | Path, maxload: int = -1, **options) -> Vectors:
+    """Read ``.bin`` with :func:`read_bin`, anything else as ``.vec`` with :func:`read_vec`."""
+    if Path(path).suffix == ".bin":
+        return read_bin(path, maxload)
+    return read_vec(path, maxload, **options)
+
+
+# --------------------------------------------------------------------------------------
+# Writing .vec
+# --------------------------------------------------------------------------------------
+
+
+def write_vec(path: str | Path, vectors: Vectors, precision: int = 6) -> None:
+    """Write ``vectors`` as a ``.vec`` file with its ``n d`` header, atomically.
+
+    Parameters
+    ----------
+    path
+        Destination.
+    vectors
+        What to write; a word containing a space or a newline cannot be written (it
+        would not read back).
+    precision
+        Significant digits per value (``%.{precision}g``); 9 reproduces float32 exactly.
+    """
+    for word in vectors.words:
+        if not word or " " in word or "\n" in word:
+            raise ValueError(
+                f"{vectors.source}: word {word!r} cannot be written to a .vec file (empty, or "
+                "holds a space or newline)"
+            )
+    n, d = vectors.matrix.shape
+    line = "%s " + " ".join([f"%.{precision}g"] * d) + "\n"
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as stream:
+        stream.write(f"{n} {d}\n")
+        for start in range(0, n, _CHUNK_ROWS):
+            block = vectors.matrix[start : start + _CHUNK_ROWS].tolist()
+            words = vectors.words[start : start + len(block)]
+            stream.writelines(line % (word, *row) for word, row in zip(words, block, strict=True))

@@ -1,0 +1,74 @@
+"""Bilingual lexicon induction (mgbias.embeddings.bli)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from mgbias.embeddings.bli import bli_accuracy, csls_target_penalty, retrieve
+from mgbias.embeddings.vectors import Vectors
+
+
+def _space(words, rows):
+    return Vectors(words, np.array(rows, dtype=np.float32))
+
+
+def test_oov_test_words_count_as_errors():
+    """4 distinct source words: 3 retrieved correctly, 1 not in the vocabulary -> 75.00."""
+    src = _space(["a", "b", "c"], [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    tgt = _space(["x", "y", "z"], [[1, 0.1, 0], [0, 1, 0.1], [0.1, 0, 1]])
+    test = [("a", "x"), ("b", "y"), ("b", "q"), ("c", "z"), ("oov", "x")]
+    for retrieval in ("csls", "nn"):
+        result = bli_accuracy(src, tgt, test, retrieval=retrieval, k=1, device="cpu")
+        assert (result.n_correct, result.n_source_words, result.n_covered) == (3, 4, 3)
+        assert f"{result.accuracy:.2f}" == "75.00"
+
+
+def test_gold_translations_missing_from_the_target_count_as_errors():
+    src = _space(["a", "b"], [[1, 0], [0, 1]])
+    tgt = _space(["x", "y"], [[1, 0], [0, 1]])
+    result = bli_accuracy(src, tgt, [("a", "x"), ("b", "gone")], k=1, device="cpu")
+    assert (result.n_correct, result.n_covered, result.accuracy) == (1, 1, 50.0)
+
+
+def test_maxload_caps_both_vocabularies():
+    src = _space(["a", "b"], [[1, 0], [0, 1]])
+    tgt = _space(["y", "x"], [[0, 1], [1, 0]])
+    full = bli_accuracy(src, tgt, [("a", "x"), ("b", "y")], k=1, device="cpu")
+    capped = bli_accuracy(src, tgt, [("a", "x"), ("b", "y")], k=1, maxload=1, device="cpu")
+    assert full.accuracy == 100.0
+    assert capped.accuracy == 0.0  # "x" and "b" are past the cap
+
+
+def _angles(*degrees):
+    radians = np.deg2rad(degrees)
+    return torch.tensor(np.stack([np.cos(radians), np.sin(radians)], axis=1), dtype=torch.float64)
+
+
+def test_csls_demotes_a_hub():
+    """Unit vectors in 2-D at angles: sources q1 0°, q2 30°; targets h 5°, t 56°; k = 1.
+
+    NN: cos(q2, h) = cos 25° = 0.906 > cos(q2, t) = cos 26° = 0.899, so both queries
+    retrieve the hub h. r_S(h) = cos 5° = 0.996 (nearest source q1), r_S(t) = cos 26° =
+    0.899 (nearest source q2). CSLS(q2, h) = 2(0.906) - 0.996 = 0.816 <
+    CSLS(q2, t) = 2(0.899) - 0.899 = 0.899: CSLS sends q2 to t; q1 stays with h
+    (0.996 vs 2 cos 56° - 0.899 = 0.219).
+    """
+    src, tgt = _angles(0, 30), _angles(5, 56)
+    penalty = csls_target_penalty(tgt, src, k=1)
+    torch.testing.assert_close(
+        penalty, torch.tensor(np.cos(np.deg2rad([5, 26])), dtype=torch.float64)
+    )
+    assert retrieve(src, src, tgt, "nn").tolist() == [0, 0]
+    assert retrieve(src, src, tgt, "csls", k=1).tolist() == [0, 1]
+    # k = 2 averages both sources: r_S(h) = (cos 5° + cos 25°)/2, r_S(t) = (cos 56° + cos 26°)/2
+    penalty2 = csls_target_penalty(tgt, src, k=2)
+    expected2 = np.cos(np.deg2rad([[5, 25], [56, 26]])).mean(axis=1)
+    torch.testing.assert_close(penalty2, torch.tensor(expected2, dtype=torch.float64))
+
+
+def test_unknown_retrieval_rejected():
+    src = _space(["a"], [[1.0, 0.0]])
+    with pytest.raises(ValueError, match="retrieval must be one of"):
+        bli_accuracy(src, src, [("a", "a")], retrieval="cosine", device="cpu")

@@ -1,0 +1,224 @@
+"""`mgbias align | bli | debias | inbias` and the workflow scripts give the library's numbers."""
+
+from __future__ import annotations
+
+import json
+import runpy
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from snakemake.iocontainers import Namedlist
+
+from mgbias.cli import main
+from mgbias.embeddings.bli import bli_accuracy
+from mgbias.embeddings.dictionaries import read_dictionary, write_dictionary
+from mgbias.embeddings.mibs import (
+    read_occupation_pairs,
+    read_seed_pairs,
+    write_occupation_pairs,
+    write_seed_pairs,
+)
+from mgbias.embeddings.rcsls import RCSLSConfig
+from mgbias.embeddings.steps import align_files, debias_file
+from mgbias.embeddings.vectors import Vectors, read_vec, unit_rows, write_vec
+from mgbias.measures.inbias import inbias, inbias_ttest
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+OCCUPATIONS = [("actor", "actress"), ("doctor", "doctor"), ("nurse", "nurse"), ("absent", "x")]
+SEEDS = [("he", "she"), ("man", "woman"), ("his", "her")]
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """Source = random words incl. gendered ones; target = a linear map of it plus noise."""
+    root = tmp_path_factory.mktemp("static")
+    rng = np.random.default_rng(0)
+    words = ["he", "she", "man", "woman", "his", "her", "actor", "actress", "doctor", "nurse"]
+    words += [f"w{i}" for i in range(290)]
+    X = unit_rows(rng.standard_normal((len(words), 12)))
+    W = np.linalg.qr(rng.standard_normal((12, 12)))[0] @ np.diag(np.linspace(0.5, 1.5, 12))
+    Y = unit_rows(X @ W.T + 0.05 * rng.standard_normal(X.shape))
+    write_vec(root / "src.vec", Vectors(words, X), precision=9)
+    write_vec(root / "tgt.vec", Vectors([f"t_{w}" for w in words], Y), precision=9)
+    pairs = [(w, f"t_{w}") for w in words]
+    write_dictionary(root / "train.txt", pairs[:240])
+    write_dictionary(root / "test.txt", [*pairs[240:], ("oov", "t_oov")])
+    write_occupation_pairs(root / "en_male_def_occ", root / "en_female_def_occ", OCCUPATIONS)
+    write_seed_pairs(root / "en_gender_pairs.json", SEEDS)
+    (root / "defs.json").write_text(json.dumps([["she", "he"], ["woman", "man"], ["her", "his"]]))
+    (root / "specific.json").write_text(json.dumps(["he", "she", "man", "woman", "his", "her"]))
+    (root / "equalize.json").write_text(json.dumps([["actor", "actress"]]))
+    return root
+
+
+CONFIG = RCSLSConfig(niter=3, batchsize=100, maxload=250, seed=4, device="cpu")
+
+
+def _align_args(world, out):
+    return [
+        "align", "--src-emb", str(world / "src.vec"), "--tgt-emb", str(world / "tgt.vec"),
+        "--dico-train", str(world / "train.txt"), "--dico-test", str(world / "test.txt"),
+        "--output", str(out), "--niter", "3", "--batchsize", "100", "--maxload", "250",
+        "--seed", "4", "--device", "cpu",
+    ]  # fmt: skip
+
+
+def test_align_matches_the_library(world, tmp_path, capsys):
+    assert main(_align_args(world, tmp_path / "cli.vec")) == 0
+    printed = capsys.readouterr().out
+    result = align_files(
+        world / "src.vec", world / "tgt.vec", world / "train.txt", tmp_path / "lib.vec", CONFIG
+    )
+    assert (tmp_path / "cli.vec").read_bytes() == (tmp_path / "lib.vec").read_bytes()
+    np.testing.assert_array_equal(np.load(tmp_path / "cli.vec-mat.npy"), result.R)
+    mapped = read_vec(tmp_path / "lib.vec")
+    assert len(mapped) == 300  # the full source vocabulary, not the 250 of maxload
+    expected = bli_accuracy(
+        mapped, read_vec(world / "tgt.vec"), read_dictionary(world / "test.txt"),
+        k=10, maxload=250, device="cpu",
+    )  # fmt: skip
+    assert f"CSLS accuracy on {world / 'test.txt'}: {expected.accuracy:.2f}%" in printed
+    assert f"({expected.n_correct} of {expected.n_source_words} source words" in printed
+    assert expected.n_source_words == 61  # 60 test words + 1 OOV
+
+
+def test_bli_retrievals_match_the_library(world, tmp_path, capsys):
+    main(_align_args(world, tmp_path / "a.vec"))
+    capsys.readouterr()
+    mapped, tgt = read_vec(tmp_path / "a.vec"), read_vec(world / "tgt.vec")
+    test = read_dictionary(world / "test.txt")
+    for retrieval in ("csls", "nn"):
+        argv = ["bli", "--src-emb", str(tmp_path / "a.vec"), "--tgt-emb", str(world / "tgt.vec"),
+                "--dico-test", str(world / "test.txt"), "--retrieval", retrieval,
+                "--device", "cpu", "--output", str(tmp_path / f"{retrieval}.json")]  # fmt: skip
+        assert main(argv) == 0
+        expected = bli_accuracy(mapped, tgt, test, retrieval=retrieval, device="cpu")
+        assert f"{expected.accuracy:.2f}%" in capsys.readouterr().out
+        saved = json.loads((tmp_path / f"{retrieval}.json").read_text())[retrieval]
+        assert saved["accuracy"] == pytest.approx(expected.accuracy)
+
+
+def test_debias_matches_the_library(world, tmp_path, capsys):
+    lists = {
+        "definitional": world / "defs.json",
+        "gender_specific": world / "specific.json",
+        "equalize": world / "equalize.json",
+    }
+    argv = ["debias", "--emb", str(world / "src.vec"), "--output", str(tmp_path / "cli.vec"),
+            "--definitional", str(lists["definitional"]), "--gender-specific",
+            str(lists["gender_specific"]), "--equalize", str(lists["equalize"])]  # fmt: skip
+    assert main(argv) == 0
+    result = debias_file(world / "src.vec", tmp_path / "lib.vec", **lists)
+    assert (tmp_path / "cli.vec").read_bytes() == (tmp_path / "lib.vec").read_bytes()
+    printed = capsys.readouterr().out
+    assert f"{result.n_neutralized} words neutralised, 1 pairs equalised" in printed
+
+
+def test_inbias_matches_the_library(world, tmp_path, capsys):
+    base = ["inbias", "--male-occupations", str(world / "en_male_def_occ"),
+            "--female-occupations", str(world / "en_female_def_occ"),
+            "--seeds", str(world / "en_gender_pairs.json"), "--n-strong", "1"]  # fmt: skip
+    argv = [*base, "--emb", str(world / "src.vec"), "--scores", str(tmp_path / "orig.csv")]
+    assert main([*argv, "--variant", "pairwise"]) == 0
+    space = read_vec(world / "src.vec")
+    pairs = read_occupation_pairs(world / "en_male_def_occ", world / "en_female_def_occ")
+    expected = inbias(space, pairs, read_seed_pairs(world / "en_gender_pairs.json"), "pairwise")
+    printed = capsys.readouterr().out
+    assert f"{expected.value:.4f} on N = 3 of 4 pairs" in printed
+    assert f"strong {expected.scores[0]:.4f}" in printed
+    # an aligned space, tested against the original's per-occupation scores
+    main(_align_args(world, tmp_path / "a.vec"))
+    capsys.readouterr()
+    argv = [*base, "--emb", str(tmp_path / "a.vec"), "--original", str(world / "src.vec"),
+            "--variant", "pairwise", "--reference", str(tmp_path / "orig.csv"),
+            "--output", str(tmp_path / "a.json")]  # fmt: skip
+    assert main(argv) == 0
+    aligned = inbias(read_vec(tmp_path / "a.vec"), pairs, SEEDS, "pairwise", keep=[0, 1, 2])
+    _, p = inbias_ttest(expected.scores, aligned.scores)
+    assert f"p = {p:.4g}" in capsys.readouterr().out
+    summary = json.loads((tmp_path / "a.json").read_text())
+    assert summary["inbias"] == pytest.approx(aligned.value)
+    assert summary["n"] == 3 and summary["n_listed"] == 4
+
+
+def test_errors_are_reported_not_raised(world, tmp_path, capsys):
+    bad = tmp_path / "bad.vec"
+    bad.write_text("2 3\na 1 2 3\nb 1 2\n")
+    argv = ["bli", "--src-emb", str(bad), "--tgt-emb", str(world / "tgt.vec"),
+            "--dico-test", str(world / "test.txt"), "--device", "cpu"]  # fmt: skip
+    assert main(argv) == 2
+    assert f"{bad}, line 3" in capsys.readouterr().err
+
+
+def _run_script(name, tmp_path, *, input, output, params=None, threads=1):  # noqa: A002
+    smk = type("Snakemake", (), {})()
+    smk.input = Namedlist(fromdict=input)
+    smk.output = Namedlist(fromdict=output)
+    smk.params = Namedlist(fromdict=params or {})
+    smk.log = Namedlist([str(tmp_path / f"{name}.log")])
+    smk.threads = threads
+    smk.wildcards = Namedlist()
+    runpy.run_path(str(SCRIPTS / name), init_globals={"snakemake": smk})
+
+
+def test_scripts_write_what_the_cli_writes(world, tmp_path, capsys):
+    main(_align_args(world, tmp_path / "cli.vec"))
+    _run_script(
+        "align_vectors.py",
+        tmp_path,
+        input={"src": str(world / "src.vec"), "tgt": str(world / "tgt.vec"),
+               "dico_train": str(world / "train.txt")},
+        output={"vec": str(tmp_path / "s.vec"), "matrix": str(tmp_path / "s.npy"),
+                "summary": str(tmp_path / "s.json")},
+        params={"rcsls": {k: v for k, v in CONFIG.to_dict().items() if k != "seed"}, "seed": 4},
+    )  # fmt: skip
+    assert (tmp_path / "s.vec").read_bytes() == (tmp_path / "cli.vec").read_bytes()
+    assert len(json.loads((tmp_path / "s.json").read_text())["losses"]) == 4
+    _run_script(
+        "bli.py",
+        tmp_path,
+        input={"src": str(tmp_path / "s.vec"), "tgt": str(world / "tgt.vec"),
+               "dico_test": str(world / "test.txt")},
+        output={"json": str(tmp_path / "bli.json")},
+        params={"bli": {"maxload": 250, "device": "cpu"}},
+    )  # fmt: skip
+    saved = json.loads((tmp_path / "bli.json").read_text())
+    assert f"{saved['csls']['accuracy']:.2f}%" in capsys.readouterr().out
+    _run_script(
+        "inbias.py",
+        tmp_path,
+        input={"vec": str(world / "src.vec"), "male_occupations": str(world / "en_male_def_occ"),
+               "female_occupations": str(world / "en_female_def_occ"),
+               "seeds": str(world / "en_gender_pairs.json")},
+        output={"json": str(tmp_path / "ib.json"), "scores": str(tmp_path / "ib.csv")},
+        params={"inbias": {"variant": "pairwise", "n_strong": 1}},
+    )  # fmt: skip
+    scores = pd.read_csv(tmp_path / "ib.csv")
+    assert scores["masculine"].tolist() == ["actor", "doctor", "nurse"]
+    expected = inbias(read_vec(world / "src.vec"), OCCUPATIONS, SEEDS, "pairwise")
+    np.testing.assert_allclose(scores["score"], expected.scores, rtol=1e-15)
+    _run_script(
+        "debias_vectors.py",
+        tmp_path,
+        input={"vec": str(world / "src.vec"), "definitional": str(world / "defs.json"),
+               "gender_specific": str(world / "specific.json"),
+               "equalize": str(world / "equalize.json")},
+        output={"vec": str(tmp_path / "deb.vec"), "summary": str(tmp_path / "deb.json")},
+    )  # fmt: skip
+    assert json.loads((tmp_path / "deb.json").read_text())["equalized"] == [["actor", "actress"]]
+
+
+def test_demo_list_script(tmp_path):
+    _run_script(
+        "demo_embedding_lists.py",
+        tmp_path,
+        input={},
+        output={"dictionaries": str(tmp_path / "dicts"), "mibs": str(tmp_path / "mibs")},
+        params={"languages": ["en", "de"], "seed": 3},
+    )
+    assert sorted(p.name for p in (tmp_path / "dicts").iterdir()) == [
+        "de-en.0-5000.txt", "de-en.5000-6500.txt", "en-de.0-5000.txt", "en-de.5000-6500.txt",
+    ]  # fmt: skip
+    assert (tmp_path / "mibs" / "de_male_def_occ").read_text().startswith("king\tkönig\n")
