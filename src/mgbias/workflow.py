@@ -166,12 +166,7 @@ def kaneko2023_grid(config: Mapping[str, Any]) -> list[dict[str, Any]]:
     if not section:
         return []
     grid = []
-    for base in section["base_models"]:
-        if base not in config["models"]:
-            raise ValueError(
-                f"kaneko2023.base_models: {base!r} is not a model of the configuration "
-                f"(models: {sorted(config['models'])})"
-            )
+    for base in section["base_models"]:  # known models: checked by validate_config
         for source, entry in section["sources"].items():
             for lang in section["languages"]:
                 if entry.get("languages") and lang not in entry["languages"]:
