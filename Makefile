@@ -19,9 +19,11 @@ $(STAMP): pyproject.toml requirements.lock
 demo: $(STAMP)
 	$(SNAKEMAKE) --configfile config/config.yaml
 
-## test: the whole test suite (unit, integration and workflow tiers; what CI runs)
+## test: the whole test suite (unit, integration and workflow tiers; what CI runs) on
+## TEST_WORKERS pytest workers, file by file, the files that run a whole workflow first
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 ## test-unit: the unit tests without the property tests (about 2 minutes on 2 cores)
 test-unit: $(STAMP)

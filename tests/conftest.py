@@ -20,6 +20,18 @@ sys.path.insert(0, str(REPO / "tests"))
 pytest_plugins = ["fixtures.tiny_models"]
 
 
+#: Test files that run a whole workflow, longest first. `make test` runs the suite on two
+#: workers file by file in collection order (``pytest -n 2 --dist loadfile
+#: --no-loadscope-reorder``); these files start first, so the short files fill in around them.
+LONG_FILES = ("tests/integration/test_demo_workflow.py", "tests/workflow/test_slurm.py")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Put the tests of :data:`LONG_FILES` first, in that order; the rest keep theirs."""
+    rank = {path: index for index, path in enumerate(LONG_FILES)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(LONG_FILES)))
+
+
 @pytest.fixture(scope="session")
 def repo() -> Path:
     """The root of the checkout under test."""
