@@ -10,13 +10,14 @@ from mgbias.languages import PIVOT
 from mgbias.seeds import derive_seed
 from mgbias.workflow import (
     allows_untrained_head,
-    evaluation_jobs,
     expand_jobs,
     is_finetuned,
     kaneko2023_grid,
+    kaneko2023_mbe_jobs,
     kaneko2023_models,
     kaneko2023_runs,
     local_file_of_url,
+    mbe_table_jobs,
     mining_jobs,
     model_is_trained,
     pair_file,
@@ -291,6 +292,16 @@ def kaneko2023_inputs(key):
         return paths
 
     return files
+
+
+def kaneko2023_mbe_results():
+    """Per run of the meta-evaluation, the MBE results it reads (none without kaneko2023.mbe)."""
+    return {
+        run["run"]: [
+            layout.path("mbe_result", **job) for job in kaneko2023_mbe_jobs(config, run)
+        ]
+        for run in kaneko2023_runs(config)
+    }
 
 
 def kaneko2023_targets():

@@ -42,6 +42,9 @@ rule kaneko2023_table1:
     input:
         per_pair=kaneko2023_inputs("pairs_per_pair"),
         probes=kaneko2023_inputs("kaneko2023_probe_summary"),
+        mbe=lambda wc: [
+            path for paths in kaneko2023_mbe_results().values() for path in paths
+        ],
         wordlists=lambda wc: [
             path
             for lang in KANEKO2023["languages"]
@@ -68,6 +71,7 @@ rule kaneko2023_table1:
         "../envs/mgbias.yaml"
     params:
         runs=kaneko2023_runs(config),
+        mbe=kaneko2023_mbe_results(),
         wordlists=canonical(
             {**KANEKO2023.get("wordlists", {}), **KANEKO2023.get("orientation", {})}
         ),

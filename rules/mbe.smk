@@ -23,7 +23,7 @@ rule mbe:
 
 rule mbe_scores:
     input:
-        results=expand_jobs(out("mbe_result"), evaluation_jobs(config)),
+        results=expand_jobs(out("mbe_result"), mbe_table_jobs(config)),
         code=script_code("mbe_scores.py"),
     output:
         csv=report(

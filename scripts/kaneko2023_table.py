@@ -12,6 +12,11 @@ params.runs : list of dicts
     ``{run, model, corpus, language, r, seed}`` per model: ``run`` = the model's name,
     ``model`` = the base PLM (Table 1's column), ``r`` = male rate in [0, 1] or None for the
     original model (written to the scores, left out of the correlations), ``seed`` optional.
+input.mbe : list of paths
+    Every MBE result JSON that ``params.mbe`` names (empty without ``kaneko2023.mbe``).
+params.mbe : dict
+    ``{run: [MBE result JSON, ...]}``: each run's MBE on the parallel corpora of its language
+    (Table 1's ``mbe`` row, the mean of their scores).
 params.wordlists : dict
     ``{language: {female: [lists], male: [lists]}}`` orienting each language's pairs (e.g.
     kaneko2023_en_female / kaneko2023_en_male).
@@ -44,6 +49,7 @@ with job_log(smk.log[0]) as log:
         probes=list(smk.input.probes),
         wordlists=smk.params.wordlists,
         tie_rule=smk.params.tie_rule,
+        mbe=smk.params.mbe,
     )
     table = table1(scores)
     write_csv(scores, smk.output.scores)

@@ -268,6 +268,13 @@ def _check_kaneko2023(config: dict, datasets: dict) -> None:
     for r in section["ratios"]:
         if abs(round(r * 100) - r * 100) > 1e-9:
             raise ConfigError(f"key 'kaneko2023.ratios': {r} is not a multiple of 0.01")
+    for key, known in (("worlds", config["worlds"]), ("corpora", list(config["corpora"]))):
+        for name in (section.get("mbe") or {}).get(key, []):
+            if name not in known:
+                raise ConfigError(
+                    f"key 'kaneko2023.mbe.{key}': {name!r} is not one of the configured "
+                    f"{key} {known}"
+                )
 
 
 def validate_config(config: dict, schema: dict | str | Path | None = None) -> dict:

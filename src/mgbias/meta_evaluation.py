@@ -53,8 +53,8 @@ __all__ = [
     "table1",
 ]
 
-#: Table 1's row order.
-MEASURE_ORDER = ("tbs", "sss", "cps", "aul", "aula")
+#: Table 1's row order (MBE, beyond the paper, last).
+MEASURE_ORDER = ("tbs", "sss", "cps", "aul", "aula", "mbe")
 
 #: What identifies one bias-controlled model.
 RUN_COLUMNS = ["language", "corpus", "model", "run", "r", "seed"]
@@ -148,7 +148,9 @@ def check_runs(runs: Iterable[Mapping[str, Any]] | Mapping[str, Mapping[str, Any
 
 
 def run_scores(
-    pair_scores: pd.DataFrame | None = None, tbs: Mapping[str, Any] | None = None
+    pair_scores: pd.DataFrame | None = None,
+    tbs: Mapping[str, Any] | None = None,
+    mbe: Sequence[Mapping[str, Any]] | None = None,
 ) -> pd.DataFrame:
     """One run's scores in the long layout: measure, direction, score, n, n_unorientable.
 
@@ -158,6 +160,10 @@ def run_scores(
         :func:`mgbias.measures.orientation.oriented_pair_scores` of the run.
     tbs : mapping, optional
         :func:`mgbias.mlm.templates.tbs_summary` of the run (``tbs``, ``n_targets``).
+    mbe : sequence of mappings, optional
+        The run's MBE results (``scripts/mbe.py``'s JSON: ``score``, > 50 when male
+        sentences are preferred) on the parallel corpora of its language: one ``mbe``
+        row, direction ``male``, their mean score; ``n`` = how many.
     """
     frames = []
     if tbs is not None:
@@ -174,8 +180,20 @@ def run_scores(
         )
     if pair_scores is not None:
         frames.append(pair_scores[["measure", "direction", "score", "n", "n_unorientable"]])
+    if mbe:
+        frames.append(
+            pd.DataFrame(
+                {
+                    "measure": ["mbe"],
+                    "direction": ["male"],
+                    "score": [float(np.mean([float(result["score"]) for result in mbe]))],
+                    "n": [len(mbe)],
+                    "n_unorientable": [0],
+                }
+            )
+        )
     if not frames:
-        raise ValueError("run_scores: neither pair scores nor a TBS summary given")
+        raise ValueError("run_scores: no pair scores, TBS summary or MBE result given")
     return pd.concat(frames, ignore_index=True)
 
 
@@ -401,6 +419,7 @@ def collect_scores(
     probes: Sequence[str | Path] | None = None,
     wordlists: Mapping[str, Mapping[str, Any]] | None = None,
     tie_rule: str = "neutral",
+    mbe: Mapping[str, Sequence[str | Path]] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every run's scores from its result files, in the layout :func:`meta_evaluation` reads.
 
@@ -419,6 +438,10 @@ def collect_scores(
         needed with ``per_pair``.
     tie_rule : str
         Of the pair measures.
+    mbe : mapping, optional
+        ``{run: [MBE result JSON, ...]}``: the run's MBE results on the parallel
+        corpora of its language (:func:`run_scores`); a run without any gets no
+        ``mbe`` row.
 
     Returns
     -------
@@ -469,7 +492,8 @@ def collect_scores(
                 }
             )
         tbs = read_json(probes[index]) if probes else None
-        block = run_scores(pair_scores, tbs)
+        results = [read_json(path) for path in (mbe or {}).get(run["run"], [])]
+        block = run_scores(pair_scores, tbs, results)
         for column in RUN_COLUMNS:
             block[column] = run[column]
         parts.append(block)

@@ -60,21 +60,31 @@ def corpus_languages(config: Mapping[str, Any], corpus: str) -> list[str]:
 def evaluation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     """Every (model, world, corpus, lang) combination to score with MBE, in a fixed order.
 
-    Models with ``mbe: false`` are skipped (they score pair benchmarks only).
+    Models with ``mbe: false`` are skipped (they score pair benchmarks only); a
+    model's ``worlds`` and ``corpora`` lists, if given, restrict its jobs.
     """
     jobs = []
     for model in config["models"]:
-        if not config["models"][model].get("mbe", True):
+        entry = config["models"][model]
+        if not entry.get("mbe", True):
             continue
         model_langs = model_languages(config, model)
-        for world in config["worlds"]:
-            for corpus in config["corpora"]:
+        for world in entry.get("worlds") or config["worlds"]:
+            for corpus in entry.get("corpora") or config["corpora"]:
                 for lang in corpus_languages(config, corpus):
                     if lang in model_langs:
                         jobs.append(
                             {"model": model, "world": world, "corpus": corpus, "lang": lang}
                         )
     return jobs
+
+
+def mbe_table_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The MBE jobs of the MBE table and figure: :func:`evaluation_jobs` of every model but
+    the bias-controlled ones (Table 1 of Kaneko et al. 2023 reads theirs)."""
+    return [
+        job for job in evaluation_jobs(config) if not is_finetuned(config["models"][job["model"]])
+    ]
 
 
 def mining_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -192,17 +202,41 @@ def kaneko2023_models(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Model entries of the bias-controlled models, to add to ``config["models"]``.
 
     Each is trained by the workflow (``finetune``), evaluated in its own
-    language only, not by MBE, and left out of the pair tables: the
-    meta-evaluation reads its pair measures (:func:`kaneko2023_runs`).
+    language only and left out of the pair tables: the meta-evaluation reads
+    its pair measures (:func:`kaneko2023_runs`). MBE scores it only with
+    ``kaneko2023.mbe``, in the worlds and corpora listed there.
     """
+    mbe = (config.get("kaneko2023") or {}).get("mbe")
+    scope = {key: mbe[key] for key in ("worlds", "corpora") if mbe and key in mbe}
     return {
         job["model"]: {
             "finetune": {key: job[key] for key in ("base", "source", "lang", "rate", "repeat")},
             "languages": [job["lang"]],
-            "mbe": False,
+            "mbe": mbe is not None,
+            **scope,
         }
         for job in kaneko2023_grid(config)
     }
+
+
+def kaneko2023_mbe_jobs(config: Mapping[str, Any], run: Mapping[str, Any]) -> list[dict]:
+    """The MBE jobs (:func:`evaluation_jobs`) a run of :func:`kaneko2023_runs` reads.
+
+    Those of its scored model in its language, within ``kaneko2023.mbe``'s
+    worlds and corpora; none without ``kaneko2023.mbe``. ``config["models"]``
+    must hold the bias-controlled models (:func:`kaneko2023_models`).
+    """
+    mbe = (config.get("kaneko2023") or {}).get("mbe")
+    if mbe is None:
+        return []
+    return [
+        job
+        for job in evaluation_jobs(config)
+        if job["model"] == run["scored"]
+        and job["lang"] == run["language"]
+        and job["world"] in (mbe.get("worlds") or config["worlds"])
+        and job["corpus"] in (mbe.get("corpora") or config["corpora"])
+    ]
 
 
 def kaneko2023_runs(config: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -186,6 +186,13 @@ def test_oriented_aula_ranks_the_bias_controlled_models_by_r(demo_run):
     for lang in KANEKO2023_LANGUAGES:
         assert aula.loc[lang, "n_r"] == 5
         assert aula.loc[lang, "pearson"] >= 0.6, (lang, aula.loc[lang])
+    # MBE on the balanced world's TED2020 sentences: every target language of the
+    # grid (English, the pivot, has none) follows r
+    mbe = computed[computed.measure == "mbe"].set_index("language")
+    assert sorted(mbe.index) == [lang for lang in KANEKO2023_LANGUAGES if lang != "en"]
+    for lang in mbe.index:
+        assert mbe.loc[lang, "n_r"] == 5
+        assert mbe.loc[lang, "pearson"] >= 0.6, (lang, mbe.loc[lang])
     # TBS and CPS are recorded (their values are not asserted: TBS's prior
     # "[MASK] is a [MASK]." moves with the pronoun prior)
     assert {"tbs", "cps", "sss", "aul"} <= set(computed.measure)

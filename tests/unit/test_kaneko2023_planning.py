@@ -10,9 +10,12 @@ import yaml
 
 from mgbias.config import ConfigError, validate_config
 from mgbias.workflow import (
+    evaluation_jobs,
     kaneko2023_grid,
+    kaneko2023_mbe_jobs,
     kaneko2023_models,
     kaneko2023_runs,
+    mbe_table_jobs,
     model_is_trained,
     pair_jobs,
     rate_tag,
@@ -48,7 +51,41 @@ def test_the_demo_grid_is_one_fine_tuning_per_language_and_rate(demo_config):
     assert len({job["model"] for job in grid}) == len(grid)
     models = kaneko2023_models(demo_config)
     entry = models["demo-balanced-news-fr-r075-s0"]
-    assert entry["languages"] == ["fr"] and entry["mbe"] is False and model_is_trained(entry)
+    assert entry["languages"] == ["fr"] and model_is_trained(entry)
+    # config/config.yaml asks for MBE on the balanced world's TED2020 sentences
+    assert entry["mbe"] is True
+    assert entry["worlds"] == ["balanced"] and entry["corpora"] == ["TED2020"]
+    del demo_config["kaneko2023"]["mbe"]
+    entry = kaneko2023_models(demo_config)["demo-balanced-news-fr-r075-s0"]
+    assert entry["mbe"] is False and "worlds" not in entry and "corpora" not in entry
+
+
+def test_mbe_scores_each_run_in_its_language_only_within_the_section_s_scope(demo_config):
+    table_jobs = mbe_table_jobs(demo_config)
+    demo_config["models"].update(kaneko2023_models(demo_config))
+    runs = {run["run"]: run for run in kaneko2023_runs(demo_config)}
+    fine_tuned = kaneko2023_mbe_jobs(demo_config, runs["demo-balanced-news-de-r050-s0"])
+    assert fine_tuned == [
+        {
+            "model": "demo-balanced-news-de-r050-s0",
+            "world": "balanced",
+            "corpus": "TED2020",
+            "lang": "de",
+        }
+    ]
+    # the original is the base model, evaluated everywhere: only the section's scope is read
+    original = kaneko2023_mbe_jobs(demo_config, runs["demo-balanced-news-fr-original"])
+    assert original == [
+        {"model": "demo-balanced", "world": "balanced", "corpus": "TED2020", "lang": "fr"}
+    ]
+    # English is the pivot, not a target language of the corpora: no MBE
+    assert kaneko2023_mbe_jobs(demo_config, runs["demo-balanced-news-en-r050-s0"]) == []
+    # the fine-tuned models are scored (15: de, es, fr x 5 rates) but stay out of the MBE table
+    planned = {job["model"] for job in evaluation_jobs(demo_config)}
+    assert len(planned - {"demo-planted", "demo-balanced"}) == 15
+    assert mbe_table_jobs(demo_config) == table_jobs
+    del demo_config["kaneko2023"]["mbe"]
+    assert kaneko2023_mbe_jobs(demo_config, runs["demo-balanced-news-de-r050-s0"]) == []
 
 
 def test_repeats_and_a_source_s_own_languages_shape_the_grid(demo_config):
@@ -84,6 +121,9 @@ def test_fine_tuned_models_stay_out_of_the_pair_tables(demo_config):
         (lambda s: s.update(pair_dataset="nope"), r"kaneko2023.pair_dataset': 'nope'"),
         (lambda s: s["wordlists"].pop("de"), r"kaneko2023.wordlists': no word lists for \['de'\]"),
         (lambda s: s.update(ratios=[0.125]), r"kaneko2023.ratios': 0.125"),
+        (lambda s: s.update(mbe={"worlds": ["nope"]}), r"kaneko2023.mbe.worlds': 'nope'"),
+        (lambda s: s.update(mbe={"corpora": ["nope"]}), r"kaneko2023.mbe.corpora': 'nope'"),
+        (lambda s: s.update(mbe={"world": ["balanced"]}), r"kaneko2023.mbe"),
         (
             lambda s: s["sources"]["news"].update(url="file://one.txt"),
             r"kaneko2023.sources.news.url': one file for several languages",

@@ -143,14 +143,25 @@ def test_table_and_figure_scripts_on_a_grid(workspace):
         name: workspace.root / f"table1.{name}"
         for name in ("table", "markdown", "scores", "orientation")
     }
+    # MBE results of the fine-tuned runs on two corpora each (the original has none)
+    mbe_scores = {"m0": (40.0, 42.0), "m1": (50.0, 49.0), "m2": (65.0, 61.0)}
+    mbe = {}
+    for run, values in mbe_scores.items():
+        mbe[run] = []
+        for corpus, value in zip(("c1", "c2"), values, strict=True):
+            path = workspace.root / f"mbe_{run}_{corpus}.json"
+            path.write_text(json.dumps({"score": value, "corpus": corpus}), encoding="utf-8")
+            mbe[run].append(str(path))
     _run_script(
         "kaneko2023_table.py",
         input={
             "per_pair": [str(p) for p in per_pair],
             "probes": [str(p["summary"]) for p in probes],
+            "mbe": [path for paths in mbe.values() for path in paths],
         },
         params={
             "runs": runs,
+            "mbe": mbe,
             "wordlists": {"en": {"female": ["en_female"], "male": ["en_male"]}},
             "tie_rule": "neutral",
             "alpha": 0.05,
@@ -160,13 +171,17 @@ def test_table_and_figure_scripts_on_a_grid(workspace):
     table = pd.read_csv(out["table"])
     assert list(table.columns) == TABLE1_COLUMNS
     computed = table[table.source == "computed"]
-    assert sorted(set(computed.measure)) == ["aul", "aula", "cps", "sss", "tbs"]
+    assert sorted(set(computed.measure)) == ["aul", "aula", "cps", "mbe", "sss", "tbs"]
     assert (computed.n_r == 3).all()
     scores = pd.read_csv(out["scores"])
     tbs = scores[scores.measure == "tbs"]
     assert tbs["run"].tolist() == ["m0", "m1", "m2", "base"]
     expected = correlation_with_r(R_GRID, tbs["score"].iloc[:3])["pearson"]
     assert computed.set_index("measure").loc["tbs", "pearson"] == pytest.approx(expected, abs=1e-6)
+    mbe_means = [sum(values) / 2 for values in mbe_scores.values()]  # 41, 49.5, 63
+    expected = correlation_with_r(R_GRID, mbe_means)["pearson"]
+    assert computed.set_index("measure").loc["mbe", "pearson"] == pytest.approx(expected, abs=1e-6)
+    assert scores[scores.measure == "mbe"]["score"].tolist() == pytest.approx(mbe_means)
     orientation = pd.read_csv(out["orientation"])
     assert orientation.loc[0, ["n_pairs", "male_more", "male_less", "no_gender_word"]].tolist() == [
         4, 1, 2, 1,

@@ -168,7 +168,12 @@ def test_run_scores_stack_tbs_and_pair_scores():
     stacked = run_scores(pairs, {"tbs": -0.25, "n_targets": 21})
     assert stacked["measure"].tolist() == ["tbs", "aul", "aul"]
     assert stacked.iloc[0][["score", "n"]].tolist() == [-0.25, 21]
-    with pytest.raises(ValueError, match="neither"):
+    # MBE: the mean score over the run's corpora, one row, last
+    with_mbe = run_scores(pairs, None, [{"score": 40.0}, {"score": 55.0}])
+    assert with_mbe["measure"].tolist() == ["aul", "aul", "mbe"]
+    assert with_mbe.iloc[2][["direction", "score", "n"]].tolist() == ["male", 47.5, 2]
+    assert run_scores(pairs, None, []).equals(run_scores(pairs))
+    with pytest.raises(ValueError, match="no pair scores, TBS summary or MBE result"):
         run_scores()
 
 
