@@ -35,6 +35,7 @@ import torch
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
+from mgbias.mlm.heads import mlm_encoder_and_head
 from mgbias.mlm.scores import SentenceScores
 
 log = logging.getLogger(__name__)
@@ -298,13 +299,14 @@ def score_unmasked(
 
     pad_id = padding_id(tokenizer)
     device = next(model.parameters()).device
+    split = mlm_encoder_and_head(model)
     was_training = model.training
     model.eval()
     bar = tqdm(total=n_sentences, desc="scoring (unmasked)", unit="sent", disable=not progress)
     try:
         with torch.inference_mode():
             for indices in length_sorted_batches(encoded.lengths, batch_size):
-                batch = _score_batch(model, encoded, indices, pad_id, device)
+                batch = _score_batch(model, encoded, indices, pad_id, device, split)
                 ids, logprob, alpha, embedding, counts = batch
                 splits = np.cumsum(counts)[:-1]
                 for position, (index, row_ids, row_logprob, row_alpha) in enumerate(
@@ -339,13 +341,21 @@ def _score_batch(
     indices: np.ndarray,
     pad_id: int,
     device: torch.device,
+    split: tuple[torch.nn.Module, object] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One forward pass; flat per-token arrays (row-major over the batch) plus embeddings."""
+    """One forward pass; flat per-token arrays (row-major over the batch) plus embeddings.
+
+    With ``split`` (:func:`mgbias.mlm.heads.mlm_encoder_and_head` of ``model``) the
+    encoder runs on the batch and the MLM head only on the kept (real, non-special)
+    positions, so neither the head nor the ``log_softmax`` over the vocabulary is
+    computed for padding and special tokens; otherwise the whole model runs.
+    """
     input_ids, attention_mask, special = pad_batch(encoded, indices, pad_id)
     input_ids = input_ids.to(device)
     attention_mask = attention_mask.to(device)
     keep = ~special.to(device)  # real, non-special positions
-    output = model(
+    encoder, head = split if split is not None else (model, None)
+    output = encoder(
         input_ids=input_ids,
         attention_mask=attention_mask,
         output_attentions=True,
@@ -356,11 +366,14 @@ def _score_batch(
             "the model returned no attention weights; load it with attn_implementation='eager' "
             "(mgbias.mlm.load.load_mlm does)"
         )
-    # One fused log_softmax over the whole (B, T, V) batch, then gather the gold ids: faster
-    # on CPU than first copying out the kept rows (boolean indexing copies N x V values).
-    log_probs = torch.log_softmax(output.logits.float(), dim=-1)
-    logprob = log_probs.gather(2, input_ids[:, :, None]).squeeze(2)[keep]
     gold = input_ids[keep]
+    if head is None:
+        # One fused log_softmax over the whole (B, T, V) batch, then the gold ids.
+        log_probs = torch.log_softmax(output.logits.float(), dim=-1)
+        logprob = log_probs.gather(2, input_ids[:, :, None]).squeeze(2)[keep]
+    else:
+        logits = head(output[0][keep]).float()  # (kept tokens, V)
+        logprob = torch.log_softmax(logits, dim=-1).gather(1, gold[:, None]).squeeze(1)
     alpha = received_attention(output.attentions, attention_mask)[keep]
     keep_weight = keep.to(torch.float32)
     last_hidden = output.hidden_states[-1].float()

@@ -152,6 +152,21 @@ def test_batched_equals_unbatched_and_input_order_is_restored(model, tokenizer):
         np.testing.assert_allclose(batched.embeddings, unbatched.embeddings, rtol=0, atol=1e-5)
 
 
+def test_head_at_kept_positions_only_equals_the_whole_model(model, tokenizer, monkeypatch):
+    # The engine runs the encoder, then the MLM head only at real, non-special
+    # positions; a model without a known split runs whole. Both give the same scores.
+    import mgbias.mlm.unmasked as unmasked
+
+    sentences = [SENTENCES[2], SENTENCES[0], SENTENCES[4], SENTENCES[1]]
+    split = score_unmasked(model, tokenizer, sentences, batch_size=3, progress=False)
+    monkeypatch.setattr(unmasked, "mlm_encoder_and_head", lambda m: (m, None))
+    whole = score_unmasked(model, tokenizer, sentences, batch_size=3, progress=False)
+    for field in ("token_ids", "logprobs", "attention"):
+        for first, second in zip(getattr(whole, field), getattr(split, field), strict=True):
+            np.testing.assert_allclose(second, first, rtol=0, atol=1e-6)
+    np.testing.assert_array_equal(split.embeddings, whole.embeddings)
+
+
 def test_long_sentences_are_truncated_counted_and_warned_once(model, tokenizer, caplog):
     sentences = [SENTENCES[2], SENTENCES[0], "the man is a nurse and the woman is a doctor ."]
     with caplog.at_level(logging.WARNING, logger="mgbias.mlm.unmasked"):
