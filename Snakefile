@@ -42,6 +42,7 @@ include: "rules/score.smk"
 include: "rules/mbe.smk"
 include: "rules/pairs.smk"
 include: "rules/kaneko2023.smk"
+include: "rules/zhao2020.smk"
 
 
 rule all:
@@ -52,3 +53,4 @@ rule all:
         out("mbe_figure"),
         pair_targets(),
         kaneko2023_targets(),
+        zhao2020_targets(),

@@ -48,6 +48,8 @@ TRAINED_MODELS = [m for m in MODELS if "train" in config["models"][m]]
 FINETUNED_MODELS = [m for m in MODELS if is_finetuned(config["models"][m])]
 KANEKO2023 = config.get("kaneko2023", {})
 KANEKO2023_PAPER = "Kaneko et al. 2023 (bias-controlled PLMs)"
+ZHAO2020 = config.get("zhao2020", {})
+ZHAO2020_PAPER = "Zhao et al. 2020 (multilingual embeddings)"
 
 
 wildcard_constraints:
@@ -302,6 +304,20 @@ def kaneko2023_mbe_results():
         ]
         for run in kaneko2023_runs(config)
     }
+
+
+def zhao2020_inbias_settings():
+    """inBias settings; n_strong defaults to the count of the demo's strong-gendered pairs."""
+    from mgbias.demo.embeddings import n_strong
+
+    return {"n_strong": n_strong(), **ZHAO2020.get("inbias", {})}
+
+
+def zhao2020_targets():
+    """The inBias table of the original spaces, when configured."""
+    if not ZHAO2020:
+        return []
+    return [layout.path("zhao2020_inbias_original")]
 
 
 def kaneko2023_targets():

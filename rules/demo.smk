@@ -39,3 +39,21 @@ rule demo_pairs:
         seed=step_seed("demo_pairs"),
     script:
         "../scripts/demo_pairs.py"
+
+
+# Zhao et al. (2020): dictionaries and MIBs-style lists from the demo lexicon.
+rule demo_embedding_lists:
+    input:
+        code=script_code("demo_embedding_lists.py"),
+    output:
+        dictionaries=directory(out("zhao2020_dictionaries")),
+        mibs=directory(out("zhao2020_mibs")),
+    log:
+        "logs/demo_embedding_lists.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        languages=ZHAO2020.get("languages", []),
+        seed=step_seed("demo_embedding_lists"),
+    script:
+        "../scripts/demo_embedding_lists.py"

@@ -68,3 +68,23 @@ rule finetune_mlm:
         ),
     script:
         "../scripts/finetune_mlm.py"
+
+
+# Zhao et al. (2020): skip-gram vectors of a world's monolingual text (rules/zhao2020.smk).
+rule train_vectors:
+    input:
+        text=out("raw_monolingual"),
+        code=script_code("train_vectors.py"),
+    output:
+        vec=out("vectors"),
+    log:
+        "logs/train_vectors/{world}/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    threads: 1  # one fastText thread: the same vectors, byte for byte, on every run
+    params:
+        fasttext=canonical(ZHAO2020.get("vectors", {}).get("train", {})),
+        # fastText's seed is a C int
+        seed=lambda wc: step_seed("train_vectors", wc.world, wc.lang) % 2**31,
+    script:
+        "../scripts/train_vectors.py"

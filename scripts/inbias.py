@@ -2,7 +2,8 @@
 
 Inputs: ``vec``: the space scored (original, aligned or debiased; .vec);
 ``male_occupations``, ``female_occupations``, ``seeds``: MIBs-style lists
-(``{lang}_male_def_occ``, ``{lang}_female_def_occ``, ``{lang}_gender_pairs.json``);
+(``{lang}_male_def_occ``, ``{lang}_female_def_occ``, ``{lang}_gender_pairs.json``), or
+``mibs``: a directory holding them, read for ``params.lang``;
 optional ``original``: the language's original space, whose vocabulary filters the pairs
 (absent: the scored space's own); optional ``reference``: per-occupation CSV of the space
 to test against (the original space; the ENDEB rows use original EN), for the t-test.
@@ -15,6 +16,9 @@ authors' code), ``authors_split`` (read the lists as the authors' notebook), ``n
 authors' ttest_ind).
 """
 
+from pathlib import Path
+
+from mgbias.embeddings.mibs import occupation_file_names, seed_file_name
 from mgbias.embeddings.steps import inbias_files
 from mgbias.runlog import job_log
 
@@ -22,12 +26,20 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0]) as log:
     inputs = dict(smk.input.items())
+    if "mibs" in inputs:
+        lang = smk.params.lang
+        male, female = (Path(inputs["mibs"]) / name for name in occupation_file_names(lang))
+        seeds = Path(inputs["mibs"]) / seed_file_name(lang)
+    else:
+        male, female, seeds = (
+            inputs[key] for key in ("male_occupations", "female_occupations", "seeds")
+        )
     settings = smk.params.inbias
     report = inbias_files(
         smk.input.vec,
-        smk.input.male_occupations,
-        smk.input.female_occupations,
-        smk.input.seeds,
+        male,
+        female,
+        seeds,
         original=inputs.get("original"),
         variant=settings.get("variant", "averaged"),
         authors_split=settings.get("authors_split", False),

@@ -234,6 +234,7 @@ def _check_pair_datasets(config: Mapping[str, Any]) -> None:
             "'pair_tables.steinborn_table3' (unperturbed and perturbed scores) names it"
         )
     _check_kaneko2023(config, datasets)
+    _check_zhao2020(config)
 
 
 def _check_kaneko2023(config: dict, datasets: dict) -> None:
@@ -275,6 +276,22 @@ def _check_kaneko2023(config: dict, datasets: dict) -> None:
                     f"key 'kaneko2023.mbe.{key}': {name!r} is not one of the configured "
                     f"{key} {known}"
                 )
+
+
+def _check_zhao2020(config: dict) -> None:
+    """The ``zhao2020`` languages have monolingual text to train vectors on."""
+    section = config.get("zhao2020")
+    if not section:
+        return
+    from mgbias.languages import PIVOT
+
+    known = [PIVOT, *config["languages"]]
+    unknown = [lang for lang in section["languages"] if lang not in known]
+    if unknown:
+        raise ConfigError(
+            f"key 'zhao2020.languages': {unknown} have no monolingual text to train "
+            f"vectors on; expected some of {known}"
+        )
 
 
 def validate_config(config: dict, schema: dict | str | Path | None = None) -> dict:

@@ -518,6 +518,64 @@ _OUTPUTS = [
 
 _OUTPUTS += _KANEKO2023
 
+#: Zhao et al. (2020): static word vectors and inBias (``zhao2020:``).
+_ZHAO2020 = [
+    Output(
+        "vectors",
+        "models/vectors/{world}/{lang}.vec",
+        "train_vectors",
+        "skip-gram word vectors (fastText) of one world's monolingual text in one language",
+        "fastText .vec: header `n d`, then a word and d floats per line, in fastText's "
+        "frequency order",
+    ),
+    Output(
+        "zhao2020_dictionaries",
+        "data/demo/zhao2020/dictionaries",
+        "demo_embedding_lists",
+        "demo stand-ins for the MUSE bilingual dictionaries, split by concept",
+        "directory: `{src}-{tgt}.0-5000.txt` (train) and `{src}-{tgt}.5000-6500.txt` (test), "
+        "`source target` per line",
+    ),
+    Output(
+        "zhao2020_mibs",
+        "data/demo/zhao2020/mibs",
+        "demo_embedding_lists",
+        "demo stand-ins for the MIBs word lists: occupation (masculine, feminine) pairs, "
+        "strong-gendered first, and gender seed pairs per language",
+        "directory: `{lang}_male_def_occ`, `{lang}_female_def_occ`, `{lang}_gender_pairs.json`",
+    ),
+    Output(
+        "zhao2020_inbias",
+        "results/zhao2020/inbias/{world}/{lang}.json",
+        "zhao2020_inbias",
+        "inBias (Zhao et al. 2020, Eq. 1) of one original space",
+        "JSON: inbias, variant, n, n_listed, strong, weak, seeds",
+    ),
+    Output(
+        "zhao2020_inbias_scores",
+        "results/zhao2020/inbias/{world}/{lang}.csv",
+        "zhao2020_inbias",
+        "the per-occupation scores b_i behind one inBias",
+        "`index`, `masculine`, `feminine`, `score`",
+    ),
+    Output(
+        "zhao2020_inbias_original",
+        "results/tables/zhao2020_inbias_original.csv",
+        "zhao2020_inbias_original",
+        "inBias of every original space per world and language (the diagonal of Zhao et "
+        "al.'s Table 1, before alignment)",
+        "`world`, `lang`, `variant`, `inbias`, `strong`, `weak`, `n`, `n_listed`",
+    ),
+    Output(
+        "zhao2020_inbias_original_markdown",
+        "results/tables/zhao2020_inbias_original.md",
+        "zhao2020_inbias_original",
+        "the same, languages by worlds",
+        "Markdown",
+    ),
+]
+_OUTPUTS += _ZHAO2020
+
 #: Every output, by key.
 OUTPUTS: dict[str, Output] = {output.key: output for output in _OUTPUTS}
 

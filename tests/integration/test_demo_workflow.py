@@ -203,3 +203,16 @@ def test_oriented_aula_ranks_the_bias_controlled_models_by_r(demo_run):
     mined = pd.read_csv(demo_run / "results" / "tables" / "kaneko2023_mined.csv")
     assert sorted(mined.lang) == KANEKO2023_LANGUAGES
     assert (mined.n_kept == 1000).all() and (mined.n_dev == 100).all()
+
+
+def test_inbias_is_higher_for_the_planted_world_in_every_language(demo_run):
+    # Zhao et al. (2020), Eq. 1, on vectors trained on each world's monolingual text:
+    # the planted world ties occupations to one gender, the balanced one does not
+    table = pd.read_csv(demo_run / "results" / "tables" / "zhao2020_inbias_original.csv")
+    inbias = table.pivot(index="lang", columns="world", values="inbias")
+    assert sorted(inbias.index) == ["de", "en", "es", "fr"]
+    for lang, row in inbias.iterrows():
+        assert row["planted"] > row["balanced"], (lang, row.to_dict())
+    assert (table["n"] > 0).all() and (table["variant"] == "averaged").all()
+    markdown = (demo_run / "results" / "tables" / "zhao2020_inbias_original.md").read_text()
+    assert markdown.startswith("# Zhao et al. (2020)")

@@ -205,3 +205,18 @@ def test_unknown_pair_measure_is_named(demo_config):
     demo_config["pair_measures"] = ["cps", "seat"]
     with pytest.raises(ConfigError, match=r"pair_measures"):
         validate_config(demo_config, SCHEMA)
+
+
+def test_zhao2020_languages_need_monolingual_text_and_settings_are_checked(demo_config):
+    config = copy.deepcopy(demo_config)
+    config["zhao2020"]["languages"] = ["en", "it"]
+    with pytest.raises(ConfigError, match=r"zhao2020.languages': \['it'\] have no monolingual"):
+        validate_config(config)
+    config = copy.deepcopy(demo_config)
+    config["zhao2020"]["inbias"] = {"variant": "summed"}
+    with pytest.raises(ConfigError, match=r"zhao2020"):
+        validate_config(config)
+    config = copy.deepcopy(demo_config)
+    del config["zhao2020"]["vectors"]
+    with pytest.raises(ConfigError, match=r"vectors"):
+        validate_config(config)

@@ -1,0 +1,49 @@
+# Zhao et al. (2020): inBias of static word vectors (Eq. 1), per world and language.
+# Vectors are trained in rules/models.smk, the demo's MIBs-style lists written in
+# rules/demo.smk. Only with `zhao2020:`.
+
+
+rule zhao2020_inbias:
+    input:
+        vec=out("vectors"),
+        mibs=out("zhao2020_mibs"),
+        code=script_code("inbias.py"),
+    output:
+        json=out("zhao2020_inbias"),
+        scores=out("zhao2020_inbias_scores"),
+    log:
+        "logs/zhao2020_inbias/{world}/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        inbias=canonical(zhao2020_inbias_settings()),
+        lang="{lang}",
+    script:
+        "../scripts/inbias.py"
+
+
+rule zhao2020_inbias_original:
+    input:
+        results=[
+            layout.path("zhao2020_inbias", world=world, lang=lang)
+            for world in config["worlds"]
+            for lang in ZHAO2020.get("languages", [])
+        ],
+        code=script_code("zhao2020_inbias_table.py"),
+    output:
+        table=report(
+            out("zhao2020_inbias_original"),
+            caption="../report/zhao2020_inbias_original.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="inBias",
+        ),
+        markdown=out("zhao2020_inbias_original_markdown"),
+    log:
+        "logs/zhao2020_inbias_original.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        worlds=config["worlds"],
+        languages=ZHAO2020.get("languages", []),
+    script:
+        "../scripts/zhao2020_inbias_table.py"
