@@ -183,14 +183,15 @@ def piece_positions(
 
     ``offsets`` are the tokenizer's ``offset_mapping`` of one encoded sentence.
     """
+    return np.flatnonzero(_overlaps(np.asarray(offsets), np.asarray(special), span)).tolist()
+
+
+def _overlaps(offsets: np.ndarray, special: np.ndarray, span: tuple[int, int]) -> np.ndarray:
     start, end = span
-    return [
-        position
-        for position, ((piece_start, piece_end), is_special) in enumerate(
-            zip(offsets, special, strict=True)
-        )
-        if not is_special and piece_start < end and piece_end > start and piece_end > piece_start
-    ]
+    if not len(offsets):
+        return np.zeros(0, dtype=bool)
+    piece_start, piece_end = offsets[:, 0], offsets[:, 1]
+    return (special == 0) & (piece_start < end) & (piece_end > start) & (piece_end > piece_start)
 
 
 def extract_word_vectors(
@@ -344,13 +345,14 @@ def _pooled_batch(
     for b, row in enumerate(rows):
         ids[b, : lengths[b]] = input_ids[row]
         mask[b, : lengths[b]] = 1
-    numbers = [number for row in rows for number in targets_of_row[row]]
-    weights = np.zeros((len(numbers), len(rows) * width), dtype=np.float32)
+    owner, flat, weight = [], [], []
     t = 0
     for b, row in enumerate(rows):
         for number in targets_of_row[row]:
             positions = pieces[number] if pooling == "mean" else pieces[number][:1]
-            weights[t, [b * width + p for p in positions]] = 1.0 / len(positions)
+            owner += [t] * len(positions)
+            flat += [b * width + p for p in positions]
+            weight += [1.0 / len(positions)] * len(positions)
             t += 1
     output = encoder(
         input_ids=torch.from_numpy(ids).to(device),
@@ -358,6 +360,13 @@ def _pooled_batch(
         output_hidden_states=True,
     )
     states = output.hidden_states
-    weight = torch.from_numpy(weights).to(device)
-    pooled = [weight @ states[index].float().reshape(len(rows) * width, -1) for index in stored]
+    owner_t = torch.tensor(owner, device=device)
+    flat_t = torch.tensor(flat, device=device)
+    weight_t = torch.tensor(weight, device=device)[:, None]
+    pooled = []
+    for index in stored:
+        pieces_h = states[index].reshape(len(rows) * width, -1)[flat_t].float() * weight_t
+        pooled.append(
+            torch.zeros(t, pieces_h.shape[1], device=device).index_add_(0, owner_t, pieces_h)
+        )
     return torch.stack(pooled, dim=1).cpu().numpy()
