@@ -298,6 +298,113 @@ def _tbs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _probe(args: argparse.Namespace) -> int:
+    """``mgbias probe``: Basta et al. (2020) Exp. 1-5 of one encoder on one corpus."""
+    import json
+    import tempfile
+
+    from mgbias.atomic import write_json
+    from mgbias.contextual.lists import load_probe_lists
+    from mgbias.contextual.steps import (
+        plan_corpus,
+        probe_plan,
+        read_corpus,
+        static_lists,
+        vectors_for_plan,
+    )
+    from mgbias.report.tables import write_csv
+
+    experiments = [int(e) for e in args.experiments.split(",") if e.strip()]
+    lists = load_probe_lists(args.lang)
+    static = static_lists(args.vectors, lists) if args.vectors else None
+    sentences = read_corpus(args.corpus, args.max_sentences)
+    plan = plan_corpus(
+        sentences,
+        lists,
+        static=static,
+        spacy_model=args.spacy,
+        n_pca_sentences=args.n_pca_sentences,
+        max_per_word=args.max_per_word,
+        seed=args.seed,
+    )
+    with tempfile.TemporaryDirectory() as scratch:
+        vectors, hit = vectors_for_plan(
+            plan,
+            args.cache or Path(scratch) / "vectors.safetensors",
+            model_id=args.model,
+            revision=args.revision,
+            layers=args.layers,
+            pooling=args.pooling,
+            dtype=args.dtype,
+            batch_size=args.batch_size,
+            max_length=args.max_length,
+            device=args.device,
+        )
+    results = probe_plan(
+        vectors,
+        plan,
+        lists,
+        static=static,
+        experiments=experiments,
+        runs=args.runs,
+        seed=args.seed,
+        n_train=args.n_train,
+        knn_k=args.knn_k,
+        n_knn=args.n_knn,
+        n_bootstrap=args.n_bootstrap,
+    )
+    frame = results.frame()
+    print(frame.pivot_table(index=["experiment", "measure"], columns="layer", values="mean",
+                            sort=False).to_markdown(floatfmt=".4g"))  # fmt: skip
+    print(json.dumps({"cache_hit": hit, **results.table1}), file=sys.stderr)
+    if args.output:
+        write_csv(frame, args.output)
+    if args.summary:
+        write_json(args.summary, results.summary)
+    return 0
+
+
+def _add_probe_command(commands) -> None:
+    probe = commands.add_parser(
+        "probe",
+        help="contextual-embedding probes of one encoder on one corpus (Basta et al. 2020, "
+        "Exp. 1-5: gender direction, direct bias, clustering, SVM, KNN), per layer",
+        description="The numbers of the workflow's scripts/contextual_probes.py for one "
+        "encoder and corpus. Layers: indices of hidden_states (0 = embeddings), 'last', "
+        "'concat' (all joined; the paper's ELMo 'concatenation'), or 'all'.",
+    )
+    probe.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
+    probe.add_argument("--revision", default=None)
+    probe.add_argument("--corpus", required=True, type=Path, help="text, one sentence a line")
+    probe.add_argument("--lang", default="en", help="en or es (shipped lists)")
+    probe.add_argument("--experiments", default="1,2,3,4,5")
+    probe.add_argument("--layers", default="all")
+    probe.add_argument(
+        "--vectors", type=Path, default=None, help="static .vec/.bin for the biased lists "
+        "and professions' bias (default: professions by the sign of their score)",
+    )  # fmt: skip
+    probe.add_argument("--spacy", default=None, help="spaCy pipeline for the swap analyser")
+    probe.add_argument("--cache", type=Path, default=None, help="word-vector cache to reuse")
+    probe.add_argument("--output", type=Path, default=None, help="CSV, one row per "
+                       "layer, experiment and measure")  # fmt: skip
+    probe.add_argument("--summary", type=Path, default=None, help="JSON of every result")
+    probe.add_argument("--runs", type=int, default=10)
+    probe.add_argument("--seed", type=int, default=0)
+    probe.add_argument("--n-train", type=int, default=1000, help="SVM training words")
+    probe.add_argument("--knn-k", type=int, default=100)
+    probe.add_argument("--n-knn", type=int, default=100, help="professions per gender (Exp. 5)")
+    probe.add_argument("--n-bootstrap", type=int, default=1000)
+    probe.add_argument("--n-pca-sentences", type=int, default=1000)
+    probe.add_argument("--max-per-word", type=int, default=20)
+    probe.add_argument("--max-sentences", type=int, default=0)
+    probe.add_argument("--pooling", choices=["mean", "first"], default="mean")
+    probe.add_argument("--dtype", choices=["float32", "float16"], default="float32")
+    probe.add_argument("--batch-size", type=int, default=64)
+    probe.add_argument("--max-length", type=int, default=None)
+    probe.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    probe.set_defaults(run=_probe)
+
+
 def _rcsls_config(args: argparse.Namespace):
     from mgbias.embeddings.rcsls_config import RCSLSConfig
 
@@ -680,6 +787,7 @@ def build_parser() -> argparse.ArgumentParser:
     share.set_defaults(run=run_share)
     _add_embedding_commands(commands)
     _add_finetune_commands(commands)
+    _add_probe_command(commands)
     return parser
 
 

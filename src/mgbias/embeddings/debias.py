@@ -39,13 +39,16 @@ from mgbias.embeddings.vectors import Vectors, normalize_rows_inplace, unit_rows
 __all__ = [
     "DebiasLists",
     "DebiasResult",
+    "cosines_with",
     "direct_bias",
+    "direct_bias_of_rows",
     "drop",
     "equalize",
     "gender_direction",
     "hard_debias",
     "load_debias_lists",
     "neutralize",
+    "pair_centred_pca",
 ]
 
 logger = logging.getLogger(__name__)
@@ -156,16 +159,42 @@ def gender_direction(
     """
     if not pairs:
         raise ValueError("gender_direction needs at least one definitional pair")
-    rows = []
-    for a, b in pairs:
-        va, vb = vectors.vector(a).astype(np.float64), vectors.vector(b).astype(np.float64)
-        center = (va + vb) / 2
-        rows.extend((va - center, vb - center))
-    matrix = np.array(rows)
+    first = np.array([vectors.vector(a) for a, _ in pairs])
+    second = np.array([vectors.vector(b) for _, b in pairs])
+    components, _ = pair_centred_pca(first, second, n_components)
+    return components[0]
+
+
+def pair_centred_pca(
+    first: np.ndarray, second: np.ndarray, n_components: int = 10
+) -> tuple[np.ndarray, np.ndarray]:
+    """PCA of pair-centred rows: the array form of :func:`gender_direction`.
+
+    Row ``i`` of ``first`` and of ``second`` form a pair with mean ``μ_i``; the PCA
+    (scikit-learn, ``n_components`` capped by the shape) is fitted on the ``2n`` rows
+    ``v − μ_i`` (= ``±(a_i − b_i)/2``), so the mean difference — the gender direction —
+    is not centred away (Bolukbasi et al. 2016, §5; debiaswe ``doPCA``).
+
+    Returns
+    -------
+    tuple[numpy.ndarray, numpy.ndarray]
+        Unit components ``(k, d)`` float64 (scikit-learn's signs) and their
+        ``explained_variance_ratio_`` (shares of the total variance).
+    """
+    first = np.asarray(first, dtype=np.float64)
+    second = np.asarray(second, dtype=np.float64)
+    if first.shape != second.shape or first.ndim != 2 or not len(first):
+        raise ValueError(
+            f"pair_centred_pca: expected two (n, d) arrays of equal shape, n >= 1; got "
+            f"{first.shape} and {second.shape}"
+        )
+    center = (first + second) / 2
+    matrix = np.empty((2 * len(first), first.shape[1]))
+    matrix[0::2], matrix[1::2] = first - center, second - center
     pca = PCA(n_components=min(n_components, *matrix.shape))
     pca.fit(matrix)
-    direction = pca.components_[0]
-    return direction / np.linalg.norm(direction)
+    components = pca.components_ / np.linalg.norm(pca.components_, axis=1, keepdims=True)
+    return components, pca.explained_variance_ratio_.copy()
 
 
 def neutralize(matrix: np.ndarray, g: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -324,9 +353,21 @@ def direct_bias(vectors: Vectors, words: Iterable[str], g: np.ndarray, c: float 
     present = [w for w in words if w in vectors]
     if not present:
         raise ValueError(f"none of the neutral words is in {vectors.source}")
-    rows = unit_rows(vectors.rows(present).astype(np.float64))
-    cosines = rows @ (g / np.linalg.norm(g))
-    return float(np.mean(np.abs(cosines) ** c))
+    return direct_bias_of_rows(vectors.rows(present), g, c)
+
+
+def direct_bias_of_rows(rows: np.ndarray, g: np.ndarray, c: float = 1.0) -> float:
+    """DirectBias_c of the vectors ``rows`` (one per element of ``N``): the array form of
+    :func:`direct_bias`, ``(1/|N|) Σ |cos(w, g)|^c`` (Bolukbasi et al. 2016, §4.1)."""
+    return float(np.mean(np.abs(cosines_with(rows, g)) ** c))
+
+
+def cosines_with(rows: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """``cos(w, g)`` of every row ``w`` (float64; 0 for an all-zero row)."""
+    rows = np.asarray(rows, dtype=np.float64)
+    if rows.ndim != 2 or not len(rows):
+        raise ValueError(f"expected a non-empty (n, d) array of vectors, got shape {rows.shape}")
+    return unit_rows(rows) @ (np.asarray(g, dtype=np.float64) / np.linalg.norm(g))
 
 
 def _is_word_pair(item) -> bool:

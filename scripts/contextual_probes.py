@@ -1,0 +1,61 @@
+"""Experiments 1-5 of Basta et al. (2020) on cached word vectors, every layer (``mgbias
+probe`` gives the same numbers).
+
+Snakemake interface
+-------------------
+input.plan : the probe plan (scripts/contextual_vectors.py)
+input.vectors : the word-vector cache
+input.static : optional static vectors, as for scripts/contextual_vectors.py
+params.lang : str
+params.probes : dict
+    ``experiments`` (default [1, 2, 3, 4, 5]), ``runs`` (10), ``seed``, ``n_train``
+    (1000), ``knn_k`` (100), ``n_knn`` (100), ``n_permutations`` (100), ``n_bootstrap``
+    (1000), ``svm_gamma`` ("scale"), and the list sizes of scripts/contextual_vectors.py.
+output.table : CSV: layer, experiment, measure, mean, min, max, range, n_items, n_runs
+output.summary : JSON: every result object per layer, Table 1's counts
+log : the job's log
+"""
+
+from mgbias.atomic import read_json, write_json
+from mgbias.contextual.cache import read_word_vectors
+from mgbias.contextual.lists import load_probe_lists
+from mgbias.contextual.plan import ProbePlan
+from mgbias.contextual.steps import probe_plan, static_lists
+from mgbias.report.tables import write_csv
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0] if smk.log else None) as log:
+    options = smk.params.probes
+    lists = load_probe_lists(smk.params.lang)
+    static_path = getattr(smk.input, "static", None)
+    static = (
+        static_lists(
+            static_path,
+            lists,
+            n_biased=options.get("n_biased", 500),
+            n_extended=options.get("n_extended", 2500),
+            top_n=options.get("top_n", 50_000),
+        )
+        if static_path
+        else None
+    )
+    results = probe_plan(
+        read_word_vectors(smk.input.vectors),
+        ProbePlan.from_dict(read_json(smk.input.plan)),
+        lists,
+        static=static,
+        experiments=options.get("experiments", [1, 2, 3, 4, 5]),
+        runs=options.get("runs", 10),
+        seed=options.get("seed", 0),
+        n_train=options.get("n_train", 1000),
+        knn_k=options.get("knn_k", 100),
+        n_knn=options.get("n_knn", 100),
+        n_permutations=options.get("n_permutations", 100),
+        n_bootstrap=options.get("n_bootstrap", 1000),
+        svm_gamma=options.get("svm_gamma", "scale"),
+    )
+    write_csv(results.frame(), smk.output.table)
+    write_json(smk.output.summary, results.summary)
+    log.info("probes: %s", results.table1)

@@ -1,0 +1,72 @@
+"""Probe plan and word vectors of one (encoder, corpus) (Basta et al. 2020; ``mgbias probe``
+runs the same steps).
+
+Snakemake interface
+-------------------
+input.corpus : text, one sentence a line
+input.static : optional ``.vec``/``.bin`` static vectors (biased lists, professions' bias)
+params.model_id, params.revision : the encoder (hub id or directory) and its revision
+params.lang : str, ``en`` or ``es``
+params.probes : dict
+    ``layers``, ``pooling``, ``dtype``, ``batch_size``, ``max_length``, ``device``,
+    ``n_pca_sentences``, ``max_per_word``, ``seed``, ``spacy``, ``n_biased``,
+    ``n_extended``, ``top_n`` (:mod:`mgbias.contextual.steps`).
+output.plan : JSON of the probe plan (sentences, swapped twins, targets and roles)
+output.vectors : safetensors cache (model id, revision, input hash in its header)
+log : the job's log
+"""
+
+import torch
+
+from mgbias.atomic import write_json
+from mgbias.contextual.lists import load_probe_lists
+from mgbias.contextual.steps import plan_corpus, read_corpus, static_lists, vectors_for_plan
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0] if smk.log else None) as log:
+    torch.set_num_threads(smk.threads)
+    options = smk.params.probes
+    lists = load_probe_lists(smk.params.lang)
+    static_path = getattr(smk.input, "static", None)
+    static = (
+        static_lists(
+            static_path,
+            lists,
+            n_biased=options.get("n_biased", 500),
+            n_extended=options.get("n_extended", 2500),
+            top_n=options.get("top_n", 50_000),
+        )
+        if static_path
+        else None
+    )
+    plan = plan_corpus(
+        read_corpus(smk.input.corpus),
+        lists,
+        static=static,
+        spacy_model=options.get("spacy"),
+        n_pca_sentences=options.get("n_pca_sentences", 1000),
+        max_per_word=options.get("max_per_word", 20),
+        seed=options.get("seed", 0),
+    )
+    write_json(smk.output.plan, plan.to_dict())
+    vectors, hit = vectors_for_plan(
+        plan,
+        smk.output.vectors,
+        model_id=smk.params.model_id,
+        revision=smk.params.revision,
+        layers=options.get("layers", "all"),
+        pooling=options.get("pooling", "mean"),
+        dtype=options.get("dtype", "float32"),
+        batch_size=options.get("batch_size", 64),
+        max_length=options.get("max_length"),
+        device=options.get("device", "auto"),
+    )
+    log.info(
+        "%d targets in %d sentences (%d swapped twins); cache %s",
+        len(vectors),
+        len(plan.sentences),
+        len(plan.sentences) - plan.n_corpus,
+        "hit" if hit else "written",
+    )

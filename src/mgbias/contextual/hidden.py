@@ -1,0 +1,372 @@
+"""Hidden states of chosen words: every requested layer from one batched forward pass.
+
+Basta et al. (2020, §5.1) probe ELMo's layer 2 and the concatenation of its three layers.
+Here any Hugging Face encoder stands in: its ``hidden_states`` (the embedding output,
+then one per transformer layer) are the layers, numbered ``0 .. L``. A *target* is a word
+of a sentence, ``(sentence index, word index)`` with words as :mod:`mgbias.contextual.words`
+segments them. A word's vector in a layer pools the hidden states of the sub-word pieces
+whose character span overlaps the word's (``mean``, the default, or ``first``; ELMo needed
+neither, being word-level).
+
+Only the targets' pooled vectors are kept, ``(n_targets, n_layers, hidden)``, where the
+layers are those requested; ``"concat"`` needs them all and is assembled on reading
+(:meth:`WordVectors.layer`), so the cache holds each layer once. Sentences are sorted by
+length and padded per batch; padding is masked, so batched vectors equal unbatched ones to
+float tolerance. Words whose pieces were all cut by the length limit are marked
+``found = False`` (rows of zeros) and counted.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+from transformers import PreTrainedModel, PreTrainedTokenizerBase
+
+from mgbias.contextual.words import word_spans
+from mgbias.mlm.unmasked import default_max_length, length_sorted_batches, padding_id
+
+__all__ = [
+    "CONCAT",
+    "POOLINGS",
+    "WordVectors",
+    "extract_word_vectors",
+    "parse_layers",
+    "piece_positions",
+]
+
+log = logging.getLogger(__name__)
+
+POOLINGS = ("mean", "first")
+#: The layer name of the concatenation of every hidden state (the paper's "concatenation").
+CONCAT = "concat"
+DTYPES = ("float32", "float16")
+
+
+def parse_layers(spec: str | int | Iterable[str | int], n_hidden_states: int) -> list[str]:
+    """Layer names from a specification: ``"all"``, ``"last"``, ``"concat"``, indices.
+
+    ``"all"`` means every hidden state ``0 .. L`` and the concatenation; ``"last"`` is
+    ``L`` (the paper's "layer 2" for a 2-layer encoder); negative indices count from the
+    end. A comma-separated string is split. Returns names in canonical form (``"0"``,
+    ``"2"``, ``"concat"``), without duplicates, in the order given.
+
+    Raises
+    ------
+    ValueError
+        An index out of ``[-n_hidden_states, n_hidden_states)`` or an unknown name.
+    """
+    if isinstance(spec, str):
+        items: list[str | int] = [part.strip() for part in spec.split(",") if part.strip()]
+    elif isinstance(spec, int):
+        items = [spec]
+    else:
+        items = list(spec)
+    names: list[str] = []
+    for item in items:
+        if item == "all":
+            expanded = [str(index) for index in range(n_hidden_states)] + [CONCAT]
+        elif item == CONCAT:
+            expanded = [CONCAT]
+        elif item == "last":
+            expanded = [str(n_hidden_states - 1)]
+        else:
+            try:
+                index = int(item)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"layer {item!r}: expected an index, 'last', 'concat' or 'all'"
+                ) from None
+            if not -n_hidden_states <= index < n_hidden_states:
+                raise ValueError(
+                    f"layer {index} out of range: the model has {n_hidden_states} hidden "
+                    f"states (0 = embeddings .. {n_hidden_states - 1} = last layer)"
+                )
+            expanded = [str(index % n_hidden_states)]
+        names.extend(name for name in expanded if name not in names)
+    if not names:
+        raise ValueError(f"no layer requested in {spec!r}")
+    return names
+
+
+def _stored_layers(names: Sequence[str], n_hidden_states: int) -> tuple[int, ...]:
+    if CONCAT in names:
+        return tuple(range(n_hidden_states))
+    return tuple(sorted({int(name) for name in names}))
+
+
+@dataclass(frozen=True)
+class WordVectors:
+    """Pooled hidden states of target words, one row per target.
+
+    Attributes
+    ----------
+    vectors
+        ``(n_targets, len(layers), hidden)`` float32 or float16.
+    layers
+        The hidden-state indices stored, ascending.
+    n_hidden_states
+        How many hidden states the model returns (layers + 1).
+    sentence_index, word_index
+        ``(n_targets,)`` int64: which word of which sentence.
+    found
+        ``(n_targets,)`` bool; False where the length limit cut every piece of the word.
+    n_pieces
+        ``(n_targets,)`` int64: sub-word pieces pooled.
+    metadata
+        Provenance (model id, revision, input hash, pooling, ...), JSON-ready.
+    """
+
+    vectors: np.ndarray
+    layers: tuple[int, ...]
+    n_hidden_states: int
+    sentence_index: np.ndarray
+    word_index: np.ndarray
+    found: np.ndarray
+    n_pieces: np.ndarray
+    metadata: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.vectors.shape[0])
+
+    @property
+    def layer_names(self) -> list[str]:
+        """Names :meth:`layer` accepts: the stored indices, plus ``concat`` if all are stored."""
+        names = [str(index) for index in self.layers]
+        if self.layers == tuple(range(self.n_hidden_states)):
+            names.append(CONCAT)
+        return names
+
+    def layer(self, name: str | int) -> np.ndarray:
+        """``(n_targets, d)`` float32 vectors of one layer, ``"last"``, or ``"concat"``.
+
+        ``concat`` joins the stored layers ``0 .. L`` along the features (ELMo's
+        3 x 1024 = 3072-d "concatenation").
+        """
+        if name == CONCAT:
+            if self.layers != tuple(range(self.n_hidden_states)):
+                raise KeyError(
+                    f"'concat' needs every hidden state 0..{self.n_hidden_states - 1}; "
+                    f"stored: {list(self.layers)}"
+                )
+            return self.vectors.astype(np.float32).reshape(len(self), -1)
+        index = self.n_hidden_states - 1 if name == "last" else int(name) % self.n_hidden_states
+        if index not in self.layers:
+            raise KeyError(f"layer {name!r} is not stored; stored: {list(self.layers)}")
+        return self.vectors[:, self.layers.index(index)].astype(np.float32)
+
+
+def _check_targets(targets: np.ndarray, n_sentences: int) -> np.ndarray:
+    targets = np.asarray(targets, dtype=np.int64)
+    if targets.size == 0:
+        return targets.reshape(0, 2)
+    if targets.ndim != 2 or targets.shape[1] != 2:
+        raise ValueError(
+            f"targets: expected (sentence index, word index) rows, got shape {targets.shape}"
+        )
+    bad = np.flatnonzero((targets[:, 0] < 0) | (targets[:, 0] >= n_sentences))
+    if bad.size:
+        raise ValueError(
+            f"target {bad[0]}: sentence index {targets[bad[0], 0]} is not in 0..{n_sentences - 1}"
+        )
+    return targets
+
+
+def piece_positions(
+    offsets: Sequence[tuple[int, int]], special: Sequence[int], span: tuple[int, int]
+) -> list[int]:
+    """Token positions whose character span overlaps ``span`` (special tokens excluded).
+
+    ``offsets`` are the tokenizer's ``offset_mapping`` of one encoded sentence.
+    """
+    return np.flatnonzero(_overlaps(np.asarray(offsets), np.asarray(special), span)).tolist()
+
+
+def _overlaps(offsets: np.ndarray, special: np.ndarray, span: tuple[int, int]) -> np.ndarray:
+    start, end = span
+    if not len(offsets):
+        return np.zeros(0, dtype=bool)
+    piece_start, piece_end = offsets[:, 0], offsets[:, 1]
+    return (special == 0) & (piece_start < end) & (piece_end > start) & (piece_end > piece_start)
+
+
+def extract_word_vectors(
+    model: PreTrainedModel,
+    tokenizer: PreTrainedTokenizerBase,
+    sentences: Sequence[str],
+    targets: np.ndarray,
+    *,
+    layers: str | Iterable[str | int] = "all",
+    pooling: str = "mean",
+    batch_size: int = 64,
+    max_length: int | None = None,
+    dtype: str = "float32",
+    progress: bool = True,
+) -> WordVectors:
+    """Vectors of the target words in the requested layers, one forward pass per batch.
+
+    Parameters
+    ----------
+    model
+        Any Hugging Face encoder or masked LM (its ``base_model`` is run, so an MLM head
+        costs nothing); eval mode.
+    tokenizer
+        Its fast tokenizer (character offsets are needed).
+    sentences
+        All sentences; only those holding a target are run.
+    targets
+        ``(n, 2)`` int rows ``(sentence index, word index)`` (see :mod:`.words`).
+    layers
+        :func:`parse_layers` specification; default every layer and ``concat``.
+    pooling
+        ``"mean"`` of the word's pieces (default) or its ``"first"`` piece.
+    batch_size
+        Sentences per forward pass, batched by length.
+    max_length
+        Token limit with special tokens (default :func:`~mgbias.mlm.unmasked.default_max_length`).
+    dtype
+        ``"float32"`` or ``"float16"`` for the stored vectors.
+
+    Raises
+    ------
+    ValueError
+        Bad ``pooling``/``dtype``/targets, a word index beyond a sentence's words, or a
+        tokenizer without character offsets.
+    """
+    if pooling not in POOLINGS:
+        raise ValueError(f"pooling {pooling!r}: expected one of {POOLINGS}")
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype {dtype!r}: expected one of {DTYPES}")
+    if not getattr(tokenizer, "is_fast", False):
+        raise ValueError("a fast tokenizer is needed (character offsets of the pieces)")
+    encoder = getattr(model, "base_model", model)
+    n_hidden_states = int(model.config.num_hidden_layers) + 1
+    names = parse_layers(layers, n_hidden_states)
+    stored = _stored_layers(names, n_hidden_states)
+    targets = _check_targets(targets, len(sentences))
+    limit = default_max_length(model, tokenizer)
+    max_length = limit if max_length is None else min(int(max_length), limit)
+
+    run = np.unique(targets[:, 0]) if len(targets) else np.zeros(0, dtype=np.int64)
+    texts = [sentences[index] for index in run]
+    encoded = (
+        tokenizer(
+            texts,
+            add_special_tokens=True,
+            return_offsets_mapping=True,
+            return_special_tokens_mask=True,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+            truncation=True,
+            max_length=max_length,
+            verbose=False,
+        )
+        if texts
+        else {"input_ids": [], "offset_mapping": [], "special_tokens_mask": []}
+    )
+    # pieces of every target, per run sentence
+    row_of_sentence = {int(sentence): row for row, sentence in enumerate(run)}
+    spans = [word_spans(text) for text in texts]
+    pieces: list[list[int]] = []
+    for number, (sentence, word) in enumerate(targets):
+        row = row_of_sentence[int(sentence)]
+        if not 0 <= word < len(spans[row]):
+            raise ValueError(
+                f"target {number}: sentence {sentence} has {len(spans[row])} words, "
+                f"no word {word}: {texts[row]!r}"
+            )
+        pieces.append(
+            piece_positions(
+                encoded["offset_mapping"][row],
+                encoded["special_tokens_mask"][row],
+                spans[row][word],
+            )
+        )
+    n_pieces = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
+    found = n_pieces > 0
+    if (~found).any():
+        log.warning(
+            "%d of %d target words lie beyond the %d-token limit; their rows are zeros",
+            int((~found).sum()),
+            len(found),
+            max_length,
+        )
+    targets_of_row: list[list[int]] = [[] for _ in run]
+    for number, (sentence, _) in enumerate(targets):
+        if found[number]:
+            targets_of_row[row_of_sentence[int(sentence)]].append(number)
+
+    hidden = int(model.config.hidden_size)
+    out = np.zeros((len(targets), len(stored), hidden), dtype=np.float32)
+    input_ids = [np.asarray(ids, dtype=np.int64) for ids in encoded["input_ids"]]
+    lengths = np.fromiter((len(ids) for ids in input_ids), dtype=np.int64, count=len(input_ids))
+    pad_id = padding_id(tokenizer)
+    device = next(model.parameters()).device
+    was_training = model.training
+    model.eval()
+    bar = tqdm(total=len(run), desc="hidden states", unit="sent", disable=not progress)
+    try:
+        with torch.inference_mode():
+            for rows in length_sorted_batches(lengths, batch_size) if len(run) else []:
+                numbers = [number for row in rows for number in targets_of_row[row]]
+                if numbers:
+                    out[numbers] = _pooled_batch(
+                        encoder, input_ids, rows, pieces, targets_of_row, stored, pooling, pad_id,
+                        device,
+                    )  # fmt: skip
+                bar.update(len(rows))
+    finally:
+        bar.close()
+        model.train(was_training)
+    return WordVectors(
+        vectors=out.astype(dtype, copy=False),
+        layers=stored,
+        n_hidden_states=n_hidden_states,
+        sentence_index=targets[:, 0].copy(),
+        word_index=targets[:, 1].copy(),
+        found=found,
+        n_pieces=n_pieces,
+        metadata={"pooling": pooling, "max_length": max_length, "dtype": dtype},
+    )
+
+
+def _pooled_batch(
+    encoder, input_ids, rows, pieces, targets_of_row, stored, pooling, pad_id, device
+) -> np.ndarray:
+    """One forward pass over ``rows``; pooled vectors of their targets, in row order."""
+    lengths = [len(input_ids[row]) for row in rows]
+    width = max(lengths)
+    ids = np.full((len(rows), width), pad_id, dtype=np.int64)
+    mask = np.zeros((len(rows), width), dtype=np.int64)
+    for b, row in enumerate(rows):
+        ids[b, : lengths[b]] = input_ids[row]
+        mask[b, : lengths[b]] = 1
+    owner, flat, weight = [], [], []
+    t = 0
+    for b, row in enumerate(rows):
+        for number in targets_of_row[row]:
+            positions = pieces[number] if pooling == "mean" else pieces[number][:1]
+            owner += [t] * len(positions)
+            flat += [b * width + p for p in positions]
+            weight += [1.0 / len(positions)] * len(positions)
+            t += 1
+    output = encoder(
+        input_ids=torch.from_numpy(ids).to(device),
+        attention_mask=torch.from_numpy(mask).to(device),
+        output_hidden_states=True,
+    )
+    states = output.hidden_states
+    owner_t = torch.tensor(owner, device=device)
+    flat_t = torch.tensor(flat, device=device)
+    weight_t = torch.tensor(weight, device=device)[:, None]
+    pooled = []
+    for index in stored:
+        pieces_h = states[index].reshape(len(rows) * width, -1)[flat_t].float() * weight_t
+        pooled.append(
+            torch.zeros(t, pieces_h.shape[1], device=device).index_add_(0, owner_t, pieces_h)
+        )
+    return torch.stack(pooled, dim=1).cpu().numpy()

