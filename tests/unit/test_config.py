@@ -35,6 +35,12 @@ def test_shipped_configs_are_valid(name):
     assert config["mbe"]["weighting"] in {"cosine", "dot"}
 
 
+def test_paper_config_weights_mbe_as_the_published_code_and_the_demo_as_eq2():
+    # the authors' code's dot products most likely produced Table 2 (Kaneko et al. 2022)
+    assert load_config(REPO / "config/paper.yaml", SCHEMA)["mbe"]["weighting"] == "dot"
+    assert load_config(REPO / "config/config.yaml", SCHEMA)["mbe"]["weighting"] == "cosine"
+
+
 def test_defaults_are_filled(demo_config):
     del demo_config["mbe"]
     del demo_config["seed"]

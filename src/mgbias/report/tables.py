@@ -50,6 +50,7 @@ MINING_COLUMNS = [
     "n_neutral",
     "total",
     "n_kept_per_gender",
+    "kept_total",
 ]
 
 
@@ -67,20 +68,28 @@ def markdown(frame: pd.DataFrame, floatfmt: str = ".2f") -> str:
 def mining_table(records: Iterable[Mapping]) -> pd.DataFrame:
     """Sentences mined per world, corpus and language (Kaneko et al. 2022, Table 1).
 
-    ``total`` is the paper's quantity: male plus female sentences extracted
-    before downsampling; ``n_kept_per_gender`` is the size of each set after it.
+    ``kept_total`` = 2 x ``n_kept_per_gender`` is what Table 1 prints: the sentences
+    left after downsampling both genders to the smaller count. The authors' released
+    sentence sets have equal female and male counts whose sum equals Table 1 in 14 of
+    its 15 cells (German TED: 2 x 2,373 = 4,746, printed "4.7K"). ``total`` keeps the
+    male plus female sentences extracted before downsampling.
     """
     frame = pd.DataFrame(list(records))
     frame["total"] = frame["n_female"] + frame["n_male"]
+    frame["kept_total"] = 2 * frame["n_kept_per_gender"]
     return frame[MINING_COLUMNS].sort_values(["world", "corpus", "lang"], ignore_index=True)
 
 
 def mining_markdown(frame: pd.DataFrame) -> str:
     """Table 1 layout: languages as rows, corpora as columns, one block per world."""
     parts = ["# Sentences mined from parallel corpora (Kaneko et al. 2022, Table 1)", ""]
-    parts.append("Total male + female sentences before downsampling to equal sizes.")
+    parts.append(
+        "Male + female sentences after downsampling both genders to the same count "
+        "(`kept_total` = 2 x `n_kept_per_gender`), as the paper prints them; `total` is "
+        "the count extracted before downsampling."
+    )
     for world, block in frame.groupby("world", sort=True):
-        pivot = block.pivot(index="lang", columns="corpus", values="total").reset_index()
+        pivot = block.pivot(index="lang", columns="corpus", values="kept_total").reset_index()
         parts += ["", f"## world: {world}", "", markdown(pivot, floatfmt=".0f")]
     parts += ["", "## All counts", "", markdown(frame, floatfmt=".0f"), ""]
     return "\n".join(parts)
@@ -102,6 +111,18 @@ def mbe_test_note(frame: pd.DataFrame) -> str:
     return "; ".join(notes)
 
 
+def one_model_per_language(marked: pd.DataFrame) -> pd.DataFrame:
+    """Table 2 as the paper prints it: languages x corpora, each row naming its model.
+
+    ``marked`` holds one world whose every language is scored by one model, with the
+    rendered ``cell`` column of :func:`mbe_markdown`.
+    """
+    pivot = marked.pivot(index="lang", columns="corpus", values="cell")
+    models = marked.groupby("lang")["model"].first()
+    pivot.insert(0, "model", models.reindex(pivot.index))
+    return pivot.reset_index().rename_axis(columns=None)
+
+
 def mbe_markdown(frame: pd.DataFrame) -> str:
     """Table 2 layout (MBE per language and corpus, ‡ = p < alpha), then all columns."""
     parts = [
@@ -118,9 +139,13 @@ def mbe_markdown(frame: pd.DataFrame) -> str:
             for s, sig in zip(frame.mbe, frame.significant, strict=True)
         ]
     )
-    for (model, world), block in marked.groupby(["model", "world"], sort=True):
-        pivot = block.pivot(index="lang", columns="corpus", values="cell").reset_index()
-        parts += ["", f"## model: {model}, world: {world}", "", markdown(pivot)]
+    for world, world_block in marked.groupby("world", sort=True):
+        if world_block.groupby("lang")["model"].nunique().max() == 1:
+            parts += ["", f"## world: {world}", "", markdown(one_model_per_language(world_block))]
+            continue
+        for model, block in world_block.groupby("model", sort=True):
+            pivot = block.pivot(index="lang", columns="corpus", values="cell").reset_index()
+            parts += ["", f"## model: {model}, world: {world}", "", markdown(pivot)]
     parts += ["", "## All columns", "", markdown(frame, floatfmt=".4g"), ""]
     return "\n".join(parts)
 
