@@ -51,6 +51,7 @@ rule all:
         out("mine_counts"),
         out("mbe_scores"),
         out("mbe_figure"),
+        mbe_table3_targets(),
         pair_targets(),
         kaneko2023_targets(),
         zhao2020_targets(),

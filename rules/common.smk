@@ -17,6 +17,7 @@ from mgbias.workflow import (
     kaneko2023_models,
     kaneko2023_runs,
     local_file_of_url,
+    mbe_table3_jobs,
     mbe_table_jobs,
     mining_jobs,
     model_is_trained,
@@ -318,6 +319,18 @@ def zhao2020_targets():
     if not ZHAO2020:
         return []
     return [layout.path("zhao2020_inbias_original")]
+
+
+def mbe_table3_targets():
+    """Table 3 of Kaneko et al. (2022) and its rows per model, when configured."""
+    if not mbe_table3_jobs(config):
+        return []
+    return [layout.path("mbe_table3"), layout.path("mbe_table3_models")]
+
+
+def mbe_table3_wordlists():
+    """The word lists classifying Table 3's sentences (default the mining's)."""
+    return (config.get("mbe_table3") or {}).get("wordlists") or config["wordlists"]
 
 
 def kaneko2023_targets():

@@ -58,3 +58,77 @@ rule mbe_figure:
         "../envs/mgbias.yaml"
     script:
         "../scripts/mbe_figure.py"
+
+
+# Table 3 (Kaneko et al. 2022): MBE and Shf on the sentences of human-annotated
+# pair benchmarks, classified by the English gender words, against Eq. 3 with
+# AULA, across models. Reads the pair rules' caches; no model runs again.
+# Only with `mbe_table3:`.
+def mbe_pairs_inputs(wc):
+    keys = {"model": wc.model, "dataset": wc.dataset, "variant": "original", "lang": wc.lang}
+    return {
+        "data": pair_file(config, wc.dataset, wc.lang),
+        "unmasked": layout.path("score_pairs_unmasked", **keys),
+        "measures": layout.path("pairs_measures", **keys),
+    }
+
+
+rule mbe_pairs:
+    input:
+        unpack(mbe_pairs_inputs),
+        wordlists=wordlist_files(mbe_table3_wordlists()),
+        code=script_code("mbe_pairs.py"),
+    output:
+        out("mbe_pairs_result"),
+    log:
+        "logs/mbe_pairs/{model}/{dataset}/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        mbe=canonical(config["mbe"]),
+        wordlists=canonical(mbe_table3_wordlists()),
+        bias_type=lambda wc: config["pair_datasets"][wc.dataset]["bias_type"],
+        seed=lambda wc: step_seed("mbe_pairs", wc.model, wc.dataset, wc.lang),
+    script:
+        "../scripts/mbe_pairs.py"
+
+
+rule mbe_table3_models:
+    input:
+        results=expand_jobs(out("mbe_pairs_result"), mbe_table3_jobs(config)),
+        code=script_code("mbe_table3_models.py"),
+    output:
+        report(
+            out("mbe_table3_models"),
+            caption="../report/mbe_table3_models.rst",
+            category=MBE_PAPER,
+            subcategory="Table 3",
+        ),
+    log:
+        "logs/mbe_table3_models.log",
+    conda:
+        "../envs/mgbias.yaml"
+    script:
+        "../scripts/mbe_table3_models.py"
+
+
+rule mbe_table3:
+    input:
+        models=out("mbe_table3_models"),
+        code=script_code("mbe_table3.py"),
+    output:
+        csv=report(
+            out("mbe_table3"),
+            caption="../report/mbe_table3.rst",
+            category=MBE_PAPER,
+            subcategory="Table 3",
+        ),
+        markdown=out("mbe_table3_markdown"),
+    log:
+        "logs/mbe_table3.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        alpha=config["mbe"]["alpha"],
+    script:
+        "../scripts/mbe_table3.py"

@@ -234,6 +234,7 @@ def _check_pair_datasets(config: Mapping[str, Any]) -> None:
             "'pair_tables.steinborn_table3' (unperturbed and perturbed scores) names it"
         )
     _check_kaneko2023(config, datasets)
+    _check_mbe_table3(config, datasets)
     _check_zhao2020(config)
 
 
@@ -276,6 +277,30 @@ def _check_kaneko2023(config: dict, datasets: dict) -> None:
                     f"key 'kaneko2023.mbe.{key}': {name!r} is not one of the configured "
                     f"{key} {known}"
                 )
+
+
+def _check_mbe_table3(config: dict, datasets: dict) -> None:
+    """The ``mbe_table3`` section names configured pair datasets and models."""
+    section = config.get("mbe_table3")
+    if not section:
+        return
+    for dataset in section["datasets"]:
+        if dataset not in datasets:
+            raise ConfigError(
+                f"key 'mbe_table3.datasets': {dataset!r} is not one of the configured "
+                f"pair_datasets {list(datasets)}"
+            )
+    for model in section.get("models", []):
+        if model not in config["models"]:
+            raise ConfigError(
+                f"key 'mbe_table3.models': {model!r} is not one of the configured "
+                f"models {list(config['models'])}"
+            )
+    if section.get("bias_controlled") and not config.get("kaneko2023"):
+        raise ConfigError(
+            "key 'mbe_table3.bias_controlled': true needs a 'kaneko2023' section "
+            "(the bias-controlled models)"
+        )
 
 
 def _check_zhao2020(config: dict) -> None:

@@ -436,6 +436,37 @@ _OUTPUTS = [
         "MBE per language and corpus, one panel per model and world",
         "PNG",
     ),
+    Output(
+        "mbe_pairs_result",
+        "results/mbe/pairs/{model}/{dataset}/{lang}.json",
+        "mbe_pairs",
+        "Table 3 input, one model on one pair benchmark: the original score (Eq. 3, AULA) "
+        "and MBE and Shf over its sentences classified by the English gender words",
+        "JSON: mgbias.mbe_meta:MODEL_COLUMNS",
+    ),
+    Output(
+        "mbe_table3_models",
+        "results/tables/mbe_table3_models.csv",
+        "mbe_table3_models",
+        "per model and pair benchmark: original score, MBE, Shf, sentence counts "
+        "(Kaneko et al. 2022, the rows behind Table 3)",
+        "mgbias.mbe_meta:MODEL_COLUMNS",
+    ),
+    Output(
+        "mbe_table3",
+        "results/tables/mbe_table3.csv",
+        "mbe_table3",
+        "Shf and MBE against the original score across models: Spearman, Pearson, "
+        "Direction, Diff, signed_diff (Kaneko et al. 2022, Table 3)",
+        "mgbias.mbe_meta:TABLE3_COLUMNS",
+    ),
+    Output(
+        "mbe_table3_markdown",
+        "results/tables/mbe_table3.md",
+        "mbe_table3",
+        "the same, laid out as the paper's Table 3 († = p < alpha), then the rows per model",
+        "Markdown",
+    ),
     # rules/pairs.smk
     Output(
         "pairs_measures",

@@ -56,7 +56,16 @@ MODEL_COLUMNS = [
     "weighting",
     "model_id",
 ]
-TABLE3_COLUMNS = ["dataset", "metric", "method", "value", "p_value", "significant", "n_models"]
+TABLE3_COLUMNS = [
+    "dataset",
+    "lang",
+    "metric",
+    "method",
+    "value",
+    "p_value",
+    "significant",
+    "n_models",
+]
 
 
 def classify_pair_sentences(
@@ -105,7 +114,12 @@ def mbe_of_pair_sentences(
             f"{int(male.sum())} male and {int(female.sum())} female sentences: MBE needs both"
         )
     likelihood = aula(scores.logprobs, scores.attention)
-    args = (likelihood[male], likelihood[female], scores.embeddings[male], scores.embeddings[female])
+    args = (
+        likelihood[male],
+        likelihood[female],
+        scores.embeddings[male],
+        scores.embeddings[female],
+    )
     options = {
         "weighting": weighting,
         "chunk_size": chunk_size,
@@ -210,8 +224,7 @@ def table3(models: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
                         "n_models": len(block),
                     }
                 )
-    columns = ["dataset", "lang", *TABLE3_COLUMNS[1:]]
-    return pd.DataFrame(rows, columns=columns)
+    return pd.DataFrame(rows, columns=TABLE3_COLUMNS)
 
 
 def table3_markdown(table: pd.DataFrame, models: pd.DataFrame) -> str:

@@ -275,3 +275,25 @@ def kaneko2023_runs(config: Mapping[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return runs
+
+
+def mbe_table3_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The (model, dataset, lang) jobs of Table 3 of Kaneko et al. (2022), in a fixed order.
+
+    The models of ``mbe_table3.models``, then, with ``bias_controlled``, the
+    bias-controlled models of ``kaneko2023`` in ``mbe_table3.lang`` (grid order);
+    each on every dataset of ``mbe_table3.datasets``. None without the section.
+    """
+    section = config.get("mbe_table3")
+    if not section:
+        return []
+    lang = section.get("lang", "en")
+    models = list(section.get("models", []))
+    if section.get("bias_controlled"):
+        models += [job["model"] for job in kaneko2023_grid(config) if job["lang"] == lang]
+    models = list(dict.fromkeys(models))
+    return [
+        {"model": model, "dataset": dataset, "lang": lang}
+        for dataset in section["datasets"]
+        for model in models
+    ]

@@ -205,6 +205,23 @@ def test_oriented_aula_ranks_the_bias_controlled_models_by_r(demo_run):
     assert (mined.n_kept == 1000).all() and (mined.n_dev == 100).all()
 
 
+def test_mbe_agrees_with_the_original_score_across_the_bias_controlled_grid(demo_run):
+    """Kaneko et al. (2022), Table 3, on the English bias-controlled models (r = 0..1)."""
+    tables = demo_run / "results" / "tables"
+    models = pd.read_csv(tables / "mbe_table3_models.csv")
+    assert len(models) == 5 and set(models.dataset) == {"multilingual_crows_pairs"}
+    assert set(models.model) == {f"demo-balanced-news-en-r{r:03d}-s0" for r in (0, 25, 50, 75, 100)}
+    assert (models.n_male > 0).all() and (models.n_female > 0).all()
+    table = pd.read_csv(tables / "mbe_table3.csv").set_index(["metric", "method"])
+    assert set(table.index) == {
+        (metric, method)
+        for metric in ("spearman", "pearson", "direction", "diff", "signed_diff")
+        for method in ("shf", "mbe")
+    }
+    assert table.loc[("spearman", "mbe"), "value"] > 0, table
+    assert (tables / "mbe_table3.md").read_text().startswith("# MBE against human-annotated")
+
+
 def test_inbias_is_higher_for_the_planted_world_in_every_language(demo_run):
     # Zhao et al. (2020), Eq. 1, on vectors trained on each world's monolingual text:
     # the planted world ties occupations to one gender, the balanced one does not

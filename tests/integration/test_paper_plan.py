@@ -66,9 +66,11 @@ def test_paper_plan_scores_steinborn_models_on_the_public_pair_benchmarks(plan):
     # + CrowS-Pairs' gender pairs for Kaneko et al. (2023) (en)
     assert counts["download_pairs"] == 8
     # CrowS-Pairs: 5 models x (unperturbed, perturbed); multilingual: 2 models x 5
-    # languages; StereoSet: 5 models; the gender pairs: 2 base models + 44 fine-tunings
-    assert counts["score_pairs"] == 10 + 10 + 5 + 2 + 44
-    assert counts["pair_measures"] == 71
+    # languages; StereoSet: 5 models; the gender pairs: 2 base models + 44 fine-tunings;
+    # Kaneko et al. (2022) Table 3: 11 English models on the gender pairs and StereoSet,
+    # of which roberta (StereoSet) and albert-base (gender pairs) are scored already
+    assert counts["score_pairs"] == 10 + 10 + 5 + 2 + 44 + 20
+    assert counts["pair_measures"] == 71 + 20
     assert counts["pairs_steinborn_table2"] == counts["pairs_steinborn_table3"] == 1
     assert "results/score/pairs/xlmr/multilingual_crows_pairs/original/th.masked.parquet" in plan
     assert "results/score/pairs/albert/crows_pairs/perturbed/en.masked.parquet" in plan
@@ -76,6 +78,18 @@ def test_paper_plan_scores_steinborn_models_on_the_public_pair_benchmarks(plan):
     assert "data/raw/pairs/crows_pairs/en/crows_pairs_anonymized.csv" in plan
     # Steinborn et al.'s models are not MBE-evaluated (mbe: false)
     assert "results/mbe/xlmr/" not in plan and "results/mbe/bert/" not in plan
+
+
+def test_paper_plan_has_mbe_table3_over_the_11_english_models(plan):
+    """Kaneko et al. (2022), Table 3: MBE and Shf from each model's unmasked pass over the
+    CrowS-Pairs gender pairs and StereoSet, on CPU (the model does not run again)."""
+    blocks = plan.split("\n\n")
+    jobs = [b for b in blocks if re.search(r"^rule mbe_pairs:", b, re.M)]
+    assert len(jobs) == 11 * 2
+    assert not any(re.search(r"\bgpu=", b) for b in jobs)
+    assert "results/mbe/pairs/deberta-v2-xlarge/stereoset/en.json" in plan
+    assert "results/mbe/pairs/conv-bert-medium-small/crows_pairs_gender/en.json" in plan
+    assert "results/tables/mbe_table3.csv" in plan and "mbe_table3_models.csv" in plan
 
 
 def test_paper_plan_uses_each_corpus_language_codes(plan):

@@ -2,12 +2,14 @@
 
 import copy
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
+from mgbias.code_inputs import import_closure
 from mgbias.mbe_meta import (
     agreement,
     classify_pair_sentences,
@@ -23,6 +25,7 @@ from mgbias.measures.mbe import mbe_score
 from mgbias.mlm.unmasked import score_unmasked
 from mgbias.pair_passes import score_pair_passes
 
+REPO = Path(__file__).resolve().parents[2]
 FEMALE_WORDS = frozenset({"she", "woman", "her"})
 MALE_WORDS = frozenset({"he", "man", "his"})
 
@@ -151,3 +154,16 @@ def test_model_table_names_missing_columns():
     frame = pd.DataFrame(records("cp", [50.0], [50.0], [50.0])).drop(columns="shf")
     with pytest.raises(ValueError, match="lack \\['shf'\\]"):
         model_table(frame.to_dict("records"))
+
+
+def test_table3_jobs_read_caches_and_never_load_a_model():
+    """scripts/mbe_pairs.py reads the pair rules' unmasked pass: nothing in its import
+    closure runs a model (mgbias.mlm.unmasked, .masked or transformers)."""
+    closure = {
+        path.relative_to(REPO / "src").as_posix()
+        for path in import_closure(REPO / "scripts" / "mbe_pairs.py", REPO / "src")
+    }
+    assert "mgbias/mbe_meta.py" in closure
+    assert not {"mgbias/mlm/unmasked.py", "mgbias/mlm/masked.py", "mgbias/mlm/load.py"} & closure
+    source = (REPO / "scripts" / "mbe_pairs.py").read_text()
+    assert "transformers" not in source and "torch" not in source

@@ -1,0 +1,15 @@
+"""The rows behind Table 3 of Kaneko et al. (2022): one per model and pair benchmark.
+
+Inputs: ``results`` (the JSON records of ``scripts/mbe_pairs.py``). Output: a CSV with
+the columns of :data:`mgbias.mbe_meta.MODEL_COLUMNS`.
+"""
+
+from mgbias.atomic import read_json
+from mgbias.mbe_meta import model_table
+from mgbias.report.tables import write_csv
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]):
+    write_csv(model_table(read_json(path) for path in smk.input.results), smk.output[0])
