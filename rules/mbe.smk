@@ -65,7 +65,12 @@ rule mbe_figure:
 # AULA, across models. Reads the pair rules' caches; no model runs again.
 # Only with `mbe_table3:`.
 def mbe_pairs_inputs(wc):
-    keys = {"model": wc.model, "dataset": wc.dataset, "variant": "original", "lang": wc.lang}
+    keys = {
+        "model": wc.model,
+        "dataset": wc.dataset,
+        "variant": "original",
+        "lang": wc.lang,
+    }
     return {
         "data": pair_file(config, wc.dataset, wc.lang),
         "unmasked": layout.path("score_pairs_unmasked", **keys),
