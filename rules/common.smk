@@ -333,6 +333,21 @@ def mbe_table3_wordlists():
     return (config.get("mbe_table3") or {}).get("wordlists") or config["wordlists"]
 
 
+def mbe_pairs_inputs(wc):
+    """Table 3 inputs of one job: the pair file, its unmasked pass and pair measures."""
+    keys = {
+        "model": wc.model,
+        "dataset": wc.dataset,
+        "variant": "original",
+        "lang": wc.lang,
+    }
+    return {
+        "data": pair_file(config, wc.dataset, wc.lang),
+        "unmasked": layout.path("score_pairs_unmasked", **keys),
+        "measures": layout.path("pairs_measures", **keys),
+    }
+
+
 def kaneko2023_targets():
     """Table 1, the mined-counts table and Figures 2 and 3, when configured."""
     if not KANEKO2023:

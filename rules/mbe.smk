@@ -64,20 +64,6 @@ rule mbe_figure:
 # pair benchmarks, classified by the English gender words, against Eq. 3 with
 # AULA, across models. Reads the pair rules' caches; no model runs again.
 # Only with `mbe_table3:`.
-def mbe_pairs_inputs(wc):
-    keys = {
-        "model": wc.model,
-        "dataset": wc.dataset,
-        "variant": "original",
-        "lang": wc.lang,
-    }
-    return {
-        "data": pair_file(config, wc.dataset, wc.lang),
-        "unmasked": layout.path("score_pairs_unmasked", **keys),
-        "measures": layout.path("pairs_measures", **keys),
-    }
-
-
 rule mbe_pairs:
     input:
         unpack(mbe_pairs_inputs),
