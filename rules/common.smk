@@ -12,6 +12,7 @@ from mgbias.workflow import (
     allows_untrained_head,
     expand_jobs,
     is_finetuned,
+    kaneko2023_finetune_settings,
     kaneko2023_grid,
     kaneko2023_mbe_jobs,
     kaneko2023_models,
@@ -241,6 +242,11 @@ def controlled_url(wc):
 def finetuning(wc):
     """The ``finetune`` entry of a bias-controlled model (base, source, lang, rate, repeat)."""
     return config["models"][wc.model]["finetune"]
+
+
+def finetune_settings(wc):
+    """``kaneko2023.finetune`` for one fine-tuning (seed + repeat)."""
+    return canonical(kaneko2023_finetune_settings(config, finetuning(wc)["repeat"]))
 
 
 def controlled_text(key, job):

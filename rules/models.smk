@@ -59,7 +59,7 @@ rule finetune_mlm:
         mem_mb=16000,
         runtime=240,
     params:
-        finetune=canonical(KANEKO2023.get("finetune", {})),
+        finetune=finetune_settings,
         model=lambda wc: model_source(finetuning(wc)["base"]),
         revision=lambda wc: config["models"][finetuning(wc)["base"]].get("revision"),
         device=config["scoring"]["device"],

@@ -11,10 +11,12 @@ import yaml
 from mgbias.config import ConfigError, validate_config
 from mgbias.workflow import (
     evaluation_jobs,
+    kaneko2023_finetune_settings,
     kaneko2023_grid,
     kaneko2023_mbe_jobs,
     kaneko2023_models,
     kaneko2023_runs,
+    mbe_table3_jobs,
     mbe_table_jobs,
     model_is_trained,
     pair_jobs,
@@ -97,6 +99,28 @@ def test_repeats_and_a_source_s_own_languages_shape_the_grid(demo_config):
     assert {job["lang"] for job in grid if job["source"] == "book"} == {"en"}
 
 
+def test_each_repeat_fine_tunes_with_its_own_seed_and_repeat_0_keeps_the_configured_one(
+    demo_config,
+):
+    finetune = demo_config["kaneko2023"]["finetune"]
+    assert kaneko2023_finetune_settings(demo_config, 0) == finetune
+    assert kaneko2023_finetune_settings(demo_config, 2) == {**finetune, "seed": 44}
+    del finetune["seed"]
+    assert kaneko2023_finetune_settings(demo_config, 0) == finetune  # no seed key added
+    assert kaneko2023_finetune_settings(demo_config, 1)["seed"] == 43  # the default 42 + 1
+
+
+def test_mbe_table3_jobs_take_the_listed_models_then_the_english_grid(demo_config):
+    jobs = mbe_table3_jobs(demo_config)
+    models = [job["model"] for job in jobs if job["dataset"] == "crows_pairs"]
+    assert models == [f"demo-balanced-news-en-r{r:03d}-s0" for r in (0, 25, 50, 75, 100)]
+    assert {job["dataset"] for job in jobs} == {"crows_pairs", "stereoset"}
+    demo_config["mbe_table3"]["models"] = ["demo-planted"]
+    assert mbe_table3_jobs(demo_config)[0]["model"] == "demo-planted"
+    del demo_config["mbe_table3"]
+    assert mbe_table3_jobs(demo_config) == []
+
+
 def test_runs_list_every_fine_tuning_then_the_original_per_language(demo_config):
     runs = kaneko2023_runs(demo_config)
     assert len(runs) == 20 + 4
@@ -134,5 +158,21 @@ def test_bad_sections_are_refused_naming_the_key(edit, message):
     config = yaml.safe_load((REPO / "config/config.yaml").read_text(encoding="utf-8"))
     config = copy.deepcopy(config)
     edit(config["kaneko2023"])
+    with pytest.raises(ConfigError, match=message):
+        validate_config(config)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda c: c["mbe_table3"].update(datasets=["nope"]), r"mbe_table3.datasets': 'nope'"),
+        (lambda c: c["mbe_table3"].update(models=["nope"]), r"mbe_table3.models': 'nope'"),
+        (lambda c: c.pop("kaneko2023"), r"mbe_table3.bias_controlled': true needs"),
+        (lambda c: c["mbe_table3"].update(lang="english"), r"mbe_table3.lang"),
+    ],
+)
+def test_bad_mbe_table3_sections_are_refused_naming_the_key(edit, message):
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text(encoding="utf-8"))
+    edit(config)
     with pytest.raises(ConfigError, match=message):
         validate_config(config)
