@@ -18,6 +18,7 @@ from mgbias.workflow import (
     kaneko2023_models,
     kaneko2023_runs,
     local_file_of_url,
+    mbe_preservation_jobs,
     mbe_table3_jobs,
     mbe_table_jobs,
     mining_jobs,
@@ -332,6 +333,13 @@ def mbe_table3_targets():
     if not mbe_table3_jobs(config):
         return []
     return [layout.path("mbe_table3"), layout.path("mbe_table3_models")]
+
+
+def mbe_figure2_targets():
+    """Figure 2 of Kaneko et al. (2022) and its table, when configured."""
+    if not mbe_preservation_jobs(config):
+        return []
+    return [layout.path("mbe_figure2"), layout.path("mbe_figure2_table")]
 
 
 def mbe_table3_wordlists():

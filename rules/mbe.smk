@@ -123,3 +123,47 @@ rule mbe_table3:
         alpha=config["mbe"]["alpha"],
     script:
         "../scripts/mbe_table3.py"
+
+
+# Figure 2 (Kaneko et al. 2022): gender preservation in the parallel corpora,
+# from the same archives as rules/mine.smk, before downsampling. Only with
+# `mbe_figure2:`.
+rule mbe_preservation:
+    input:
+        archive=moses_zip,
+        checksum=lambda wc: moses_zip(wc) + ".sha256",
+        wordlists=wordlist_files(),
+        code=script_code("mbe_preservation.py"),
+    output:
+        out("mbe_preservation"),
+    log:
+        "logs/mbe_preservation/{world}/{corpus}/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        corpus="{corpus}",
+        pivot=PIVOT,
+        code=lambda wc: corpus_code(wc.corpus, wc.lang),
+        wordlists=canonical(config["wordlists"]),
+    script:
+        "../scripts/mbe_preservation.py"
+
+
+rule mbe_figure2:
+    input:
+        results=expand_jobs(out("mbe_preservation"), mbe_preservation_jobs(config)),
+        code=script_code("mbe_figure2.py"),
+    output:
+        table=out("mbe_figure2_table"),
+        figure=report(
+            out("mbe_figure2"),
+            caption="../report/mbe_figure2.rst",
+            category=MBE_PAPER,
+            subcategory="Figure 2",
+        ),
+    log:
+        "logs/mbe_figure2.log",
+    conda:
+        "../envs/mgbias.yaml"
+    script:
+        "../scripts/mbe_figure2.py"

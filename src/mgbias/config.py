@@ -235,6 +235,7 @@ def _check_pair_datasets(config: Mapping[str, Any]) -> None:
         )
     _check_kaneko2023(config, datasets)
     _check_mbe_table3(config, datasets)
+    _check_mbe_figure2(config)
     _check_zhao2020(config)
 
 
@@ -301,6 +302,17 @@ def _check_mbe_table3(config: dict, datasets: dict) -> None:
             "key 'mbe_table3.bias_controlled': true needs a 'kaneko2023' section "
             "(the bias-controlled models)"
         )
+
+
+def _check_mbe_figure2(config: dict) -> None:
+    """The ``mbe_figure2`` corpora are configured corpora."""
+    section = config.get("mbe_figure2") or {}
+    for corpus in section.get("corpora", []):
+        if corpus not in config["corpora"]:
+            raise ConfigError(
+                f"key 'mbe_figure2.corpora': {corpus!r} is not one of the configured "
+                f"corpora {list(config['corpora'])}"
+            )
 
 
 def _check_zhao2020(config: dict) -> None:

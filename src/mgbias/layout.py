@@ -437,6 +437,29 @@ _OUTPUTS = [
         "PNG",
     ),
     Output(
+        "mbe_preservation",
+        "results/mbe/preservation/{world}/{corpus}/{lang}.json",
+        "mbe_preservation",
+        "gender preservation of one parallel corpus: mined male (female) sentences whose "
+        "English side has he (she), and how many translations hold a translation of it",
+        "JSON: `world`, `corpus`, `lang`, mgbias.preservation:Preservation counts",
+    ),
+    Output(
+        "mbe_figure2_table",
+        "results/tables/mbe_figure2.csv",
+        "mbe_figure2",
+        "gender preservation per world, corpus, language and gender: Kaneko et al. (2022), "
+        "Figure 2's data",
+        "mgbias.preservation:PRESERVATION_COLUMNS",
+    ),
+    Output(
+        "mbe_figure2",
+        "results/figures/mbe_figure2.png",
+        "mbe_figure2",
+        "gender preservation, bars for male and female sentences per language",
+        "PNG",
+    ),
+    Output(
         "mbe_pairs_result",
         "results/mbe/pairs/{model}/{dataset}/{lang}.json",
         "mbe_pairs",

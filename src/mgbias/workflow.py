@@ -314,3 +314,20 @@ def mbe_table3_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
         for dataset in section["datasets"]
         for model in models
     ]
+
+
+def mbe_preservation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The (world, corpus, lang) jobs of Figure 2 of Kaneko et al. (2022).
+
+    Every mined sentence set (:func:`mining_jobs`) of a corpus in ``mbe_figure2.corpora``
+    (default every corpus), in a language with translations of he/she
+    (``mgbias/resources/pronoun_translations.yaml``). None without the section.
+    """
+    section = config.get("mbe_figure2")
+    if section is None:
+        return []
+    from mgbias.preservation import pronoun_translations
+
+    corpora = section.get("corpora") or list(config["corpora"])
+    known = pronoun_translations()
+    return [job for job in mining_jobs(config) if job["corpus"] in corpora and job["lang"] in known]

@@ -222,6 +222,15 @@ def test_mbe_agrees_with_the_original_score_across_the_bias_controlled_grid(demo
     assert (tables / "mbe_table3.md").read_text().startswith("# MBE against human-annotated")
 
 
+def test_the_demo_translations_preserve_every_pronoun(demo_run):
+    """Kaneko et al. (2022), Figure 2: the demo renders every pronoun (no drop knob)."""
+    table = pd.read_csv(demo_run / "results" / "tables" / "mbe_figure2.csv")
+    assert set(table.corpus) == {"GlobalVoices"} and set(table.world) == {"planted", "balanced"}
+    assert set(table.gender) == {"male", "female"} and (table.n > 50).all()
+    assert (table.pct == 100.0).all(), table
+    assert (demo_run / "results" / "figures" / "mbe_figure2.png").stat().st_size > 0
+
+
 def test_inbias_is_higher_for_the_planted_world_in_every_language(demo_run):
     # Zhao et al. (2020), Eq. 1, on vectors trained on each world's monolingual text:
     # the planted world ties occupations to one gender, the balanced one does not

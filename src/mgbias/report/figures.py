@@ -53,3 +53,33 @@ def mbe_figure(frame: pd.DataFrame, path: str | Path) -> None:
     with atomic_path(path, suffix=".png") as tmp:
         figure.savefig(tmp, format="png", dpi=100, metadata=PNG_METADATA)
     plt.close(figure)
+
+
+def preservation_figure(frame: pd.DataFrame, path: str | Path) -> None:
+    """Gender preservation per language (Kaneko et al. 2022, Figure 2).
+
+    One panel per (world, corpus), grouped bars for male and female sentences: the
+    percentage of mined sentences with English "he" ("she") whose translation holds a
+    translation of it (``mgbias.preservation``), with n under each language.
+    """
+    panels = sorted(frame.groupby(["world", "corpus"]).groups)
+    languages = sorted(frame["lang"].unique())
+    figure, axes = plt.subplots(
+        1, len(panels), figsize=(3.2 * len(panels) + 1, 3.2), sharey=True, squeeze=False
+    )
+    for axis, (world, corpus) in zip(axes[0], panels, strict=True):
+        block = frame[(frame.world == world) & (frame.corpus == corpus)]
+        for k, gender in enumerate(("male", "female")):
+            rows = block[block.gender == gender].set_index("lang").reindex(languages)
+            xs = [i + k * 0.4 for i in range(len(languages))]
+            axis.bar(xs, rows["pct"], width=0.4, label=gender)
+        labels = [f"{lang}\nn={int(block[block.lang == lang]['n'].sum())}" for lang in languages]
+        axis.set_xticks([i + 0.2 for i in range(len(languages))], labels, fontsize=8)
+        axis.set_title(f"{corpus}\n{world}", fontsize=9)
+    axes[0][0].set_ylabel("gender preserved (%)")
+    axes[0][0].set_ylim(0, 105)
+    axes[0][-1].legend(fontsize=8)
+    figure.tight_layout()
+    with atomic_path(path, suffix=".png") as tmp:
+        figure.savefig(tmp, format="png", dpi=100, metadata=PNG_METADATA)
+    plt.close(figure)

@@ -1,0 +1,22 @@
+"""Figure 2 of Kaneko et al. (2022): gender preservation per language, with its table.
+
+Inputs: ``results`` (JSON records of ``scripts/mbe_preservation.py``). Outputs:
+``table`` (CSV, :data:`mgbias.preservation.PRESERVATION_COLUMNS`) and ``figure`` (PNG).
+"""
+
+import pandas as pd
+
+from mgbias.atomic import read_json
+from mgbias.preservation import PRESERVATION_COLUMNS, preservation_rows
+from mgbias.report.figures import preservation_figure
+from mgbias.report.tables import write_csv
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]):
+    rows = [row for path in smk.input.results for row in preservation_rows(read_json(path))]
+    frame = pd.DataFrame(rows, columns=PRESERVATION_COLUMNS)
+    frame = frame.sort_values(["world", "corpus", "lang", "gender"], ignore_index=True)
+    write_csv(frame, smk.output.table)
+    preservation_figure(frame, smk.output.figure)

@@ -1,0 +1,27 @@
+"""Gender preservation of one parallel corpus and language (Kaneko et al. 2022, Figure 2).
+
+Inputs: ``archive`` (the Moses zip mined by ``mine_gendered``). Params: ``corpus``,
+``pivot``, ``code`` (the corpus's language code), ``wordlists`` (the mining's English
+lists). Output: JSON with ``world``, ``corpus``, ``lang`` and the counts of
+:class:`mgbias.preservation.Preservation` (before downsampling).
+"""
+
+from mgbias.atomic import write_json
+from mgbias.corpora.checksums import verify_sidecar
+from mgbias.corpora.opus import iter_moses_zip
+from mgbias.genders import FEMALE, MALE
+from mgbias.preservation import gender_preservation, pronoun_patterns
+from mgbias.runlog import job_log
+from mgbias.wordlists import load_gender_words
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]) as log:
+    archive = smk.input.archive
+    verify_sidecar(archive)
+    female, male = load_gender_words(smk.params.wordlists[FEMALE], smk.params.wordlists[MALE])
+    patterns = pronoun_patterns(smk.wildcards.lang)
+    pairs = iter_moses_zip(archive, smk.params.corpus, smk.params.pivot, smk.params.code)
+    counts = gender_preservation(pairs, female, male, patterns)
+    write_json(smk.output[0], {**dict(smk.wildcards.items()), **counts.to_dict()})
+    log.info("%s: %s", archive, counts)
