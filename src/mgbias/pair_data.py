@@ -1,7 +1,8 @@
 """The pairs of a pair benchmark as the scoring passes see them.
 
-:func:`load_pairs` reads any of the three benchmark layouts (CrowS-Pairs CSV,
-multilingual CrowS-Pairs CSV, StereoSet JSON) and keeps one bias type;
+:func:`load_pairs` reads any of the benchmark layouts (CrowS-Pairs CSV,
+multilingual CrowS-Pairs CSV, StereoSet JSON, translated CrowS-Pairs JSON) and
+keeps one bias type;
 :func:`pair_sentences` gives the ``(sent_more, sent_less)`` of each row,
 perturbed if asked (Steinborn et al. 2022, Table 3). Both the model passes
 (:mod:`mgbias.pair_passes`) and the measures (:mod:`mgbias.pair_scoring`)
@@ -14,11 +15,16 @@ from pathlib import Path
 
 import pandas as pd
 
+from mgbias.atomic import read_json
 from mgbias.datasets import (
     filter_bias_type,
     load_crowspairs,
     load_multilingual_crowspairs,
     load_stereoset,
+)
+from mgbias.datasets.translated_crowspairs import (
+    is_translated_crowspairs,
+    load_translated_crowspairs,
 )
 from mgbias.perturb import perturb_final_character
 
@@ -39,7 +45,8 @@ def pair_sentences(frame: pd.DataFrame, *, perturb: bool = False) -> list[tuple[
 
 
 def load_pairs(path: str, *, lang: str | None = None, bias_type: str = "gender") -> pd.DataFrame:
-    """Read a pair benchmark by its format: StereoSet JSON, CrowS-Pairs CSV
+    """Read a pair benchmark by its format: StereoSet JSON, translated CrowS-Pairs
+    JSON (an array of ``stereotype`` / ``anti-stereotype`` items), CrowS-Pairs CSV
     (``sent_more``), or multilingual CrowS-Pairs CSV (``A_x`` / ``B_x``, the
     language from ``lang`` or the file name); keep one bias type."""
     source = Path(path)
@@ -49,7 +56,12 @@ def load_pairs(path: str, *, lang: str | None = None, bias_type: str = "gender")
             "CrowS-Pairs CSV, or a StereoSet JSON)"
         )
     if source.suffix == ".json":
-        frame = load_stereoset(source)
+        # by content: StereoSet's object with "data", or an array of translated
+        # CrowS-Pairs items (Kaneko et al. 2022's human translations)
+        if is_translated_crowspairs(read_json(source)):
+            frame = load_translated_crowspairs(source)
+        else:
+            frame = load_stereoset(source)
     else:
         with open(source, encoding="utf-8") as handle:
             header = handle.readline()

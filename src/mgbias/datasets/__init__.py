@@ -9,7 +9,9 @@ Every loader returns a :class:`pandas.DataFrame` starting with the columns
 - :func:`load_stereoset`: StereoSet intrasentence JSON (Nadeem et al. 2021),
   as (stereotype, anti-stereotype) pairs;
 - :func:`load_multilingual_crowspairs`: one language of the multilingual
-  CrowS-Pairs of Steinborn et al. (2022).
+  CrowS-Pairs of Steinborn et al. (2022);
+- :func:`load_translated_crowspairs`: human (or machine) translations of the
+  CrowS-Pairs gender pairs in the layout Kaneko et al. (2022) released.
 
 :func:`filter_bias_type` keeps one bias type (``"gender"`` by default).
 """
@@ -21,6 +23,7 @@ from mgbias.datasets.multilingual_crowspairs import (
     load_multilingual_crowspairs,
 )
 from mgbias.datasets.stereoset import load_stereoset
+from mgbias.datasets.translated_crowspairs import load_translated_crowspairs
 
 __all__ = [
     "DIRECTIONS",
@@ -28,6 +31,7 @@ __all__ = [
     "filter_bias_type",
     "language_from_file_name",
     "load_crowspairs",
+    "load_translated_crowspairs",
     "load_multilingual_crowspairs",
     "load_stereoset",
 ]
