@@ -53,6 +53,7 @@ rule all:
         out("mbe_figure"),
         mbe_table3_targets(),
         mbe_figure2_targets(),
+        mbe_translations_targets(),
         pair_targets(),
         kaneko2023_targets(),
         zhao2020_targets(),

@@ -19,6 +19,7 @@ from mgbias.workflow import (
     kaneko2023_runs,
     local_file_of_url,
     mbe_preservation_jobs,
+    mbe_translation_jobs,
     mbe_table3_jobs,
     mbe_table_jobs,
     mining_jobs,
@@ -340,6 +341,27 @@ def mbe_figure2_targets():
     if not mbe_preservation_jobs(config):
         return []
     return [layout.path("mbe_figure2"), layout.path("mbe_figure2_table")]
+
+
+def mbe_translation_measures():
+    """The pair measures of every Tables 4-5 job (original variant), in job order."""
+    return [
+        layout.path(
+            "pairs_measures",
+            model=job["model"],
+            dataset=job["dataset"],
+            variant="original",
+            lang=job["lang"],
+        )
+        for job in mbe_translation_jobs(config)
+    ]
+
+
+def mbe_translations_targets():
+    """Tables 4 and 5 of Kaneko et al. (2022), when configured."""
+    if not mbe_translation_jobs(config):
+        return []
+    return [layout.path("mbe_translations")]
 
 
 def mbe_table3_wordlists():

@@ -167,3 +167,28 @@ rule mbe_figure2:
         "../envs/mgbias.yaml"
     script:
         "../scripts/mbe_figure2.py"
+
+
+# Tables 4-5 (Kaneko et al. 2022): Eq. 3 with AULA on human (HT), machine (MT)
+# and template (Tmp) translations, from the pair rules' measures. Only with
+# `mbe_translations:`.
+rule mbe_translations:
+    input:
+        measures=mbe_translation_measures(),
+        code=script_code("mbe_translations.py"),
+    output:
+        csv=report(
+            out("mbe_translations"),
+            caption="../report/mbe_translations.rst",
+            category=MBE_PAPER,
+            subcategory="Tables 4-5",
+        ),
+        markdown=out("mbe_translations_markdown"),
+    log:
+        "logs/mbe_translations.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        jobs=mbe_translation_jobs(config),
+    script:
+        "../scripts/mbe_translations.py"

@@ -96,3 +96,21 @@ rule mix_controlled:
         seed=lambda wc: step_seed("mix_controlled", wc.source, wc.lang),
     script:
         "../scripts/mix_controlled.py"
+
+
+# Kaneko et al. (2022, §5.2, Tables 4-5): template pairs (Tmp) from the shipped
+# templates, gender pairs and occupations; a pair dataset reads them through a
+# file:// URL (`mbe_translations`).
+rule template_pairs:
+    input:
+        code=script_code("template_pairs.py"),
+    output:
+        out("template_pairs"),
+    log:
+        "logs/template_pairs/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        lang="{lang}",
+    script:
+        "../scripts/template_pairs.py"

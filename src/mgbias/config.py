@@ -236,6 +236,7 @@ def _check_pair_datasets(config: Mapping[str, Any]) -> None:
     _check_kaneko2023(config, datasets)
     _check_mbe_table3(config, datasets)
     _check_mbe_figure2(config)
+    _check_mbe_translations(config, datasets)
     _check_zhao2020(config)
 
 
@@ -313,6 +314,23 @@ def _check_mbe_figure2(config: dict) -> None:
                 f"key 'mbe_figure2.corpora': {corpus!r} is not one of the configured "
                 f"corpora {list(config['corpora'])}"
             )
+
+
+def _check_mbe_translations(config: dict, datasets: dict) -> None:
+    """The ``mbe_translations`` entries name configured models and pair datasets."""
+    for lang, entry in (config.get("mbe_translations") or {}).items():
+        for model in entry["models"]:
+            if model not in config["models"]:
+                raise ConfigError(
+                    f"key 'mbe_translations.{lang}.models': {model!r} is not one of the "
+                    f"configured models {list(config['models'])}"
+                )
+        for method in ("ht", "mt", "tmp"):
+            if method in entry and entry[method] not in datasets:
+                raise ConfigError(
+                    f"key 'mbe_translations.{lang}.{method}': {entry[method]!r} is not one "
+                    f"of the configured pair_datasets {list(datasets)}"
+                )
 
 
 def _check_zhao2020(config: dict) -> None:

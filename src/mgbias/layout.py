@@ -321,6 +321,14 @@ _OUTPUTS = [
         "Markdown",
     ),
     Output(
+        "template_pairs",
+        "data/mined/templates/{lang}.csv",
+        "template_pairs",
+        "template sentence pairs (Tmp) of Kaneko et al. (2022), §5.2: templates x gender "
+        "pairs x occupations, the male sentence as sent_more",
+        "CrowS-Pairs CSV: (index), `sent_more`, `sent_less`, `stereo_antistereo`, `bias_type`",
+    ),
+    Output(
         "controlled_female",
         "data/mined/controlled/{source}/{lang}/female.txt",
         "mine_controlled",
@@ -458,6 +466,21 @@ _OUTPUTS = [
         "mbe_figure2",
         "gender preservation, bars for male and female sentences per language",
         "PNG",
+    ),
+    Output(
+        "mbe_translations",
+        "results/tables/mbe_translations.csv",
+        "mbe_translations",
+        "Eq. 3 (AULA) per language, model and method (HT, MT, Tmp) with Diff = method − HT: "
+        "Kaneko et al. (2022), Tables 4 and 5",
+        "mgbias.mbe_translations:TRANSLATION_COLUMNS",
+    ),
+    Output(
+        "mbe_translations_markdown",
+        "results/tables/mbe_translations.md",
+        "mbe_translations",
+        "the same, one block per language as the paper's Tables 4 and 5 (‡ = significant)",
+        "Markdown",
     ),
     Output(
         "mbe_pairs_result",

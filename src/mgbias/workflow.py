@@ -122,15 +122,19 @@ def pair_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     """Every (model, dataset, variant, lang) to score on a pair benchmark, in a fixed order.
 
     The bias-controlled models are left out: they score their own language's
-    pairs for the meta-evaluation only (:func:`kaneko2023_runs`).
+    pairs for the meta-evaluation only (:func:`kaneko2023_runs`). A model that
+    declares its ``languages`` scores only those languages of a dataset.
     """
     jobs = []
     for dataset, entry in config.get("pair_datasets", {}).items():
         for model in entry.get("models") or list(config["models"]):
             if is_finetuned(config["models"][model]):
                 continue
+            declared = config["models"][model].get("languages")
             for variant in pair_variants(config, dataset):
                 for lang in pair_dataset_languages(config, dataset):
+                    if declared and lang not in declared:
+                        continue
                     jobs.append(
                         {"model": model, "dataset": dataset, "variant": variant, "lang": lang}
                     )
@@ -331,3 +335,20 @@ def mbe_preservation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     corpora = section.get("corpora") or list(config["corpora"])
     known = pronoun_translations()
     return [job for job in mining_jobs(config) if job["corpus"] in corpora and job["lang"] in known]
+
+
+#: ``mbe_translations`` keys and the method names of Tables 4-5 (Kaneko et al. 2022).
+TRANSLATION_METHODS = {"ht": "HT", "mt": "MT", "tmp": "Tmp"}
+
+
+def mbe_translation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The (lang, method, dataset, model) pair scorings of Tables 4-5, in a fixed order."""
+    jobs = []
+    for lang, entry in (config.get("mbe_translations") or {}).items():
+        for key, method in TRANSLATION_METHODS.items():
+            if key in entry:
+                jobs += [
+                    {"lang": lang, "method": method, "dataset": entry[key], "model": model}
+                    for model in entry["models"]
+                ]
+    return jobs

@@ -63,14 +63,16 @@ def test_paper_plan_has_every_language_corpus_and_model(plan):
 def test_paper_plan_scores_steinborn_models_on_the_public_pair_benchmarks(plan):
     counts = job_counts(plan)
     # CrowS-Pairs (en) + multilingual CrowS-Pairs (en, de, id, th, fi) + StereoSet (en)
-    # + CrowS-Pairs' gender pairs for Kaneko et al. (2023) (en)
-    assert counts["download_pairs"] == 8
+    # + CrowS-Pairs' gender pairs for Kaneko et al. (2023) (en) + Kaneko et al. (2022)'s
+    # human translations (ja, ru) and template pairs (ja, ru)
+    assert counts["download_pairs"] == 8 + 4
     # CrowS-Pairs: 5 models x (unperturbed, perturbed); multilingual: 2 models x 5
     # languages; StereoSet: 5 models; the gender pairs: 2 base models + 44 fine-tunings;
     # Kaneko et al. (2022) Table 3: 11 English models on the gender pairs and StereoSet,
     # of which roberta (StereoSet) and albert-base (gender pairs) are scored already
-    assert counts["score_pairs"] == 10 + 10 + 5 + 2 + 44 + 20
-    assert counts["pair_measures"] == 71 + 20
+    # Tables 4-5: 6 Japanese and Russian models x (human translations, template pairs)
+    assert counts["score_pairs"] == 10 + 10 + 5 + 2 + 44 + 20 + 12
+    assert counts["pair_measures"] == 71 + 20 + 12
     assert counts["pairs_steinborn_table2"] == counts["pairs_steinborn_table3"] == 1
     assert "results/score/pairs/xlmr/multilingual_crows_pairs/original/th.masked.parquet" in plan
     assert "results/score/pairs/albert/crows_pairs/perturbed/en.masked.parquet" in plan
@@ -90,6 +92,19 @@ def test_paper_plan_has_mbe_table3_over_the_11_english_models(plan):
     assert "results/mbe/pairs/deberta-v2-xlarge/stereoset/en.json" in plan
     assert "results/mbe/pairs/conv-bert-medium-small/crows_pairs_gender/en.json" in plan
     assert "results/tables/mbe_table3.csv" in plan and "mbe_table3_models.csv" in plan
+
+
+def test_paper_plan_has_tables_4_and_5_from_translations_and_templates(plan):
+    counts = job_counts(plan)
+    assert counts["template_pairs"] == 2 and counts["mbe_translations"] == 1
+    assert "data/mined/templates/ja.csv" in plan and "data/mined/templates/ru.csv" in plan
+    assert (
+        "results/score/pairs/bert-large-japanese-char/crows_pairs_ht_ja/original/ja.masked.parquet"
+        in plan
+    )
+    assert "results/pairs/measures/rubert-base-cased/template_pairs/original/ru.csv" in plan
+    # a model scores only its own language's template pairs
+    assert "results/pairs/measures/rubert-base-cased/template_pairs/original/ja.csv" not in plan
 
 
 def test_paper_plan_uses_each_corpus_language_codes(plan):

@@ -1,0 +1,33 @@
+"""Tables 4 and 5 of Kaneko et al. (2022): Eq. 3 per language, model and method, with Diff.
+
+Inputs: ``measures`` (the pair measures CSV of every job, in the order of ``params.jobs``).
+Params: ``jobs`` (``lang``, ``method``, ``dataset``, ``model`` per input). Outputs: ``csv``
+(:data:`mgbias.mbe_translations.TRANSLATION_COLUMNS`) and its Markdown copy.
+"""
+
+import pandas as pd
+
+from mgbias.mbe_translations import translations_markdown, translations_table
+from mgbias.report.tables import write_table
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]):
+    records = []
+    for job, path in zip(smk.params.jobs, smk.input.measures, strict=True):
+        measures = pd.read_csv(path).set_index("measure")
+        if "aula" not in measures.index:
+            raise ValueError(f"{path}: no 'aula' row (Eq. 3 with AULA); add aula to pair_measures")
+        row = measures.loc["aula"]
+        records.append(
+            {
+                **job,
+                "score": float(row["score"]),
+                "p_value": float(row["p_value"]),
+                "significant": bool(row["significant"]),
+                "n": int(row["n"]),
+            }
+        )
+    table = translations_table(records)
+    write_table(table, translations_markdown(table), smk.output.csv, smk.output.markdown)

@@ -1,0 +1,94 @@
+"""Tables 4 and 5 of Kaneko et al. (2022): HT, MT and Tmp with Diff = method − HT."""
+
+import copy
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from mgbias.config import ConfigError, validate_config
+from mgbias.mbe_translations import translations_markdown, translations_table
+from mgbias.workflow import mbe_translation_jobs, pair_jobs
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def record(model, method, score, p=0.5):
+    return {
+        "lang": "ja",
+        "model": model,
+        "method": method,
+        "dataset": {"HT": "ht", "MT": "mt", "Tmp": "tmp"}[method],
+        "score": score,
+        "p_value": p,
+        "significant": p < 0.05,
+        "n": 262,
+    }
+
+
+def test_diff_is_the_signed_difference_to_ht_and_rows_follow_the_papers_order():
+    records = [
+        record("large", "Tmp", 88.31, 0.001),
+        record("base", "HT", 52.67),
+        record("base", "Tmp", 40.0, 0.01),
+        record("large", "HT", 60.0),
+        record("base", "MT", 55.0),
+    ]
+    table = translations_table(records)
+    assert list(zip(table.method, table.model, strict=True)) == [
+        ("HT", "base"),
+        ("HT", "large"),
+        ("MT", "base"),
+        ("Tmp", "base"),
+        ("Tmp", "large"),
+    ]
+    diff = table.set_index(["method", "model"])["diff"]
+    assert pd.isna(diff[("HT", "base")])
+    assert diff[("MT", "base")] == pytest.approx(55.0 - 52.67)
+    assert diff[("Tmp", "base")] == pytest.approx(40.0 - 52.67)
+    assert diff[("Tmp", "large")] == pytest.approx(28.31)
+    text = translations_markdown(table)
+    assert "## ja" in text and "88.31 ‡" in text and "28.31" in text
+
+
+def test_a_model_without_ht_or_an_unknown_method_is_an_error():
+    with pytest.raises(ValueError, match=r"no HT score for \[\('ja', 'base'\)\]"):
+        translations_table([record("base", "Tmp", 50.0)])
+    with pytest.raises(ValueError, match=r"unknown method\(s\) \['XX'\]"):
+        translations_table(
+            [record("base", "HT", 50.0), {**record("base", "HT", 1), "method": "XX"}]
+        )
+
+
+@pytest.fixture()
+def paper_config() -> dict:
+    config = yaml.safe_load((REPO / "config/paper.yaml").read_text(encoding="utf-8"))
+    return validate_config(config)
+
+
+def test_jobs_cover_every_method_and_model_and_models_score_only_their_languages(paper_config):
+    jobs = mbe_translation_jobs(paper_config)
+    assert len(jobs) == 4 * 2 + 2 * 2  # ja: 4 models x (HT, Tmp); ru: 2 x (HT, Tmp)
+    assert {"lang": "ru", "method": "Tmp", "dataset": "template_pairs",
+            "model": "rubert-base-cased"} in jobs  # fmt: skip
+    templates = [job for job in pair_jobs(paper_config) if job["dataset"] == "template_pairs"]
+    assert {(job["model"], job["lang"]) for job in templates} == {
+        (model, "ja") for model in paper_config["mbe_translations"]["ja"]["models"]
+    } | {(model, "ru") for model in paper_config["mbe_translations"]["ru"]["models"]}
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda s: s["ja"].update(models=["nope"]), r"mbe_translations.ja.models': 'nope'"),
+        (lambda s: s["ja"].update(mt="nope"), r"mbe_translations.ja.mt': 'nope'"),
+        (lambda s: s["ru"].pop("ht"), r"mbe_translations"),
+    ],
+)
+def test_bad_sections_are_refused_naming_the_key(edit, message):
+    config = yaml.safe_load((REPO / "config/paper.yaml").read_text(encoding="utf-8"))
+    config = copy.deepcopy(config)
+    edit(config["mbe_translations"])
+    with pytest.raises(ConfigError, match=message):
+        validate_config(config)
