@@ -6,7 +6,7 @@ from mgbias.pair_data import load_pairs
 from mgbias.template_pairs import shipped_templates, template_pairs, write_template_pairs
 
 
-@pytest.mark.parametrize("lang", ["ja", "ru"])
+@pytest.mark.parametrize("lang", ["ja", "ru", "en"])
 def test_every_template_pair_and_occupation_gives_one_pair_differing_in_the_gender_slot(lang):
     spec = shipped_templates()[lang]
     pairs = template_pairs(spec, lang)
