@@ -236,6 +236,8 @@ def test_contextual_probes_write_tables_1_to_5_and_figures_2_to_5(demo_run):
     table1 = pd.read_csv(tables / "basta2020_table1.csv")
     lines = table1[table1.statistic == "lines"]
     assert set(lines.value) == {1500.0}
+    # Exp. 1's swap: English pairs, Spanish agreement by spaCy morphology
+    assert (table1[table1.statistic == "swap_n_swapped"].value > 0).sum() == 2
     assert "| No. lines in direct bias |" in (tables / "basta2020_table1.md").read_text()
     assert (tables / "basta2020_tables2to5.md").read_text().count("## ") == 2
     for figure in ("basta2020_pca_variance.png", "basta2020_layers.png"):

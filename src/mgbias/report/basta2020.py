@@ -54,9 +54,10 @@ TABLE1_STATISTICS = {
     "biased_words_classify": "No. of biased words (Classify)",
     "female_share_classify": "Females in biased classify %",
     "pca_pairs": "Swapped definitional pairs (Exp. 1)",
-    "swap_swapped": "Sentences swapped",
-    "swap_unchanged": "Sentences left unchanged by the swap",
-    "swap_refused": "Sentences whose swap was refused",
+    "swap_n_sentences": "Sentences with a definitional word",
+    "swap_n_swapped": "Sentences swapped",
+    "swap_n_unchanged": "Sentences left unchanged by the swap",
+    "swap_n_refused": "Sentences whose swap was refused",
 }
 _PERCENT = {"female_share_knn", "female_share_cluster", "female_share_classify"}
 #: Rows of Tables 2-5: (experiment, measure, label, digits, percent).
