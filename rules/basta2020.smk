@@ -175,3 +175,30 @@ rule basta2020_layers:
         part="layers",
     script:
         "../scripts/basta2020_tables.py"
+
+
+rule basta2020_clusters:
+    input:
+        plans=expand_jobs(layout.template("basta2020_plan"), BASTA2020_JOBS),
+        vectors=expand_jobs(layout.template("basta2020_vectors"), BASTA2020_JOBS),
+        code=script_code("basta2020_clusters.py"),
+    output:
+        figure=report(
+            out("basta2020_clusters"),
+            caption="../report/basta2020_clusters.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Figure 6",
+        ),
+    log:
+        "logs/basta2020_clusters.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        jobs=BASTA2020_JOBS,
+        lists=BASTA2020.get("lists", "shipped"),
+        seeds=[
+            step_seed("basta2020", "probes", j["model"], j["world"], j["domain"])
+            for j in BASTA2020_JOBS
+        ],
+    script:
+        "../scripts/basta2020_clusters.py"

@@ -359,5 +359,5 @@ def basta2020_targets():
     if not BASTA2020:
         return []
     keys = ["basta2020_results", "basta2020_table1", "basta2020_tables2to5"]
-    keys += ["basta2020_pca_variance", "basta2020_layers"]
+    keys += ["basta2020_pca_variance", "basta2020_layers", "basta2020_clusters"]
     return [layout.path(key) for key in keys]

@@ -668,6 +668,15 @@ _BASTA2020 = [
         "PNG",
     ),
     Output(
+        "basta2020_clusters",
+        "results/figures/basta2020_clusters.png",
+        "basta2020_clusters",
+        "Basta et al. (2020), Figure 6: the biased words of Exp. 3 in 2-D (PCA of one "
+        "occurrence each) in the last layer, coloured by k-means cluster, marked by their "
+        "original label, one panel per encoder, world and domain",
+        "PNG",
+    ),
+    Output(
         "basta2020_layers",
         "results/figures/basta2020_layers.png",
         "basta2020_layers",

@@ -34,6 +34,7 @@ from mgbias.contextual.run import COLUMNS  # noqa: E402
 __all__ = [
     "JOB_COLUMNS",
     "TABLE1_STATISTICS",
+    "cluster_figure",
     "layer_figure",
     "long_table",
     "pca_figure",
@@ -256,4 +257,30 @@ def layer_figure(frame: pd.DataFrame, path: str | Path) -> None:
             axis.set_xlabel("layer")
             if row == 0 and column == 0:
                 axis.legend(fontsize=6)
+    _save(figure, path)
+
+
+def cluster_figure(panels: Sequence[tuple[str, dict]], path: str | Path) -> None:
+    """Figure 6: the biased words of Exp. 3 in 2-D (PCA of one occurrence each), colour
+    the k-means cluster, marker the original label (o male, ^ female), one panel each."""
+    if not panels:
+        raise ValueError("cluster_figure: no panel")
+    columns = min(len(panels), 3)
+    rows = math.ceil(len(panels) / columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 3.3 * rows), squeeze=False)
+    colours = np.array(["#8E44AD", "#F1C40F"])  # the paper's violet and yellow
+    for axis, (title, points) in zip(axes.flat, panels, strict=False):
+        xy, male, cluster = points["xy"], points["male"], points["cluster"]
+        for is_male, marker in ((True, "o"), (False, "^")):
+            chosen = male == is_male
+            axis.scatter(xy[chosen, 0], xy[chosen, 1], c=colours[cluster[chosen]], marker=marker,
+                         s=22, edgecolors="k", linewidths=0.3)  # fmt: skip
+        if len(points["words"]) <= 40:
+            for word, (x, y) in zip(points["words"], xy, strict=True):
+                axis.annotate(word, (x, y), fontsize=5)
+        axis.set_title(f"{title} (acc. {100 * points['accuracy']:.0f}%)", fontsize=8)
+        axis.set_xticks([])
+        axis.set_yticks([])
+    for axis in axes.flat[len(panels) :]:
+        axis.set_visible(False)
     _save(figure, path)

@@ -106,3 +106,23 @@ def test_table1_in_percent_and_by_domain():
     text = table1_markdown(table)
     assert "| No. lines of corpus | 10 | 20 |" in text
     assert "| Female in KNN % | 50.00 | n/a |" in text
+
+
+def test_cluster_projection_is_run_0_of_the_clustering_experiment(tmp_path):
+    import numpy as np
+
+    from mgbias.contextual.clustering import cluster_projection, clustering_experiment
+    from mgbias.report.basta2020 import cluster_figure
+
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(12)] * 3
+    male = {f"w{i}": i < 6 for i in range(12)}
+    signal = np.array([1.0 if male[w] else -1.0 for w in words])[:, None]
+    matrix = rng.normal(size=(len(words), 8)) + 0.8 * signal * np.eye(8)[0]
+    points = cluster_projection(matrix, words, male, seed=5)
+    experiment = clustering_experiment(matrix, words, male, runs=1, seed=5)
+    assert points["accuracy"] == experiment.values[0]
+    assert points["xy"].shape == (12, 2) and points["words"] == sorted(male)
+    assert list(points["male"]) == [male[w] for w in points["words"]]
+    cluster_figure([("demo", points)], tmp_path / "f.png")
+    assert (tmp_path / "f.png").read_bytes()[:4] == b"\x89PNG"
