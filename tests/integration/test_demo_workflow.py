@@ -240,5 +240,5 @@ def test_contextual_probes_write_tables_1_to_5_and_figures_2_to_5(demo_run):
     assert (table1[table1.statistic == "swap_n_swapped"].value > 0).sum() == 2
     assert "| No. lines in direct bias |" in (tables / "basta2020_table1.md").read_text()
     assert (tables / "basta2020_tables2to5.md").read_text().count("## ") == 2
-    for figure in ("basta2020_pca_variance.png", "basta2020_layers.png"):
+    for figure in ("basta2020_pca_variance.png", "basta2020_layers.png", "basta2020_clusters.png"):
         assert (demo_run / "results" / "figures" / figure).stat().st_size > 0
