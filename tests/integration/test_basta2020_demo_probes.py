@@ -14,8 +14,8 @@ in the last layer and the concatenation, except k-means in the concatenation: me
 the concatenation 1.0 and 0.98). The concatenation also holds the embedding layer, which
 sees no context and so no gender; 2-means on 16 unit rows may split along it (not checked
 further). There the test only asks for more than the balanced model (0.57). Direct bias
-is reported, not asserted. Training is the cost (6000 steps on one thread: 150 and 173
-CPU seconds for the two models on a loaded 2-core machine; the probes 12 s each), so the
+is reported, not asserted. Training is the cost (6000 steps on one thread: 132 and 129
+CPU seconds for the two models, 293 s for the module, on a loaded 2-core machine), so the
 module is marked ``demo_probes``: ``make test`` leaves it out, ``make test-demo-probes``
 runs it.
 """
