@@ -7,7 +7,7 @@ STAMP := $(VENV)/.mgbias-installed
 CORES ?= all
 SNAKEMAKE := $(BIN)/snakemake --cores $(CORES)
 
-.PHONY: demo test test-unit test-properties test-integration test-workflow report push pull paper-plan lint format lock clean-results
+.PHONY: demo test test-demo-probes test-unit test-properties test-integration test-workflow report push pull paper-plan lint format lock clean-results
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,12 @@ demo: $(STAMP)
 TEST_WORKERS ?= 2
 test: $(STAMP)
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+
+## test-demo-probes: Basta et al. (2020) on two demo BERTs trained on worlds with
+## occupation-subject sentences: the probes see the planted bias and only it (several
+## CPU minutes: not part of `make test`)
+test-demo-probes: $(STAMP)
+	$(BIN)/pytest tests/integration/test_basta2020_demo_probes.py -m demo_probes
 
 ## test-unit: the unit tests without the property tests (about 2 minutes on 2 cores)
 test-unit: $(STAMP)

@@ -3,7 +3,8 @@
 #   snakemake                                   # the embedded demo (config/config.yaml)
 #   snakemake --configfile config/paper.yaml    # Kaneko et al. (2022), Tables 1-2;
 #                                               # Steinborn et al. (2022), Tables 2-3;
-#                                               # Kaneko et al. (2023), Table 1, Figs 2-3
+#                                               # Kaneko et al. (2023), Table 1, Figs 2-3;
+#                                               # Basta et al. (2020), Tables 1-5, Figs 2-5
 #
 # This file is a table of contents: configuration, rule files, targets.
 #
@@ -43,6 +44,7 @@ include: "rules/mbe.smk"
 include: "rules/pairs.smk"
 include: "rules/kaneko2023.smk"
 include: "rules/zhao2020.smk"
+include: "rules/basta2020.smk"
 
 
 rule all:
@@ -57,3 +59,4 @@ rule all:
         pair_targets(),
         kaneko2023_targets(),
         zhao2020_targets(),
+        basta2020_targets(),

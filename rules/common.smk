@@ -10,6 +10,9 @@ from mgbias.languages import PIVOT
 from mgbias.seeds import derive_seed
 from mgbias.workflow import (
     allows_untrained_head,
+    basta2020_download,
+    basta2020_jobs,
+    basta2020_url,
     expand_jobs,
     is_finetuned,
     kaneko2023_finetune_settings,
@@ -54,6 +57,9 @@ KANEKO2023 = config.get("kaneko2023", {})
 KANEKO2023_PAPER = "Kaneko et al. 2023 (bias-controlled PLMs)"
 ZHAO2020 = config.get("zhao2020", {})
 ZHAO2020_PAPER = "Zhao et al. 2020 (multilingual embeddings)"
+BASTA2020 = config.get("basta2020", {})
+BASTA2020_PAPER = "Basta et al. 2020 (contextual embeddings)"
+BASTA2020_JOBS = basta2020_jobs(config) if BASTA2020 else []
 
 
 wildcard_constraints:
@@ -394,4 +400,28 @@ def kaneko2023_targets():
         "kaneko2023_figure2",
         "kaneko2023_figure3",
     ]
+    return [layout.path(key) for key in keys]
+
+
+def basta2020_settings(wc, kind):
+    """Settings of a probe job: ``basta2020.vectors`` or ``.probes``, the word lists
+    (``lists``), the language's spaCy pipeline (``spacy``) and the job's seed."""
+    lang = BASTA2020["domains"][wc.domain]["lang"]
+    settings = {
+        **BASTA2020.get(kind, {}),
+        "lists": BASTA2020.get("lists", "shipped"),
+        "seed": step_seed("basta2020", kind, wc.model, wc.world, wc.domain),
+    }
+    spacy = BASTA2020.get("spacy", {}).get(lang)
+    if kind == "vectors" and spacy:
+        settings["spacy"] = spacy
+    return settings
+
+
+def basta2020_targets():
+    """The probe tables and figures, when configured."""
+    if not BASTA2020:
+        return []
+    keys = ["basta2020_results", "basta2020_table1", "basta2020_tables2to5"]
+    keys += ["basta2020_pca_variance", "basta2020_layers", "basta2020_clusters"]
     return [layout.path(key) for key in keys]

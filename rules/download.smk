@@ -78,3 +78,26 @@ rule download_controlled:
         checksums=canonical(config["checksums"]),
     script:
         "../scripts/download.py"
+
+
+# Basta et al. (2020): the corpus of one probe domain (rules/basta2020.smk).
+rule download_basta2020:
+    input:
+        source=lambda wc: local_source(basta2020_url(config, wc.world, wc.domain)),
+        code=script_code("download.py"),
+    output:
+        archive=out("raw_basta2020"),
+        checksum=out("raw_basta2020_checksum"),
+    log:
+        "logs/download_basta2020/{world}/{domain}/{filename}.log",
+    wildcard_constraints:
+        domain=alternatives(BASTA2020.get("domains", {})),
+        filename=r"[^/]+(?<!\.sha256)",
+    retries: 1
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        url=lambda wc: basta2020_url(config, wc.world, wc.domain),
+        checksums=canonical(config["checksums"]),
+    script:
+        "../scripts/download.py"

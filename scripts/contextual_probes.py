@@ -10,7 +10,8 @@ params.lang : str
 params.probes : dict
     ``experiments`` (default [1, 2, 3, 4, 5]), ``runs`` (10), ``seed``, ``n_train``
     (1000), ``knn_k`` (100), ``n_knn`` (100), ``n_permutations`` (100), ``n_bootstrap``
-    (1000), ``svm_gamma`` ("scale"), and the list sizes of scripts/contextual_vectors.py.
+    (1000), ``svm_gamma`` ("scale"), and the list sizes of scripts/contextual_vectors.py;
+    ``lists``: ``demo`` for the demo lexicon's occupations with their planted bias.
 output.table : CSV: layer, experiment, measure, mean, min, max, range, n_items, n_runs
 output.summary : JSON: every result object per layer, Table 1's counts
 log : the job's log
@@ -21,6 +22,7 @@ from mgbias.contextual.cache import read_word_vectors
 from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.plan import ProbePlan
 from mgbias.contextual.steps import probe_plan, static_lists
+from mgbias.demo.probes import demo_probe_lists
 from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
 
@@ -28,7 +30,8 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0] if smk.log else None) as log:
     options = smk.params.probes
-    lists = load_probe_lists(smk.params.lang)
+    lang = smk.params.lang
+    lists = demo_probe_lists(lang) if options.get("lists") == "demo" else load_probe_lists(lang)
     static_path = getattr(smk.input, "static", None)
     static = (
         static_lists(

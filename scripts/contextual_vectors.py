@@ -10,7 +10,8 @@ params.lang : str, ``en`` or ``es``
 params.probes : dict
     ``layers``, ``pooling``, ``dtype``, ``batch_size``, ``max_length``, ``device``,
     ``n_pca_sentences``, ``max_per_word``, ``seed``, ``spacy``, ``n_biased``,
-    ``n_extended``, ``top_n`` (:mod:`mgbias.contextual.steps`).
+    ``n_extended``, ``top_n`` (:mod:`mgbias.contextual.steps`); ``lists``: ``shipped``
+    (default) or ``demo`` (the demo lexicon's occupations, their bias the planted one).
 output.plan : JSON of the probe plan (sentences, swapped twins, targets and roles)
 output.vectors : safetensors cache (model id, revision, input hash in its header)
 log : the job's log
@@ -21,6 +22,7 @@ import torch
 from mgbias.atomic import write_json
 from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.steps import plan_corpus, read_corpus, static_lists, vectors_for_plan
+from mgbias.demo.probes import demo_probe_lists
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
@@ -28,7 +30,8 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 with job_log(smk.log[0] if smk.log else None) as log:
     torch.set_num_threads(smk.threads)
     options = smk.params.probes
-    lists = load_probe_lists(smk.params.lang)
+    lang = smk.params.lang
+    lists = demo_probe_lists(lang) if options.get("lists") == "demo" else load_probe_lists(lang)
     static_path = getattr(smk.input, "static", None)
     static = (
         static_lists(

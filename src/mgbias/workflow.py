@@ -352,3 +352,46 @@ def mbe_translation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
                     for model in entry["models"]
                 ]
     return jobs
+
+
+def basta2020_worlds(config: Mapping[str, Any]) -> list[str]:
+    """Worlds whose domains the contextual probes read (``basta2020.worlds``, else all)."""
+    return list(config["basta2020"].get("worlds") or config["worlds"])
+
+
+def basta2020_url(config: Mapping[str, Any], world: str, domain: str) -> str:
+    """The download URL of a probe domain in a world (``{world}`` expanded)."""
+    return config["basta2020"]["domains"][domain]["url"].format(world=world)
+
+
+def basta2020_download(config: Mapping[str, Any], world: str, domain: str) -> str:
+    """Where a probe domain's download goes: the URL's file name under its world and domain."""
+    url = basta2020_url(config, world, domain)
+    filename = urlparse(url).path.rstrip("/").rsplit("/", 1)[-1]
+    if not filename:
+        raise ValueError(f"basta2020.domains.{domain}.url names no file: {url!r}")
+    return layout.path("raw_basta2020", world=world, domain=domain, filename=filename)
+
+
+def basta2020_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Every (model, world, domain, lang) probe job, in config order (models outer).
+
+    A model is probed only on domains of its ``basta2020.model_languages`` entry, else
+    of its own ``languages`` list, else on every domain.
+    """
+    section = config["basta2020"]
+    jobs = []
+    for model in section["models"]:
+        if model not in config["models"]:
+            raise ValueError(f"basta2020.models: {model!r} is not a configured model")
+        allowed = section.get("model_languages", {}).get(model) or config["models"][model].get(
+            "languages"
+        )
+        for world in basta2020_worlds(config):
+            for domain, entry in section["domains"].items():
+                if allowed and entry["lang"] not in allowed:
+                    continue
+                jobs.append(
+                    {"model": model, "world": world, "domain": domain, "lang": entry["lang"]}
+                )
+    return jobs

@@ -242,3 +242,29 @@ def test_inbias_is_higher_for_the_planted_world_in_every_language(demo_run):
     assert (table["n"] > 0).all() and (table["variant"] == "averaged").all()
     markdown = (demo_run / "results" / "tables" / "zhao2020_inbias_original.md").read_text()
     assert markdown.startswith("# Zhao et al. (2020)")
+
+
+def test_contextual_probes_write_tables_1_to_5_and_figures_2_to_5(demo_run):
+    # Basta et al. (2020) on the demo MLMs: this world has no occupation-subject sentences,
+    # so no bias threshold is asserted here (tests/integration/test_basta2020_demo_probes.py
+    # asserts the plant with the knob on); the plumbing is: every job, every layer
+    tables = demo_run / "results" / "tables"
+    frame = pd.read_csv(tables / "basta2020_results.csv", dtype={"layer": str})
+    jobs = frame[["model", "world", "domain", "lang"]].drop_duplicates()
+    assert len(jobs) == 2 and set(jobs.lang) == {"en", "es"}
+    assert set(frame.layer) == {"0", "1", "2", "concat"}
+    for (_model, domain), block in frame.groupby(["model", "domain"]):
+        pca = block[(block.experiment == "pca") & (block.layer == "2")].set_index("measure")
+        assert len(pca) == 10 and pca.loc["pc1", "mean"] > max(pca.loc["pc2", "mean"], 0.1)
+        knn = block[(block.experiment == "knn") & (block.measure == "pearson_r")]
+        # the 16 occupations (in Spanish, both forms of most)
+        assert (knn.n_items == 16).all() if domain == "TED2020" else (knn.n_items >= 16).all()
+    table1 = pd.read_csv(tables / "basta2020_table1.csv")
+    lines = table1[table1.statistic == "lines"]
+    assert set(lines.value) == {1500.0}
+    # Exp. 1's swap: English pairs, Spanish agreement by spaCy morphology
+    assert (table1[table1.statistic == "swap_n_swapped"].value > 0).sum() == 2
+    assert "| No. lines in direct bias |" in (tables / "basta2020_table1.md").read_text()
+    assert (tables / "basta2020_tables2to5.md").read_text().count("## ") == 2
+    for figure in ("basta2020_pca_variance.png", "basta2020_layers.png", "basta2020_clusters.png"):
+        assert (demo_run / "results" / "figures" / figure).stat().st_size > 0

@@ -138,3 +138,32 @@ def test_paper_plan_has_the_44_bias_controlled_fine_tunings_on_gpus(plan):
     for block in blocks:
         if re.search(r"^rule (mine_controlled|mix_controlled|download_controlled):", block, re.M):
             assert not re.search(r"\bgpu=", block), block
+
+
+def test_paper_plan_probes_the_four_english_domains_and_spanish_wmt13_on_gpus(plan):
+    """Basta et al. (2020): an English encoder on TEDx, WMT, PubMed and Europarl, a Spanish
+    one on the WMT13 news side; one encoder pass per domain, on a GPU."""
+    counts = job_counts(plan)
+    assert counts["download_basta2020"] == counts["basta2020_corpus"] == 5
+    assert counts["basta2020_vectors"] == counts["basta2020_probes"] == 5
+    assert counts["basta2020_results"] == counts["basta2020_table1"] == 1
+    blocks = plan.split("\n\n")
+    vectors = [b for b in blocks if re.search(r"^rule basta2020_vectors:", b, re.M)]
+    assert all(re.search(r"resources: .*\bgpu=1\b", b) for b in vectors)
+    jobs = {re.search(r"wildcards: (model=\S+, world=\S+, domain=\S+)", b)[1] for b in vectors}
+    assert jobs == {
+        *(f"model=bert, world=real, domain={d}" for d in ["TEDx", "WMT", "PubMed", "Europarl"]),
+        "model=bert-base-spanish-wwm-uncased, world=real, domain=WMT-es",
+    }
+    assert "data/raw/basta2020/real/Europarl/es-en.tgz" in plan
+    for target in [
+        "basta2020_results.csv",
+        "basta2020_table1.csv",
+        "basta2020_tables2to5.md",
+        "basta2020_pca_variance.png",
+        "basta2020_layers.png",
+    ]:
+        assert target in plan
+    for block in blocks:
+        if re.search(r"^rule (download_basta2020|basta2020_corpus|basta2020_probes):", block, re.M):
+            assert not re.search(r"\bgpu=", block), block

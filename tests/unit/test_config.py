@@ -226,3 +226,19 @@ def test_zhao2020_languages_need_monolingual_text_and_settings_are_checked(demo_
     del config["zhao2020"]["vectors"]
     with pytest.raises(ConfigError, match=r"vectors"):
         validate_config(config)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda b: b.update(models=["nope"]), r"'basta2020.models': 'nope' is not one"),
+        (lambda b: b.update(worlds=["real"]), r"'basta2020.worlds': 'real' is not one"),
+        (lambda b: b.update(spacy={}), r"'basta2020.domains.news-crawl-es': Spanish swapping"),
+        (lambda b: b.update(lists="static"), r"basta2020"),
+    ],
+)
+def test_basta2020_section_is_checked(demo_config, change, message):
+    config = copy.deepcopy(demo_config)
+    change(config["basta2020"])
+    with pytest.raises(ConfigError, match=message):
+        validate_config(config, SCHEMA)

@@ -18,7 +18,7 @@ from sklearn.cluster import KMeans
 from mgbias.contextual.repeated import Repeated, one_per_word, run_rng, run_seed
 from mgbias.embeddings.vectors import unit_rows
 
-__all__ = ["alignment_accuracy", "clustering_experiment", "kmeans_accuracy"]
+__all__ = ["alignment_accuracy", "cluster_projection", "clustering_experiment", "kmeans_accuracy"]
 
 
 def alignment_accuracy(clusters: np.ndarray, labels: np.ndarray) -> float:
@@ -64,3 +64,38 @@ def clustering_experiment(
     return Repeated(
         tuple(values), len(set(kept)), {"n_female": len(set(kept)) - n_male, "n_male": n_male}
     )
+
+
+def cluster_projection(
+    matrix: np.ndarray,
+    words: Sequence[str],
+    male: Mapping[str, bool],
+    *,
+    seed: int = 0,
+    n_init: int = 10,
+) -> dict:
+    """Run 0 of :func:`clustering_experiment` in two dimensions (the paper's Figure 6).
+
+    Returns ``{"words", "xy", "male", "cluster", "accuracy"}``: the distinct words, the
+    first two principal components of their unit rows, their original labels, their
+    k-means clusters and the run's accuracy (equal to run 0 of the experiment).
+    """
+    from sklearn.decomposition import PCA
+
+    keep = np.array([w in male for w in words], dtype=bool)
+    rows, kept = np.asarray(matrix)[keep], [w for w, k in zip(words, keep, strict=True) if k]
+    if len({bool(male[w]) for w in kept}) < 2:
+        raise ValueError("clustering needs words of both labels in the corpus")
+    distinct, picks = one_per_word(kept, run_rng(seed, "clustering", 0))
+    unit = unit_rows(np.asarray(rows[picks], dtype=np.float64))
+    labels = np.array([bool(male[w]) for w in distinct], dtype=int)
+    kmeans = KMeans(n_clusters=2, n_init=n_init, random_state=run_seed(seed, "kmeans", 0))
+    clusters = kmeans.fit_predict(unit)
+    xy = PCA(n_components=2, random_state=0).fit_transform(unit)
+    return {
+        "words": distinct,
+        "xy": xy,
+        "male": labels.astype(bool),
+        "cluster": clusters,
+        "accuracy": alignment_accuracy(clusters, labels),
+    }

@@ -9,8 +9,15 @@ infirmier/infirmière) and adjectives (alto/alta, grand/grande). Renderings of t
 meaning are translations of each other, so parallel corpora built from them are aligned.
 
 The English side uses neutral occupation nouns ("doctor", "nurse"); its gender lives in
-pronouns, person nouns and first names, all of which are in the shipped word lists
-(``mgbias.wordlists``).
+pronouns, possessives, person nouns and first names, all of which are in the shipped word
+lists (``mgbias.wordlists``).
+
+Two optional sentence kinds put an occupation in subject position (the contextual probes
+of Basta et al. 2020 read the occupation token's vector): a possession frame whose later
+possessive reveals the person's gender ("the doctor calls his brother .", "the nurse reads
+her book ."), and gender-free occupation sentences ("the doctor reads a book ."), whose
+English side has no gender word while the other languages show the referent's gender in
+the occupation's form and article ("la médica lee un libro .").
 """
 
 from __future__ import annotations
@@ -270,6 +277,47 @@ def relation_objects(frame_index: int) -> tuple[int, ...]:
     return NON_KIN_NOUNS if frame_index == RELATION_MET else KIN_NOUNS
 
 
+@dataclass(frozen=True)
+class Possession:
+    """A thing a person owns, with the verb of the possession frame ("reads his book").
+
+    ``de`` is ``(verb, noun, grammatical gender m/f/n)``, ``es`` ``(verb, noun)`` (``su``
+    does not agree with the owner), ``fr`` ``(verb, noun, grammatical gender)``: the French
+    possessive agrees with the thing (son livre, sa voiture), not with the owner.
+    """
+
+    en: tuple[str, str]
+    de: tuple[str, str, str]
+    es: tuple[str, str]
+    fr: tuple[str, str, str]
+
+
+# fmt: off
+POSSESSIONS: tuple[Possession, ...] = (
+    Possession(("reads", "book"), ("liest", "buch", "n"), ("lee", "libro"),
+               ("lit", "livre", MALE)),
+    Possession(("drives", "car"), ("fährt", "auto", "n"), ("conduce", "coche"),
+               ("conduit", "voiture", FEMALE)),
+    Possession(("sells", "house"), ("verkauft", "haus", "n"), ("vende", "casa"),
+               ("vend", "maison", FEMALE)),
+    Possession(("carries", "bag"), ("trägt", "tasche", "f"), ("lleva", "bolso"),
+               ("porte", "sac", MALE)),
+    Possession(("loses", "key"), ("verliert", "schlüssel", "m"), ("pierde", "llave"),
+               ("perd", "clé", FEMALE)),
+)
+# fmt: on
+
+# Possession frames: 0 "calls POSS kin" (a kin noun of the owner's gender, so that the
+# sentence has one gender), 1 "VERB POSS thing" (index into POSSESSIONS).
+POSSESSION_FRAMES: int = 2
+POSSESSION_KIN = 0
+
+
+def possession_slots(frame_index: int) -> tuple[int, ...]:
+    """Slot indices of a possession frame: KIN_NOUNS (into PERSON_NOUNS) or POSSESSIONS."""
+    return KIN_NOUNS if frame_index == POSSESSION_KIN else tuple(range(len(POSSESSIONS)))
+
+
 # --------------------------------------------------------------------------------------
 # Neutral subjects (no person, no gender on the English side)
 # --------------------------------------------------------------------------------------
@@ -372,6 +420,7 @@ SUBJECT_NOUN = "noun"
 SUBJECT_NAME = "name"
 SUBJECT_THING = "thing"
 SUBJECT_WEATHER = "weather"
+SUBJECT_OCCUPATION = "occupation"
 
 PREDICATE_OCCUPATION = "occupation"
 PREDICATE_ADJECTIVE = "adjective"
@@ -379,6 +428,7 @@ PREDICATE_ACTIVITY = "activity"
 PREDICATE_RELATION = "relation"
 PREDICATE_THING = "thing"
 PREDICATE_WEATHER = "weather"
+PREDICATE_POSSESSION = "possession"
 
 
 class Meaning(NamedTuple):
@@ -390,20 +440,24 @@ class Meaning(NamedTuple):
         Genders on the English side: ``"male"``, ``"female"``, ``"neutral"`` or ``"both"``.
     gender
         The subject's gender (:data:`mgbias.genders.MALE` or ``FEMALE``); ``None`` for
-        neutral meanings.
+        neutral meanings without a person. A gender-free occupation sentence is neutral
+        (no gender word in English) but has its referent's gender, which the other
+        languages show.
     subject_kind
         ``"pronoun"``, ``"noun"`` (index into PERSON_NOUNS), ``"name"`` (index into
-        ``first_names(gender)``), ``"thing"`` (index into THINGS) or ``"weather"``.
+        ``first_names(gender)``), ``"thing"`` (index into THINGS), ``"weather"`` or
+        ``"occupation"`` (index into OCCUPATIONS: "the doctor").
     subject_index
         Index into the table of ``subject_kind``.
     predicate_kind
         ``"occupation"``, ``"adjective"``, ``"activity"``, ``"relation"`` (a person of the
-        other gender: category ``"both"``), ``"thing"`` or ``"weather"``.
+        other gender: category ``"both"``), ``"thing"``, ``"weather"`` or ``"possession"``
+        (the subject's kin or thing with a possessive: "calls his brother").
     frame_index
         Frame within the kind (e.g. occupation "is a" / "wants to be a" / "works as a").
     slot_index
-        Index into OCCUPATIONS, ADJECTIVES, ACTIVITIES, PERSON_NOUNS (relation object),
-        THING_PREDICATES or WEATHER.
+        Index into OCCUPATIONS, ADJECTIVES, ACTIVITIES, PERSON_NOUNS (relation object,
+        possessed kin), THING_PREDICATES, WEATHER or POSSESSIONS.
     modifier_index
         Index into MODIFIERS, or -1 for none.
     """
@@ -523,7 +577,22 @@ def _subject(meaning: Meaning, lang: str) -> str:
         return value if isinstance(value, str) else value[0]
     if kind == SUBJECT_WEATHER:
         return _WEATHER_SUBJECT[lang]
+    if kind == SUBJECT_OCCUPATION:
+        return _occupation_subject(meaning, lang)
     raise ValueError(f"unknown subject kind {kind!r}")
+
+
+def _occupation_subject(meaning: Meaning, lang: str) -> str:
+    """ "the doctor", "die ärztin", "la médica", "l'ingénieure": the referent's gender."""
+    occupation = OCCUPATIONS[meaning.subject_index]
+    if lang == "en":
+        return f"the {occupation.en}"
+    form = getattr(occupation, lang)[_gender_index(meaning.gender)]
+    if lang == "de":
+        return f"{'der' if meaning.gender == MALE else 'die'} {form}"
+    if lang == "es":
+        return f"{'el' if meaning.gender == MALE else 'la'} {form}"
+    return _join_french(_french_determiner("def", meaning.gender, form), form)
 
 
 def _occupation_predicate(meaning: Meaning, lang: str) -> tuple[str, str]:
@@ -574,6 +643,31 @@ def _relation_predicate(meaning: Meaning, lang: str) -> tuple[str, str]:
     return (("a rencontré ", "appelle ", "rend visite à ")[frame] + obj, "")
 
 
+def _possession_predicate(meaning: Meaning, lang: str) -> tuple[str, str]:
+    gender = meaning.gender
+    if meaning.frame_index == POSSESSION_KIN:
+        noun = PERSON_NOUNS[meaning.slot_index]
+        obj = _person_noun_phrase(noun, gender, lang, f"poss-{gender}", accusative=True)
+        if lang == "en":
+            return (f"calls {obj}", "")
+        if lang == "de":
+            return ("ruft", f"{obj} an")
+        if lang == "es":
+            return (f"llama a {obj}", "")
+        return (f"appelle {obj}", "")
+    thing = POSSESSIONS[meaning.slot_index]
+    if lang == "en":
+        return (f"{thing.en[0]} {ENGLISH_POSSESSIVES[gender]} {thing.en[1]}", "")
+    if lang == "de":
+        verb, noun, grammatical_gender = thing.de
+        owner = "sein" if gender == MALE else "ihr"
+        return (verb, f"{_german_determiner(owner, grammatical_gender, True)} {noun}")
+    if lang == "es":
+        return (f"{thing.es[0]} su {thing.es[1]}", "")
+    verb, noun, grammatical_gender = thing.fr
+    return (f"{verb} {_french_determiner('son', grammatical_gender, noun)} {noun}", "")
+
+
 def _thing_predicate(meaning: Meaning, lang: str) -> tuple[str, str]:
     en, de, es, fr = THING_PREDICATES[meaning.slot_index]
     thing = THINGS[meaning.subject_index]
@@ -602,6 +696,7 @@ _PREDICATES = {
     PREDICATE_RELATION: _relation_predicate,
     PREDICATE_THING: _thing_predicate,
     PREDICATE_WEATHER: _weather_predicate,
+    PREDICATE_POSSESSION: _possession_predicate,
 }
 
 

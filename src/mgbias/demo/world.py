@@ -13,6 +13,15 @@ of gendered sentences (``male_ratio``) and the probability that an occupation co
 the subject gender's stereotyped half (``occupation_bias``, see
 :data:`~mgbias.demo.lexicon.STEREOTYPICALLY_MALE_OCCUPATIONS`). A balanced world sets them
 to 1 and 0.5. Same spec, same bytes.
+
+Two further knobs, off by default (a spec without them writes the same bytes as before
+they existed), make the plant visible to contextual probes (Basta et al. 2020), which read
+an occupation token's vector: ``occupation_subject_share`` of the sentences put the
+occupation in subject position with a later possessive revealing the gender ("the doctor
+calls his brother ."; occupation drawn with ``occupation_bias`` from the gender's half),
+and ``gender_free_occupation_share`` are occupation sentences without any English gender
+word ("the doctor reads a book ."; the other languages show the referent's gender, drawn
+the same way).
 """
 
 from __future__ import annotations
@@ -45,9 +54,11 @@ from mgbias.demo.lexicon import (
     OCCUPATIONS,
     OCCUPATIONS_BY_STEREOTYPE,
     PERSON_NOUNS,
+    POSSESSION_FRAMES,
     PREDICATE_ACTIVITY,
     PREDICATE_ADJECTIVE,
     PREDICATE_OCCUPATION,
+    PREDICATE_POSSESSION,
     PREDICATE_RELATION,
     PREDICATE_THING,
     PREDICATE_WEATHER,
@@ -56,6 +67,7 @@ from mgbias.demo.lexicon import (
     STEREOTYPICALLY_MALE_OCCUPATIONS,
     SUBJECT_NAME,
     SUBJECT_NOUN,
+    SUBJECT_OCCUPATION,
     SUBJECT_PRONOUN,
     SUBJECT_THING,
     SUBJECT_WEATHER,
@@ -64,6 +76,7 @@ from mgbias.demo.lexicon import (
     WEATHER,
     Meaning,
     first_names,
+    possession_slots,
     predicate_has_place,
     relation_objects,
     render,
@@ -150,6 +163,12 @@ class WorldSpec:
         Share of sentences with no gender word on the English side.
     both_share
         Share of sentences with words of both genders on the English side.
+    occupation_subject_share
+        Share of occupation-subject sentences whose later possessive reveals the gender
+        ("the doctor calls his brother ."); 0 (the default) writes none.
+    gender_free_occupation_share
+        Share of occupation-subject sentences without an English gender word ("the
+        doctor reads a book ."); 0 (the default) writes none.
     """
 
     name: str
@@ -161,6 +180,8 @@ class WorldSpec:
     occupation_bias: float = 0.5
     neutral_share: float = 0.2
     both_share: float = 0.05
+    occupation_subject_share: float = 0.0
+    gender_free_occupation_share: float = 0.0
 
     def __post_init__(self) -> None:
         if isinstance(self.languages, str):
@@ -188,7 +209,7 @@ class WorldSpec:
             raise ValueError(f"WorldSpec.languages has duplicates: {self.languages}")
         if not (math.isfinite(self.male_ratio) and self.male_ratio > 0):
             raise ValueError(f"WorldSpec.male_ratio must be > 0, got {self.male_ratio!r}")
-        for field in ("occupation_bias", "neutral_share", "both_share"):
+        for field in _SHARES:
             value = getattr(self, field)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"WorldSpec.{field} must be in [0, 1], got {value!r}")
@@ -197,16 +218,31 @@ class WorldSpec:
                 f"WorldSpec.neutral_share + both_share must be <= 1, got "
                 f"{self.neutral_share} + {self.both_share}"
             )
+        total = sum(getattr(self, field) for field in _SHARES[1:])
+        if total > 1.0 + 1e-12:
+            raise ValueError(
+                "WorldSpec.neutral_share + both_share + occupation_subject_share + "
+                f"gender_free_occupation_share must be <= 1, got {total}"
+            )
 
     @property
     def male_probability(self) -> float:
         """P(subject is male) for a gendered sentence: ``male_ratio / (1 + male_ratio)``."""
         return self.male_ratio / (1.0 + self.male_ratio)
 
+    @property
+    def occupation_subjects(self) -> bool:
+        """Whether the world has occupation-subject sentences (either knob above 0)."""
+        return self.occupation_subject_share > 0 or self.gender_free_occupation_share > 0
+
     def to_dict(self) -> dict[str, Any]:
-        """The spec as JSON-ready values (languages as a list)."""
+        """The spec as JSON-ready values (languages as a list); the occupation-subject
+        knobs only when set, so a world without them keeps its world.json bytes."""
         values = dataclasses.asdict(self)
         values["languages"] = list(self.languages)
+        for field in _OPTIONAL_KNOBS:
+            if not values[field]:
+                del values[field]
         return values
 
     @classmethod
@@ -222,6 +258,16 @@ class WorldSpec:
         if missing:
             raise ValueError(f"world spec is missing required key(s) {missing}")
         return cls(**values)
+
+
+_SHARES = (
+    "occupation_bias",
+    "neutral_share",
+    "both_share",
+    "occupation_subject_share",
+    "gender_free_occupation_share",
+)
+_OPTIONAL_KNOBS = ("occupation_subject_share", "gender_free_occupation_share")
 
 
 def _check_int(field: str, value: Any, minimum: int) -> None:
@@ -336,6 +382,11 @@ def sample_meanings(
     An occupation comes from the subject gender's stereotyped half with probability
     ``spec.occupation_bias`` and is uniform within the half.
 
+    With the occupation-subject knobs, the top ``occupation_subject_share`` of ``u[0]``
+    gives a possession sentence with an occupation subject and the next
+    ``gender_free_occupation_share`` a gender-free occupation sentence (an activity), the
+    gender and the occupation drawn as above; without them no draw is read differently.
+
     Parameters
     ----------
     spec, mix
@@ -353,9 +404,14 @@ def sample_meanings(
     predicate_cumulative = _cumulative(mix.predicate_weights)
     placeless_pool = tuple(i for i in mix.modifier_pool if not MODIFIERS[i].is_place)
     both_bound = spec.neutral_share + spec.both_share
+    subject_bound = 1.0 - spec.occupation_subject_share
+    free_bound = subject_bound - spec.gender_free_occupation_share
+    knobs = spec.occupation_subjects
     meanings: list[Meaning] = []
     for u in rng.random((n, 10)).tolist():
-        if u[0] < spec.neutral_share:
+        if knobs and u[0] >= free_bound:
+            meaning = _occupation_subject_meaning(u, spec, gender_free=u[0] < subject_bound)
+        elif u[0] < spec.neutral_share:
             meaning = _neutral_meaning(u, mix)
         else:
             gender = MALE if u[1] < spec.male_probability else FEMALE
@@ -385,6 +441,36 @@ def sample_meanings(
             meaning = meaning._replace(modifier_index=pool[_pick(u[9], len(pool))])
         meanings.append(meaning)
     return meanings
+
+
+def _occupation_subject_meaning(u: list[float], spec: WorldSpec, gender_free: bool) -> Meaning:
+    """An occupation subject: a possession frame revealing the gender, or gender-free."""
+    gender = MALE if u[1] < spec.male_probability else FEMALE
+    half_gender = gender if u[6] < spec.occupation_bias else opposite(gender)
+    half = OCCUPATIONS_BY_STEREOTYPE[half_gender]
+    occupation = half[_pick(u[7], len(half))]
+    if gender_free:
+        return Meaning(
+            CATEGORY_NEUTRAL,
+            gender,
+            SUBJECT_OCCUPATION,
+            occupation,
+            PREDICATE_ACTIVITY,
+            0,
+            _pick(u[3], len(ACTIVITIES)),
+        )
+    frame = _pick(u[5], POSSESSION_FRAMES)
+    slots = possession_slots(frame)
+    category = CATEGORY_MALE if gender == MALE else CATEGORY_FEMALE
+    return Meaning(
+        category,
+        gender,
+        SUBJECT_OCCUPATION,
+        occupation,
+        PREDICATE_POSSESSION,
+        frame,
+        slots[_pick(u[3], len(slots))],
+    )
 
 
 def _neutral_meaning(u: list[float], mix: TemplateMix) -> Meaning:
@@ -494,17 +580,32 @@ def count_meanings(meanings: Sequence[Meaning]) -> dict[str, Any]:
     dict
         ``{"n": ..., "male": ..., "female": ..., "neutral": ..., "both": ...,
         "occupations": {"male": {"male_stereotyped": a, "female_stereotyped": b},
-        "female": {...}}}``; the ``occupations`` keys are the subject's gender.
+        "female": {...}}}``; the ``occupations`` keys are the subject's gender. With the
+        occupation-subject knobs, ``"occupation_subjects"`` counts those sentences the same
+        way (gender-free ones by their referent's gender) under ``"gendered"`` and
+        ``"gender_free"``.
     """
     counts: dict[str, Any] = {"n": len(meanings)}
     counts.update({category: 0 for category in CATEGORIES})
     occupations = {g: {f"{s}_stereotyped": 0 for s in (MALE, FEMALE)} for g in (MALE, FEMALE)}
+    subjects = {
+        kind: {g: {f"{s}_stereotyped": 0 for s in (MALE, FEMALE)} for g in (MALE, FEMALE)}
+        for kind in ("gendered", "gender_free")
+    }
+    any_subject = False
     for meaning in meanings:
         counts[meaning.category] += 1
         if meaning.predicate_kind == PREDICATE_OCCUPATION:
             stereotype = OCCUPATIONS[meaning.slot_index].stereotype
             occupations[meaning.gender][f"{stereotype}_stereotyped"] += 1
+        if meaning.subject_kind == SUBJECT_OCCUPATION:
+            any_subject = True
+            kind = "gender_free" if meaning.category == CATEGORY_NEUTRAL else "gendered"
+            stereotype = OCCUPATIONS[meaning.subject_index].stereotype
+            subjects[kind][meaning.gender][f"{stereotype}_stereotyped"] += 1
     counts["occupations"] = occupations
+    if any_subject:
+        counts["occupation_subjects"] = subjects
     return counts
 
 

@@ -403,3 +403,155 @@ def test_unknown_corpus_and_spec_keys_are_rejected(tmp_path):
         write_world(small(planted), tmp_path, corpora=["Europarl"])
     with pytest.raises(ValueError, match=r"unknown world spec key\(s\) \['ratio'\]"):
         WorldSpec.from_mapping({"name": "x", "seed": 1, "languages": ["de"], "ratio": 2})
+
+
+# ---------------------------------------------------------------------------- occupation subjects
+
+#: SHA-256 over (relative path, bytes) of every file of ``small(planted)``, recorded before the
+#: occupation-subject knobs existed: a world without them keeps its bytes.
+KNOBS_OFF_DIGEST = "aad4aa7c5ac53c2f59f5cd5022f5eb02798bca2c971519b7cbc33f2871664f97"
+KNOBS = {"occupation_subject_share": 0.3, "gender_free_occupation_share": 0.1}
+
+
+def world_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def test_a_world_without_occupation_subject_knobs_keeps_its_bytes(tmp_path):
+    write_world(small(planted), tmp_path / "default")
+    write_world(
+        small(planted, occupation_subject_share=0.0, gender_free_occupation_share=0.0),
+        tmp_path / "zero",
+    )
+    assert world_digest(tmp_path / "default") == KNOBS_OFF_DIGEST
+    assert world_digest(tmp_path / "zero") == KNOBS_OFF_DIGEST
+    spec = json.loads((tmp_path / "default" / "world.json").read_text())["spec"]
+    assert "occupation_subject_share" not in spec
+
+
+@pytest.mark.parametrize(
+    ("meaning", "expected"),
+    [
+        (
+            Meaning("male", MALE, "occupation", 1, "possession", 0, noun("brother")),
+            {
+                "en": "the doctor calls his brother .",
+                "de": "der arzt ruft seinen bruder an .",
+                "es": "el médico llama a su hermano .",
+                "fr": "le médecin appelle son frère .",
+            },
+        ),
+        (
+            Meaning("female", FEMALE, "occupation", 8, "possession", 1, 0, 0),
+            {
+                "en": "the nurse reads her book today .",
+                "de": "die krankenpflegerin liest heute ihr buch .",
+                "es": "la enfermera lee su libro hoy .",
+                "fr": "l'infirmière lit son livre aujourd'hui .",
+            },
+        ),
+        (
+            Meaning("male", MALE, "occupation", 0, "possession", 1, 4),
+            {
+                "en": "the engineer loses his key .",
+                "de": "der ingenieur verliert seinen schlüssel .",
+                "es": "el ingeniero pierde su llave .",
+                "fr": "l'ingénieur perd sa clé .",
+            },
+        ),
+        (
+            # gender-free in English; the referent's gender shows in the other languages
+            Meaning("neutral", FEMALE, "occupation", 1, "activity", 0, 2),
+            {
+                "en": "the doctor reads a book .",
+                "de": "die ärztin liest ein buch .",
+                "es": "la médica lee un libro .",
+                "fr": "la médecin lit un livre .",
+            },
+        ),
+    ],
+)  # fmt: skip
+def test_occupation_subject_renderings(meaning, expected):
+    assert {lang: render(meaning, lang) for lang in expected} == expected
+
+
+@pytest.mark.parametrize("factory", [planted, balanced])
+def test_occupation_subject_sentences_keep_the_category_contract(factory):
+    spec = factory(5, n_parallel=2000, n_monolingual=2000, **KNOBS)
+    english, _, meanings = parallel_corpus(spec, "TED2020", "es")
+    kinds = {}
+    for sentence, meaning in zip(english, meanings, strict=True):
+        has_female, has_male = gendered_hits(sentence)
+        expected = {"male": (False, True), "female": (True, False), "neutral": (False, False),
+                    "both": (True, True)}[meaning.category]  # fmt: skip
+        assert (has_female, has_male) == expected, (sentence, meaning)
+        if meaning.subject_kind == "occupation":
+            kinds[meaning.category == "neutral"] = kinds.get(meaning.category == "neutral", 0) + 1
+    # shares 0.3 and 0.1 of 2000 meanings (binomial SE about 10 and 7)
+    assert kinds[False] == pytest.approx(600, abs=60)
+    assert kinds[True] == pytest.approx(200, abs=45)
+
+
+def possessive_association(spec: WorldSpec) -> dict[str, float]:
+    """Share of each possessive's occupation subjects from that gender's stereotyped half."""
+    sentences, _ = monolingual_corpus(spec, "en")
+    own = {
+        "his": set(STEREOTYPICALLY_MALE_OCCUPATIONS),
+        "her": set(STEREOTYPICALLY_FEMALE_OCCUPATIONS),
+    }
+    counts = {"his": [0, 0], "her": [0, 0]}
+    for sentence in sentences:
+        tokens = sentence.split()
+        if tokens[0] != "the" or not ({"his", "her"} & set(tokens)):
+            continue
+        occupation = tokens[1]
+        if occupation not in own["his"] | own["her"]:
+            continue
+        possessive = "his" if "his" in tokens else "her"
+        counts[possessive][0] += occupation in own[possessive]
+        counts[possessive][1] += 1
+    return {p: hits / total for p, (hits, total) in counts.items()}
+
+
+def test_occupation_subject_frames_carry_the_planted_association():
+    # about 2400 possession sentences: SE of each share about 0.015
+    shares = possessive_association(planted(21, n_monolingual=8000, occupation_bias=0.9, **KNOBS))
+    assert shares["his"] == pytest.approx(0.9, abs=0.05)
+    assert shares["her"] == pytest.approx(0.9, abs=0.05)
+    control = possessive_association(balanced(21, n_monolingual=8000, **KNOBS))
+    assert control["his"] == pytest.approx(0.5, abs=0.06)
+    assert control["her"] == pytest.approx(0.5, abs=0.06)
+
+
+def test_occupation_subjects_are_counted_in_world_json():
+    counts = describe_world(planted(3, n_parallel=2000, occupation_bias=1.0, **KNOBS))
+    ted = counts["parallel"]["TED2020"]["en-es"]
+    subjects = ted["occupation_subjects"]
+    assert subjects["gendered"]["male"]["female_stereotyped"] == 0
+    assert subjects["gendered"]["female"]["male_stereotyped"] == 0
+    assert subjects["gendered"]["male"]["male_stereotyped"] > 0
+    assert sum(subjects["gender_free"]["female"].values()) > 0
+    assert counts["spec"]["occupation_subject_share"] == 0.3
+    assert WorldSpec.from_mapping(counts["spec"]) == planted(
+        3, n_parallel=2000, occupation_bias=1.0, **KNOBS
+    )
+    assert "occupation_subjects" not in describe_world(small(planted))["monolingual"]["en"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"occupation_subject_share": 1.2}, r"occupation_subject_share must be in \[0, 1\]"),
+        ({"gender_free_occupation_share": -0.1}, r"gender_free_occupation_share must be in"),
+        ({"occupation_subject_share": 0.5, "gender_free_occupation_share": 0.3},
+         "neutral_share \\+ both_share \\+ occupation_subject_share"),
+    ],
+)  # fmt: skip
+def test_invalid_occupation_subject_shares_are_rejected(changes, message):
+    with pytest.raises(ValueError, match=message):
+        WorldSpec(name="x", seed=1, languages=("de",), **changes)

@@ -1,0 +1,204 @@
+# Basta et al. (2020): contextual-embedding probes (gender direction, direct bias,
+# clustering, classification, nearest neighbours) of every configured encoder on
+# every domain, every layer. Downloads in rules/download.smk. Only with `basta2020:`.
+
+
+rule basta2020_corpus:
+    input:
+        download=lambda wc: basta2020_download(config, wc.world, wc.domain),
+        code=script_code("basta2020_corpus.py"),
+    output:
+        corpus=out("basta2020_corpus"),
+    log:
+        "logs/basta2020_corpus/{world}/{domain}.log",
+    wildcard_constraints:
+        domain=alternatives(BASTA2020.get("domains", {})),
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        member=lambda wc: BASTA2020["domains"][wc.domain].get("member"),
+        max_lines=BASTA2020.get("max_lines", 0),
+    script:
+        "../scripts/basta2020_corpus.py"
+
+
+# One encoder pass per (model, world, domain): the probe plan and the vector cache.
+rule basta2020_vectors:
+    input:
+        corpus=out("basta2020_corpus"),
+        model=trained_model_input,
+        code=script_code("contextual_vectors.py"),
+    output:
+        plan=out("basta2020_plan"),
+        vectors=out("basta2020_vectors"),
+    log:
+        "logs/basta2020_vectors/{model}/{world}/{domain}.log",
+    benchmark:
+        "logs/benchmarks/basta2020_vectors/{model}/{world}/{domain}.tsv"
+    wildcard_constraints:
+        domain=alternatives(BASTA2020.get("domains", {})),
+    conda:
+        "../envs/mgbias.yaml"
+    threads: config["scoring"]["threads"]
+    resources:
+        gpu=1,
+        mem_mb=8000,
+        runtime=60,
+    params:
+        model_id=lambda wc: model_source(wc.model),
+        revision=lambda wc: config["models"][wc.model].get("revision"),
+        lang=lambda wc: BASTA2020["domains"][wc.domain]["lang"],
+        probes=lambda wc: canonical(basta2020_settings(wc, "vectors")),
+    script:
+        "../scripts/contextual_vectors.py"
+
+
+rule basta2020_probes:
+    input:
+        plan=out("basta2020_plan"),
+        vectors=out("basta2020_vectors"),
+        code=script_code("contextual_probes.py"),
+    output:
+        table=out("basta2020_probes"),
+        summary=out("basta2020_summary"),
+    log:
+        "logs/basta2020_probes/{model}/{world}/{domain}.log",
+    wildcard_constraints:
+        domain=alternatives(BASTA2020.get("domains", {})),
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        lang=lambda wc: BASTA2020["domains"][wc.domain]["lang"],
+        probes=lambda wc: canonical(basta2020_settings(wc, "probes")),
+    script:
+        "../scripts/contextual_probes.py"
+
+
+rule basta2020_results:
+    input:
+        tables=expand_jobs(layout.template("basta2020_probes"), BASTA2020_JOBS),
+        code=script_code("basta2020_tables.py"),
+    output:
+        results=out("basta2020_results"),
+    log:
+        "logs/basta2020_results.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="long_table",
+        jobs=BASTA2020_JOBS,
+    script:
+        "../scripts/basta2020_tables.py"
+
+
+rule basta2020_table1:
+    input:
+        summaries=expand_jobs(layout.template("basta2020_summary"), BASTA2020_JOBS),
+        code=script_code("basta2020_tables.py"),
+    output:
+        table=report(
+            out("basta2020_table1"),
+            caption="../report/basta2020_table1.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Table 1",
+        ),
+        markdown=out("basta2020_table1_markdown"),
+    log:
+        "logs/basta2020_table1.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="table1",
+        jobs=BASTA2020_JOBS,
+    script:
+        "../scripts/basta2020_tables.py"
+
+
+rule basta2020_tables2to5:
+    input:
+        results=out("basta2020_results"),
+        code=script_code("basta2020_tables.py"),
+    output:
+        markdown=report(
+            out("basta2020_tables2to5"),
+            caption="../report/basta2020_tables2to5.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Tables 2-5",
+        ),
+    log:
+        "logs/basta2020_tables2to5.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="tables2to5",
+    script:
+        "../scripts/basta2020_tables.py"
+
+
+rule basta2020_pca_variance:
+    input:
+        results=out("basta2020_results"),
+        code=script_code("basta2020_tables.py"),
+    output:
+        figure=report(
+            out("basta2020_pca_variance"),
+            caption="../report/basta2020_pca_variance.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Figures 2-5",
+        ),
+    log:
+        "logs/basta2020_pca_variance.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="pca_variance",
+    script:
+        "../scripts/basta2020_tables.py"
+
+
+rule basta2020_layers:
+    input:
+        results=out("basta2020_results"),
+        code=script_code("basta2020_tables.py"),
+    output:
+        figure=report(
+            out("basta2020_layers"),
+            caption="../report/basta2020_layers.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Every layer",
+        ),
+    log:
+        "logs/basta2020_layers.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="layers",
+    script:
+        "../scripts/basta2020_tables.py"
+
+
+rule basta2020_clusters:
+    input:
+        plans=expand_jobs(layout.template("basta2020_plan"), BASTA2020_JOBS),
+        vectors=expand_jobs(layout.template("basta2020_vectors"), BASTA2020_JOBS),
+        code=script_code("basta2020_clusters.py"),
+    output:
+        figure=report(
+            out("basta2020_clusters"),
+            caption="../report/basta2020_clusters.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Figure 6",
+        ),
+    log:
+        "logs/basta2020_clusters.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        jobs=BASTA2020_JOBS,
+        lists=BASTA2020.get("lists", "shipped"),
+        seeds=[
+            step_seed("basta2020", "probes", j["model"], j["world"], j["domain"])
+            for j in BASTA2020_JOBS
+        ],
+    script:
+        "../scripts/basta2020_clusters.py"
