@@ -387,6 +387,7 @@ def mbe_pairs_inputs(wc):
         "data": pair_file(config, wc.dataset, wc.lang),
         "unmasked": layout.path("score_pairs_unmasked", **keys),
         "measures": layout.path("pairs_measures", **keys),
+        "per_pair": layout.path("pairs_per_pair", **keys),
     }
 
 

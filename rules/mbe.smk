@@ -79,6 +79,7 @@ rule mbe_pairs:
         mbe=canonical(config["mbe"]),
         wordlists=canonical(mbe_table3_wordlists()),
         bias_type=lambda wc: config["pair_datasets"][wc.dataset]["bias_type"],
+        tie_rule=config["pair_tie_rule"],
         seed=lambda wc: step_seed("mbe_pairs", wc.model, wc.dataset, wc.lang),
     script:
         "../scripts/mbe_pairs.py"
@@ -121,6 +122,7 @@ rule mbe_table3:
         "../envs/mgbias.yaml"
     params:
         alpha=config["mbe"]["alpha"],
+        original=config.get("mbe_table3", {}).get("original", "eq3"),
     script:
         "../scripts/mbe_table3.py"
 

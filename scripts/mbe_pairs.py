@@ -2,8 +2,9 @@
 
 Inputs: ``data`` (the pair benchmark), ``unmasked`` (the pair rules' unmasked pass over
 it, original variant), ``measures`` (its pair measures; ``aula`` is Eq. 3, the original
-score). Params: ``mbe`` (weighting, test, permutations, ...), ``wordlists`` (female and
-male English lists), ``bias_type``, ``seed``. Output: one JSON record with the columns
+score), ``per_pair`` (its per-pair table, for the male-oriented Eq. 3). Params: ``mbe``
+(weighting, test, permutations, ...), ``wordlists`` (female and male English lists),
+``bias_type``, ``tie_rule``, ``seed``. Output: one JSON record with the columns
 of :data:`mgbias.mbe_meta.MODEL_COLUMNS`. The model does not run: MBE and Shf come
 from the unmasked pass, whose sentences are checked against the benchmark's.
 """
@@ -11,7 +12,7 @@ from the unmasked pass, whose sentences are checked against the benchmark's.
 import pandas as pd
 
 from mgbias.atomic import write_json
-from mgbias.mbe_meta import classify_pair_sentences, mbe_of_pair_sentences
+from mgbias.mbe_meta import classify_pair_sentences, mbe_of_pair_sentences, oriented_original
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
 from mgbias.pair_data import load_pairs, pair_sentences
 from mgbias.runlog import job_log
@@ -48,11 +49,17 @@ with job_log(smk.log[0]) as log:
         test=options["test"],
         n_permutations=options["permutations"],
     )
+    per_pair = pd.read_csv(smk.input.per_pair, keep_default_na=False)
+    original_male, n_oriented = oriented_original(
+        per_pair, female, male, tie_rule=smk.params.tie_rule
+    )
     record = {
         "model": wildcards.model,
         "dataset": wildcards.dataset,
         "lang": wildcards.lang,
         "original": float(measures.loc["aula", "score"]),
+        "original_male": original_male,
+        "n_oriented": n_oriented,
         **result,
         "model_id": metadata.get("model_id"),
     }

@@ -1,6 +1,7 @@
 """Table 3 of Kaneko et al. (2022): Shf and MBE against the original score, across models.
 
-Inputs: ``models`` (``mbe_table3_models.csv``). Params: ``alpha`` (the † level).
+Inputs: ``models`` (``mbe_table3_models.csv``). Params: ``alpha`` (the † level),
+``original`` (``eq3`` or ``male``: the reference, :data:`mgbias.mbe_meta.ORIGINALS`).
 Outputs: ``csv`` (:data:`mgbias.mbe_meta.TABLE3_COLUMNS`) and its Markdown copy in the
 paper's layout. Fewer than 3 models give NaN correlations with a warning in the log.
 """
@@ -15,5 +16,7 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0]):
     models = pd.read_csv(smk.input.models)
-    table = table3(models, alpha=smk.params.alpha)  # warnings (n < 3) go to the log
+    table = table3(
+        models, alpha=smk.params.alpha, original=smk.params.original
+    )  # warnings (n < 3) go to the log
     write_table(table, table3_markdown(table, models), smk.output.csv, smk.output.markdown)

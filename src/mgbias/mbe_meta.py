@@ -32,12 +32,17 @@ from scipy import stats
 from mgbias.genders import FEMALE, MALE
 from mgbias.measures.aula import aula
 from mgbias.measures.mbe import mbe_score, shuffled_baseline
+from mgbias.measures.orientation import orient_pairs, oriented_pair_scores
 from mgbias.mining import gender_of
 from mgbias.mlm.scores import SentenceScores
 from mgbias.report.tables import markdown
 
 #: The methods compared with the original score, in the paper's column order.
 METHODS = ("shf", "mbe")
+#: What the methods are compared with: ``eq3`` = Eq. 3 with AULA, % of pairs preferring
+#: the stereotypical sentence (the paper); ``male`` = % of oriented pairs preferring the
+#: male sentence (MBE's own direction; :func:`oriented_original`).
+ORIGINALS = {"eq3": "original", "male": "original_male"}
 #: The agreement metrics, in the paper's row order.
 METRICS = ("spearman", "pearson", "direction", "diff")
 
@@ -46,6 +51,8 @@ MODEL_COLUMNS = [
     "dataset",
     "lang",
     "original",
+    "original_male",
+    "n_oriented",
     "mbe",
     "mbe_p_value",
     "shf",
@@ -65,6 +72,7 @@ TABLE3_COLUMNS = [
     "p_value",
     "significant",
     "n_models",
+    "original",
 ]
 
 
@@ -141,6 +149,27 @@ def mbe_of_pair_sentences(
     }
 
 
+def oriented_original(
+    per_pair: pd.DataFrame,
+    female: frozenset[str],
+    male: frozenset[str],
+    *,
+    tie_rule: str = "neutral",
+) -> tuple[float, int]:
+    """Eq. 3 with AULA oriented male: % of the pairs whose modified words hold a male
+    word on one side and a female word on the other in which the male sentence wins.
+
+    The paper's original score (Eq. 3) counts the stereotypical sentence's wins; on a
+    benchmark whose stereotypes concern women and men alike it need not follow a
+    model's male preference, which is what MBE measures (Kaneko et al. 2022, footnote
+    3, equate the two). Returns the score and the number of oriented pairs.
+    """
+    sides = orient_pairs(per_pair["sent_more"], per_pair["sent_less"], male, female)
+    scores = oriented_pair_scores(per_pair, sides, measures=["aula"], tie_rule=tie_rule)
+    row = scores[scores.direction == "male"].iloc[0]
+    return float(row["score"]), int(row["n"])
+
+
 def direction(original: Sequence[float], method: Sequence[float]) -> float:
     """Share of models whose two scores lie on the same side of 50 (Table 3, *Direction*).
 
@@ -199,17 +228,21 @@ def model_table(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     return frame[MODEL_COLUMNS].sort_values(["dataset", "lang", "model"], ignore_index=True)
 
 
-def table3(models: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+def table3(models: pd.DataFrame, *, alpha: float = 0.05, original: str = "eq3") -> pd.DataFrame:
     """Table 3: per dataset (and language), each metric of each method against the original.
 
     Rows in the paper's order: Spearman, Pearson, Direction, Diff, then the signed mean
     difference; ``significant`` marks correlations with p < ``alpha`` (the paper's †).
+    ``original`` picks the reference (:data:`ORIGINALS`): ``eq3``, the paper's, or
+    ``male``, the male-oriented Eq. 3.
     """
+    if original not in ORIGINALS:
+        raise ValueError(f"original must be one of {sorted(ORIGINALS)}, got {original!r}")
     rows = []
     for (dataset, lang), block in models.groupby(["dataset", "lang"], sort=False):
         for method in METHODS:
             label = f"Table 3, {dataset} ({lang}), {method}"
-            metrics = agreement(block["original"], block[method], label=label)
+            metrics = agreement(block[ORIGINALS[original]], block[method], label=label)
             for metric, result in metrics.items():
                 p_value = result["p_value"]
                 rows.append(
@@ -222,6 +255,7 @@ def table3(models: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
                         "p_value": p_value,
                         "significant": bool(p_value < alpha) if p_value == p_value else False,
                         "n_models": len(block),
+                        "original": original,
                     }
                 )
     return pd.DataFrame(rows, columns=TABLE3_COLUMNS)
@@ -232,8 +266,9 @@ def table3_markdown(table: pd.DataFrame, models: pd.DataFrame) -> str:
     parts = [
         "# MBE against human-annotated benchmarks (Kaneko et al. 2022, Table 3)",
         "",
-        "Original = Eq. 3 with AULA on the pairs (> 50: stereotypical sentence preferred, "
-        "read as the male direction); Shf and MBE over the dataset's sentences classified "
+        "Original = Eq. 3 with AULA on the pairs: `eq3` (the paper) = % of pairs preferring "
+        "the stereotypical sentence, read as the male direction; `male` = % of oriented "
+        "pairs preferring the male sentence. Shf and MBE over the dataset's sentences classified "
         "by the English gender words. Spearman and Pearson across models († = p < alpha), "
         "Direction = share of models on the same side of 50 as the original, Diff = mean "
         "|method − original|, signed_diff = mean (method − original).",
@@ -248,6 +283,7 @@ def table3_markdown(table: pd.DataFrame, models: pd.DataFrame) -> str:
         pivot = cells.pivot(index="metric", columns="method", values="cell")
         pivot = pivot.reindex([*METRICS, "signed_diff"])[list(METHODS)].reset_index()
         n_models = int(block.n_models.iloc[0])
-        parts += ["", f"## {dataset} ({lang}), {n_models} models", "", markdown(pivot)]
+        title = f"## {dataset} ({lang}), {n_models} models, original: {block.original.iloc[0]}"
+        parts += ["", title, "", markdown(pivot)]
     parts += ["", "## Per model", "", markdown(models, floatfmt=".4g"), ""]
     return "\n".join(parts)

@@ -17,6 +17,7 @@ from mgbias.mbe_meta import (
     direction,
     mbe_of_pair_sentences,
     model_table,
+    oriented_original,
     table3,
     table3_markdown,
 )
@@ -103,7 +104,8 @@ def test_mbe_from_the_pair_cache_equals_mbe_from_a_fresh_unmasked_pass(tiny_bert
 
 
 def test_a_benchmark_without_one_gender_is_an_error_naming_the_counts(tiny_bert):
-    model, tokenizer = tiny_bert
+    model, tokenizer = copy.deepcopy(tiny_bert[0]), tiny_bert[1]
+    model.config._attn_implementation = "eager"
     pairs = [("he runs .", "the man runs .")]
     unmasked, _ = score_pair_passes(model, tokenizer, pairs, progress=False)
     genders = classify_pair_sentences(pairs, FEMALE_WORDS, MALE_WORDS)
@@ -120,6 +122,8 @@ def records(dataset, originals, mbes, shfs):
             "dataset": dataset,
             "lang": "en",
             "original": o,
+            "original_male": 100 - o,
+            "n_oriented": 20,
             "mbe": m,
             "mbe_p_value": 0.01,
             "shf": s,
@@ -148,6 +152,35 @@ def test_table3_has_every_metric_per_method_and_marks_significant_correlations()
     assert (table.n_models == 6).all()
     text = table3_markdown(table.reset_index(), models)
     assert "## crows_pairs (en), 6 models" in text and "1.00 †" in text
+
+
+def test_table3_compares_with_the_male_oriented_original_when_asked():
+    originals = [52.0, 55.0, 58.0, 61.0]  # original_male = 100 - original: reversed order
+    models = model_table(records("cp", originals, [51.0, 54.0, 57.0, 60.0], [50.0, 50.5, 49.5, 50.2]))
+    eq3 = table3(models).set_index(["metric", "method"])
+    male = table3(models, original="male").set_index(["metric", "method"])
+    assert eq3.loc[("spearman", "mbe"), "value"] == pytest.approx(1.0)
+    assert male.loc[("spearman", "mbe"), "value"] == pytest.approx(-1.0)
+    assert set(male.original) == {"male"}
+    with pytest.raises(ValueError, match="original must be one of"):
+        table3(models, original="stereo")
+
+
+def test_oriented_original_counts_male_wins_among_oriented_pairs_by_hand():
+    per_pair = pd.DataFrame(
+        {
+            "sent_more": ["he runs .", "the woman sings .", "it rains .", "she reads ."],
+            "sent_less": ["she runs .", "the man sings .", "it snows .", "he reads ."],
+            "aula_more": [-1.0, -1.0, -1.0, -3.0],
+            "aula_less": [-2.0, -0.5, -2.0, -1.0],
+        }
+    )
+    # oriented: pairs 0 (male more, wins), 1 (male less, wins), 3 (male less, wins);
+    # pair 2 has no gender word
+    score, n = oriented_original(per_pair, FEMALE_WORDS, MALE_WORDS)
+    assert (score, n) == (100.0, 3)
+    per_pair.loc[0, "aula_more"] = -5.0  # now the female sentence of pair 0 wins
+    assert oriented_original(per_pair, FEMALE_WORDS, MALE_WORDS) == (pytest.approx(200 / 3), 3)
 
 
 def test_model_table_names_missing_columns():
