@@ -156,7 +156,8 @@ def test_table3_has_every_metric_per_method_and_marks_significant_correlations()
 
 def test_table3_compares_with_the_male_oriented_original_when_asked():
     originals = [52.0, 55.0, 58.0, 61.0]  # original_male = 100 - original: reversed order
-    models = model_table(records("cp", originals, [51.0, 54.0, 57.0, 60.0], [50.0, 50.5, 49.5, 50.2]))
+    shfs = [50.0, 50.5, 49.5, 50.2]
+    models = model_table(records("cp", originals, [51.0, 54.0, 57.0, 60.0], shfs))
     eq3 = table3(models).set_index(["metric", "method"])
     male = table3(models, original="male").set_index(["metric", "method"])
     assert eq3.loc[("spearman", "mbe"), "value"] == pytest.approx(1.0)
