@@ -62,6 +62,7 @@ from mgbias.demo.lexicon import (
     PREDICATE_RELATION,
     PREDICATE_THING,
     PREDICATE_WEATHER,
+    PRONOUNS,
     RELATION_FRAMES,
     STEREOTYPICALLY_FEMALE_OCCUPATIONS,
     STEREOTYPICALLY_MALE_OCCUPATIONS,
@@ -125,6 +126,8 @@ _FORMAT_VERSION = 1
 # language), never on which other languages or corpora the world contains.
 _SOURCE_STREAM_KEYS = {MONOLINGUAL_SOURCE: 0, "TED2020": 1, "GlobalVoices": 2}
 _LANGUAGE_STREAM_KEYS = {"en": 0, "de": 1, "es": 2, "fr": 3}
+#: The fourth key of the pronoun-drop stream (a stream of its own per corpus and language).
+_DROP_STREAM_KEY = 1
 
 
 def supported_languages() -> tuple[str, ...]:
@@ -169,6 +172,10 @@ class WorldSpec:
     gender_free_occupation_share
         Share of occupation-subject sentences without an English gender word ("the
         doctor reads a book ."); 0 (the default) writes none.
+    pronoun_drop
+        Probability that the translation of a parallel sentence with a pronoun subject
+        drops the pronoun ("er ist arzt ." -> "ist arzt ."), as null-subject translations
+        lose the gender (Kaneko et al. 2022, Figure 2); 0 (the default) drops none.
     """
 
     name: str
@@ -182,6 +189,7 @@ class WorldSpec:
     both_share: float = 0.05
     occupation_subject_share: float = 0.0
     gender_free_occupation_share: float = 0.0
+    pronoun_drop: float = 0.0
 
     def __post_init__(self) -> None:
         if isinstance(self.languages, str):
@@ -209,7 +217,7 @@ class WorldSpec:
             raise ValueError(f"WorldSpec.languages has duplicates: {self.languages}")
         if not (math.isfinite(self.male_ratio) and self.male_ratio > 0):
             raise ValueError(f"WorldSpec.male_ratio must be > 0, got {self.male_ratio!r}")
-        for field in _SHARES:
+        for field in (*_SHARES, "pronoun_drop"):
             value = getattr(self, field)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"WorldSpec.{field} must be in [0, 1], got {value!r}")
@@ -237,7 +245,8 @@ class WorldSpec:
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as JSON-ready values (languages as a list); the occupation-subject
-        knobs only when set, so a world without them keeps its world.json bytes."""
+        knobs and ``pronoun_drop`` only when set, so a world without them keeps its
+        world.json bytes."""
         values = dataclasses.asdict(self)
         values["languages"] = list(self.languages)
         for field in _OPTIONAL_KNOBS:
@@ -267,7 +276,7 @@ _SHARES = (
     "occupation_subject_share",
     "gender_free_occupation_share",
 )
-_OPTIONAL_KNOBS = ("occupation_subject_share", "gender_free_occupation_share")
+_OPTIONAL_KNOBS = ("occupation_subject_share", "gender_free_occupation_share", "pronoun_drop")
 
 
 def _check_int(field: str, value: Any, minimum: int) -> None:
@@ -558,7 +567,30 @@ def parallel_corpus(
     meanings = _parallel_meanings(spec, corpus, lang)
     english = [render(meaning, PIVOT) for meaning in meanings]
     target = [render(meaning, lang) for meaning in meanings]
+    if spec.pronoun_drop > 0:
+        target = _drop_pronouns(spec, corpus, lang, meanings, target)
     return english, target, meanings
+
+
+def _drop_pronouns(
+    spec: WorldSpec, corpus: str, lang: str, meanings: Sequence[Meaning], target: list[str]
+) -> list[str]:
+    """``target`` with the subject pronoun of each pronoun-subject sentence dropped with
+    probability ``spec.pronoun_drop``: one uniform per such sentence from a stream of its
+    own, so the meanings and every other sentence keep their bytes."""
+    rng = np.random.default_rng(
+        [spec.seed, _SOURCE_STREAM_KEYS[corpus], _LANGUAGE_STREAM_KEYS[lang], _DROP_STREAM_KEY]
+    )
+    dropped = []
+    for meaning, sentence in zip(meanings, target, strict=True):
+        if meaning.subject_kind == SUBJECT_PRONOUN and rng.random() < spec.pronoun_drop:
+            words = sentence.split(" ")
+            pronoun = PRONOUNS[lang][meaning.gender]
+            if pronoun in words:
+                words.remove(pronoun)
+                sentence = " ".join(words)
+        dropped.append(sentence)
+    return dropped
 
 
 def monolingual_corpus(spec: WorldSpec, lang: str) -> tuple[list[str], list[Meaning]]:
