@@ -8,7 +8,8 @@ separated, most likely first), e.g. ``eng,spa``.
 
 Page text follows the authors: the body decoded as UTF-8, cut at 100,000 characters.
 Bytes that are not UTF-8 are replaced (U+FFFD), so one bad page never stops a file.
-A file that is not a WARC stream at all raises :class:`WetError`.
+A file that is not a WARC stream, or whose last record is cut short (a truncated
+download), raises :class:`WetError` naming the file.
 """
 
 from __future__ import annotations
@@ -58,6 +59,12 @@ def iter_pages(path: str | Path, *, max_chars: int = MAX_PAGE_CHARS) -> Iterator
                     continue
                 headers = record.rec_headers
                 body = record.content_stream().read()
+                announced = headers.get_header("Content-Length")
+                if announced is not None and len(body) < int(announced):
+                    raise WetError(
+                        f"{path}: truncated record {headers.get_header('WARC-Record-ID')}: "
+                        f"{len(body)} of {announced} bytes"
+                    )
                 yield Page(
                     uri=headers.get_header("WARC-Target-URI") or "",
                     languages=parse_languages(headers.get_header(LANGUAGE_HEADER)),
