@@ -97,3 +97,46 @@ def read_records(path: str | Path) -> list[dict[str, str]]:
     """The rows of a file written by :func:`write_records`."""
     with open(path, encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
+
+
+def read_names(path: str | Path | None) -> list[str]:
+    """Full names, one per line (blank lines ignored); None -> no names."""
+    if path is None:
+        return []
+    return [
+        line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+
+
+def extract_dataset(
+    wet_files: Iterable[str | Path],
+    lang: str,
+    output: str | Path | None = None,
+    *,
+    pipeline: str | None = None,
+    names: Iterable[str] = (),
+    titles: str | Path | None = None,
+    french_conjunction_fix: bool = False,
+    occupation_cap: int | None = None,
+    seed: int = 0,
+) -> list[dict[str, str]]:
+    """The bios dataset of ``lang`` from WET files, written to ``output`` (JSON lines) if given.
+
+    ``pipeline`` is the spaCy pipeline (default :data:`mgbias.bios.ner.DEFAULT_PIPELINES`),
+    or ``"blank"`` with ``names``; ``titles`` a ``freq_titles``-style JSON (default: the
+    project's demo lexicon). Each file's name is recorded as the bio's ``path``.
+    """
+    from mgbias.bios.ner import DEFAULT_PIPELINES, load_pipeline
+    from mgbias.bios.rules import load_title_lexicon, rules_for
+
+    lexicon = None if titles is None else load_title_lexicon(titles)
+    rules = rules_for(lang, lexicon, french_conjunction_fix=french_conjunction_fix)
+    name = DEFAULT_PIPELINES.get(lang, "blank") if pipeline is None else pipeline
+    nlp = load_pipeline(lang, name, names=names, label=rules.ner_label)
+    bios: list[Bio] = []
+    for wet in wet_files:
+        bios.extend(extract_file(wet, rules, nlp, source=Path(wet).name))
+    records = to_records(bios, rules, occupation_cap=occupation_cap, seed=seed)
+    if output is not None:
+        write_records(output, records)
+    return records
