@@ -64,3 +64,37 @@ def fetch_paths(
         )
         report.fetched.append(path)
     return report
+
+
+def fetch_shard(
+    listing: str | Path,
+    snapshot: str,
+    index: int,
+    *,
+    prefix: str,
+    dest_root: str | Path,
+    max_files: int | None,
+    files_per_shard: int,
+    seed: int,
+    retries: int = 2,
+) -> dict:
+    """Fetch shard ``index`` of ``snapshot`` as planned from its ``wet.paths.gz``.
+
+    The plan is :func:`mgbias.bios.ccpaths.select_files` then
+    :func:`mgbias.bios.ccpaths.make_shards`, so it is the same in every job of a run.
+    Returns the shard's manifest: ``{"shard", "snapshot", "files": [{"path", "sha256"}]}``
+    with paths relative to ``dest_root``.
+    """
+    from mgbias.bios.ccpaths import make_shards, read_listing, select_files
+
+    chosen = select_files(read_listing(listing, snapshot), max_files, seed, snapshot)
+    shards = make_shards(snapshot, chosen, files_per_shard)
+    if not 0 <= index < len(shards):
+        raise ValueError(f"{snapshot} has {len(shards)} shards; no shard {index}")
+    shard = shards[index]
+    report = fetch_paths(prefix, shard.paths, dest_root, retries=retries)
+    return {
+        "shard": shard.name,
+        "snapshot": snapshot,
+        "files": [{"path": p, "sha256": report.sha256[p]} for p in shard.paths],
+    }
