@@ -145,6 +145,8 @@ def extract_page(page: Page, rules: LanguageRules, *, path: str = "") -> Iterato
     """The candidates of a page in the language, line by line (none if it is not)."""
     if not page_in_language(page, rules):
         return
+    if not any(isa in page.text for isa in rules.isa):  # most pages: no line can match
+        return
     for line in page.text.split("\n"):
         candidate = extract_line(line, rules, uri=page.uri, path=path)
         if candidate is not None:
