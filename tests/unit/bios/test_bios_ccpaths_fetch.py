@@ -9,7 +9,7 @@ import pytest
 from httpmirror import Misbehaviour, serve_directory
 from wetfiles import EN_LINE, write_wet
 
-from mgbias.bios.ccfetch import fetch_paths, url_for
+from mgbias.bios.ccfetch import fetch_paths, fetch_resumable, partial_path, url_for
 from mgbias.bios.ccpaths import (
     listing_path,
     make_shards,
@@ -121,3 +121,36 @@ def test_fetch_rejects_a_truncated_file(tmp_path: Path) -> None:
         with pytest.raises(DownloadError, match="truncated"):
             fetch_paths(base, [path], tmp_path / "local", retries=0, retry_wait=0)
     assert not (tmp_path / "local" / path).exists()
+
+
+def test_interrupted_download_resumes_from_the_kept_bytes(tmp_path: Path) -> None:
+    mirror = tmp_path / "mirror"
+    path = wet_path(0)
+    pages = [{"uri": f"http://x/{i}", "text": EN_LINE + str(i)} for i in range(20)]
+    full = write_wet(mirror / path, pages).read_bytes()
+    assert len(full) > 2000
+    dest = tmp_path / "local" / path
+    plan = Misbehaviour(truncate_at={path: 1500})
+    with serve_directory(mirror, misbehaviour=plan) as base:
+        with pytest.raises(DownloadError, match="1500 bytes kept for resuming"):
+            fetch_resumable(f"{base}/{path}", dest, retries=0)
+        assert partial_path(dest).read_bytes() == full[:1500]
+        assert not dest.exists()
+        plan.truncate_at.clear()
+        digest = fetch_resumable(f"{base}/{path}", dest, retries=0)
+    assert plan.ranges == ["bytes=1500-"]
+    assert dest.read_bytes() == full
+    assert digest == read_sidecar(dest) == sha256_file(mirror / path)
+    assert not partial_path(dest).exists()
+
+
+def test_resumable_download_rejects_a_corrupt_gzip(tmp_path: Path) -> None:
+    mirror = tmp_path / "mirror"
+    path = wet_path(0)
+    (mirror / path).parent.mkdir(parents=True)
+    (mirror / path).write_bytes(b"\x1f\x8b not really gzip")
+    dest = tmp_path / "local" / path
+    with serve_directory(mirror) as base:
+        with pytest.raises(DownloadError, match="corrupt archive"):
+            fetch_resumable(f"{base}/{path}", dest, retries=0)
+    assert not dest.exists() and not partial_path(dest).exists()
