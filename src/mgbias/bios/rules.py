@@ -9,9 +9,9 @@ the language's lexicon (directly, or after one word not ending in a comma).
 Title lexicons: the authors' ``freq_titles_{es,de,fr}.json`` and BiosBias's
 ``freq_titles.json`` map surface forms to normalised English titles. They are not
 shipped here; :func:`load_title_lexicon` reads a file of that format (leniently: the
-authors' Spanish file has a stray trailing ``}``). :data:`DEMO_TITLES` is a small
-project lexicon of the same shape (forms written by the project, both genders where a
-language inflects them) used by default and in tests.
+authors' Spanish file has a stray trailing ``}``). :func:`demo_titles` reads the small
+project lexicons of the same shape (``data/titles_<lang>.json``, forms written by the
+project, both genders where a language inflects them), used by default and in tests.
 
 First/second-person lists are the project's: the checklist records that the authors
 reject such lines but not their exact word lists. German adds the authors' check
@@ -26,6 +26,7 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 logger = logging.getLogger(__name__)
@@ -40,72 +41,13 @@ EXCLUDED_TITLES = frozenset(
     {"real_estate_broker", "landscape_architect", "massage_therapist", "magician", "acupuncturist"}
 )
 
-DEMO_TITLES: dict[str, dict[str, str]] = {
-    "en": {
-        "architect": "architect",
-        "attorney": "attorney",
-        "journalist": "journalist",
-        "nurse": "nurse",
-        "photographer": "photographer",
-        "professor": "professor",
-        "teacher": "teacher",
-        "surgeon": "surgeon",
-        "painter": "painter",
-        "software engineer": "software_engineer",
-        "psychologist": "psychologist",
-        "composer": "composer",
-        "magician": "magician",
-    },
-    "es": {
-        "arquitecto": "architect",
-        "arquitecta": "architect",
-        "abogado": "attorney",
-        "abogada": "attorney",
-        "periodista": "journalist",
-        "enfermero": "nurse",
-        "enfermera": "nurse",
-        "fotógrafo": "photographer",
-        "fotógrafa": "photographer",
-        "profesor": "professor",
-        "profesora": "professor",
-        "maestro": "teacher",
-        "maestra": "teacher",
-        "psicólogo": "psychologist",
-        "psicóloga": "psychologist",
-        "compositor": "composer",
-        "compositora": "composer",
-    },
-    "de": {
-        "Architekt": "architect",
-        "Architektin": "architect",
-        "Rechtsanwalt": "attorney",
-        "Rechtsanwältin": "attorney",
-        "Journalist": "journalist",
-        "Journalistin": "journalist",
-        "Krankenpfleger": "nurse",
-        "Krankenschwester": "nurse",
-        "Fotograf": "photographer",
-        "Fotografin": "photographer",
-        "Lehrer": "teacher",
-        "Lehrerin": "teacher",
-        "Psychologe": "psychologist",
-        "Psychologin": "psychologist",
-    },
-    "fr": {
-        "architecte": "architect",
-        "avocat": "attorney",
-        "avocate": "attorney",
-        "journaliste": "journalist",
-        "infirmier": "nurse",
-        "infirmière": "nurse",
-        "photographe": "photographer",
-        "enseignant": "teacher",
-        "enseignante": "teacher",
-        "psychologue": "psychologist",
-        "compositeur": "composer",
-        "compositrice": "composer",
-    },
-}
+
+def demo_titles(lang: str) -> dict[str, str]:
+    """The project's demo title lexicon of ``lang``: ``data/titles_<lang>.json`` (see README)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"no bio extraction rules for language {lang!r}; known: {LANGUAGES}")
+    text = resources.files("mgbias.bios").joinpath("data", f"titles_{lang}.json").read_text("utf-8")
+    return json.loads(text)
 
 
 def _words(words: list[str]) -> re.Pattern[str]:
@@ -257,7 +199,7 @@ _GERMAN_FORMAL = re.compile(r"\w (?:Sie|Ihre)\b")
 def rules_for(
     lang: str, titles: Mapping[str, str] | None = None, *, french_conjunction_fix: bool = False
 ) -> LanguageRules:
-    """The rules of ``lang`` (en, es, de, fr) with ``titles`` (default :data:`DEMO_TITLES`).
+    """The rules of ``lang`` (en, es, de, fr) with ``titles`` (default :func:`demo_titles`).
 
     ``french_conjunction_fix`` makes French reject "title et" instead of the authors'
     "title y" (a Spanish word; kept by default for fidelity).
@@ -265,7 +207,7 @@ def rules_for(
     if lang not in _SPEC:
         raise ValueError(f"no bio extraction rules for language {lang!r}; known: {LANGUAGES}")
     spec = _SPEC[lang]
-    titles = dict(DEMO_TITLES[lang] if titles is None else titles)
+    titles = dict(demo_titles(lang) if titles is None else titles)
     person = tuple(_words(words) for words in spec["person"])
     if lang == "de":
         person = person + (_GERMAN_FORMAL,)
