@@ -41,12 +41,16 @@ class Misbehaviour:
         response (a transient failure); later requests are served normally.
     requests
         Every requested path (relative to root), in order; filled in by the server.
+    ranges
+        The ``Range`` header of every request that sent one, in order. Such requests
+        (``bytes=N-``) of a well-behaved path are answered 206 with the file from byte N.
     """
 
     status: dict[str, int] = field(default_factory=dict)
     truncate_at: dict[str, int] = field(default_factory=dict)
     drop_first: dict[str, int] = field(default_factory=dict)
     requests: list[str] = field(default_factory=list)
+    ranges: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
@@ -78,7 +82,38 @@ class _MirrorHandler(http.server.SimpleHTTPRequestHandler):
         if key in plan.truncate_at:
             self._send_truncated(plan.truncate_at[key])
             return
+        wanted = self.headers.get("Range")
+        if wanted is not None:
+            with plan.lock:
+                plan.ranges.append(wanted)
+            self._send_range(wanted)
+            return
         super().do_GET()
+
+    def _send_range(self, wanted: str) -> None:
+        file_path = Path(self.translate_path(self.path))
+        if not file_path.is_file():
+            self.send_error(404)
+            return
+        body = file_path.read_bytes()
+        unit, _, spec = wanted.partition("=")
+        start_text, _, end_text = spec.partition("-")
+        if unit.strip() != "bytes" or not start_text.isdigit() or end_text:
+            self.send_error(400, "only 'bytes=N-' ranges are supported")
+            return
+        start = int(start_text)
+        if start >= len(body):
+            self.send_response(416)
+            self.send_header("Content-Range", f"bytes */{len(body)}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_response(206)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
+        self.send_header("Content-Length", str(len(body) - start))
+        self.end_headers()
+        self.wfile.write(body[start:])
 
     def _send_truncated(self, n_bytes: int) -> None:
         file_path = Path(self.translate_path(self.path))

@@ -487,6 +487,34 @@ def _bli(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bios_extract(args: argparse.Namespace) -> int:
+    from mgbias.bios.ner import MissingPipelineError
+    from mgbias.bios.pipeline import extract_dataset, read_names
+
+    try:
+        records = extract_dataset(
+            args.wet,
+            args.lang,
+            args.output,
+            pipeline=args.pipeline,
+            names=read_names(args.names),
+            titles=args.titles,
+            french_conjunction_fix=args.french_conjunction_fix,
+            occupation_cap=args.occupation_cap,
+            seed=args.seed,
+        )
+    except MissingPipelineError as error:
+        print(f"mgbias: {error}", file=sys.stderr)
+        return 2
+    genders = {g: sum(r["gender"] == g for r in records) for g in ("F", "M")}
+    titles = len({r["title"] for r in records})
+    print(
+        f"{args.output}: {len(records)} bios ({genders['F']} F, {genders['M']} M), "
+        f"{titles} titles, from {len(args.wet)} WET files"
+    )
+    return 0
+
+
 def _debias(args: argparse.Namespace) -> int:
     from mgbias.embeddings.steps import debias_file
 
@@ -597,6 +625,25 @@ def _add_embedding_commands(commands) -> None:
     bli.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     bli.add_argument("--output", type=Path, default=None, help="JSON of the result")
     bli.set_defaults(run=_bli)
+
+    bios = commands.add_parser(
+        "bios-extract",
+        help="extract gendered bios from Common Crawl WET files (Zhao et al. 2020)",
+        description="Lines 'NAME is a(n) TITLE' with one person entity and one gender; "
+        "deduplicated and scrubbed; one JSON object per bio.",
+    )
+    bios.add_argument("--wet", required=True, nargs="+", type=Path, help="*.warc.wet.gz files")
+    bios.add_argument("--lang", required=True, choices=["en", "es", "de", "fr"])
+    bios.add_argument("--output", required=True, type=Path, help="JSON-lines dataset to write")
+    bios.add_argument(
+        "--pipeline", default=None, help="spaCy pipeline package, or 'blank' (with --names)"
+    )
+    bios.add_argument("--names", type=Path, default=None, help="full names, one per line")
+    bios.add_argument("--titles", type=Path, default=None, help="freq_titles-style JSON")
+    bios.add_argument("--french-conjunction-fix", action="store_true")
+    bios.add_argument("--occupation-cap", type=int, default=None)
+    bios.add_argument("--seed", type=int, default=0)
+    bios.set_defaults(run=_bios_extract)
 
     debias = commands.add_parser(
         "debias",

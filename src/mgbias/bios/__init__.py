@@ -1,0 +1,13 @@
+"""Multilingual BiosBias from Common Crawl (Zhao et al. 2020, §4; issue 13).
+
+Modules, one job each:
+
+- :mod:`~mgbias.bios.ccpaths`: the crawl's ``wet.paths.gz`` listings, seeded file selection, shards;
+- :mod:`~mgbias.bios.ccfetch`: download of one shard of WET files, resumable file by file;
+- :mod:`~mgbias.bios.wet`: streaming the conversion records of a WET file;
+- :mod:`~mgbias.bios.rules`: per-language patterns, markers and title lexicons;
+- :mod:`~mgbias.bios.extract`: the per-line candidate extractor (no NER);
+- :mod:`~mgbias.bios.ner`: spaCy pipelines per language and the name check;
+- :mod:`~mgbias.bios.postprocess`: exclusions, deduplication, scrubbing, occupation cap;
+- :mod:`~mgbias.bios.pipeline`: WET file to bios, and bios to a JSON-lines dataset.
+"""
