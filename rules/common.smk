@@ -22,6 +22,7 @@ from mgbias.workflow import (
     kaneko2023_runs,
     local_file_of_url,
     mbe_preservation_jobs,
+    mbe_translated_jobs,
     mbe_translation_jobs,
     mbe_table3_jobs,
     mbe_table_jobs,
@@ -360,6 +361,45 @@ def mbe_translation_measures():
             lang=job["lang"],
         )
         for job in mbe_translation_jobs(config)
+    ]
+
+
+def mbe_translated_english(wc):
+    """The English pair dataset whose translations ``wc.dataset`` holds in ``wc.lang``."""
+    for job in mbe_translated_jobs(config):
+        if job["lang"] == wc.lang and job["dataset"] == wc.dataset:
+            return job["english"]
+    raise ValueError(
+        f"mbe_translations: no entry for {wc.lang!r} names {wc.dataset!r} as `ht` with its "
+        "`english` originals"
+    )
+
+
+def mbe_translated_inputs(wc):
+    """The translations, their English originals and the unmasked pass over the former."""
+    return {
+        "data": pair_file(config, wc.dataset, wc.lang),
+        "english": pair_file(config, mbe_translated_english(wc), PIVOT),
+        "unmasked": layout.path(
+            "score_pairs_unmasked",
+            model=wc.model,
+            dataset=wc.dataset,
+            variant="original",
+            lang=wc.lang,
+        ),
+    }
+
+
+def mbe_translated_results():
+    """The MBE rows of Tables 4-5, in :func:`mbe_translated_jobs` order."""
+    return [
+        layout.path(
+            "mbe_translated_result",
+            model=job["model"],
+            dataset=job["dataset"],
+            lang=job["lang"],
+        )
+        for job in mbe_translated_jobs(config)
     ]
 
 

@@ -174,9 +174,32 @@ rule mbe_figure2:
 # Tables 4-5 (Kaneko et al. 2022): Eq. 3 with AULA on human (HT), machine (MT)
 # and template (Tmp) translations, from the pair rules' measures. Only with
 # `mbe_translations:`.
+rule mbe_translated:
+    input:
+        unpack(mbe_translated_inputs),
+        wordlists=wordlist_files(),
+        code=script_code("mbe_translated.py"),
+    output:
+        out("mbe_translated_result"),
+    log:
+        "logs/mbe_translated/{model}/{dataset}/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        mbe=canonical(config["mbe"]),
+        wordlists=canonical(config["wordlists"]),
+        bias_type=lambda wc: config["pair_datasets"][wc.dataset]["bias_type"],
+        english_dataset=mbe_translated_english,
+        english_lang=PIVOT,
+        seed=lambda wc: step_seed("mbe_translated", wc.model, wc.dataset, wc.lang),
+    script:
+        "../scripts/mbe_translated.py"
+
+
 rule mbe_translations:
     input:
         measures=mbe_translation_measures(),
+        mbe=mbe_translated_results(),
         code=script_code("mbe_translations.py"),
     output:
         csv=report(
@@ -192,5 +215,7 @@ rule mbe_translations:
         "../envs/mgbias.yaml"
     params:
         jobs=mbe_translation_jobs(config),
+        mbe_jobs=mbe_translated_jobs(config),
+        alpha=config["mbe"]["alpha"],
     script:
         "../scripts/mbe_translations.py"

@@ -1,12 +1,15 @@
 """Tables 4 and 5 of Kaneko et al. (2022): Eq. 3 per language, model and method, with Diff.
 
-Inputs: ``measures`` (the pair measures CSV of every job, in the order of ``params.jobs``).
-Params: ``jobs`` (``lang``, ``method``, ``dataset``, ``model`` per input). Outputs: ``csv``
-(:data:`mgbias.mbe_translations.TRANSLATION_COLUMNS`) and its Markdown copy.
+Inputs: ``measures`` (the pair measures CSV of every job, in the order of ``params.jobs``),
+``mbe`` (the JSON of ``scripts/mbe_translated.py`` per ``params.mbe_jobs``). Params:
+``jobs`` (``lang``, ``method``, ``dataset``, ``model`` per input), ``mbe_jobs``, ``alpha``.
+Outputs: ``csv`` (:data:`mgbias.mbe_translations.TRANSLATION_COLUMNS`) and its Markdown
+copy.
 """
 
 import pandas as pd
 
+from mgbias.atomic import read_json
 from mgbias.mbe_translations import translations_markdown, translations_table
 from mgbias.report.tables import write_table
 from mgbias.runlog import job_log
@@ -27,6 +30,20 @@ with job_log(smk.log[0]):
                 "p_value": float(row["p_value"]),
                 "significant": bool(row["significant"]),
                 "n": int(row["n"]),
+            }
+        )
+    for job, path in zip(smk.params.mbe_jobs, smk.input.mbe, strict=True):
+        result = read_json(path)
+        records.append(
+            {
+                "lang": job["lang"],
+                "model": job["model"],
+                "method": "MBE",
+                "dataset": job["dataset"],
+                "score": float(result["mbe"]),
+                "p_value": float(result["mbe_p_value"]),
+                "significant": bool(result["mbe_p_value"] < smk.params.alpha),
+                "n": int(result["n_male"]) + int(result["n_female"]),
             }
         )
     table = translations_table(records)

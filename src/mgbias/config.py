@@ -326,7 +326,7 @@ def _check_mbe_translations(config: dict, datasets: dict) -> None:
                     f"key 'mbe_translations.{lang}.models': {model!r} is not one of the "
                     f"configured models {list(config['models'])}"
                 )
-        for method in ("ht", "mt", "tmp"):
+        for method in ("ht", "mt", "tmp", "english"):
             if method in entry and entry[method] not in datasets:
                 raise ConfigError(
                     f"key 'mbe_translations.{lang}.{method}': {entry[method]!r} is not one "

@@ -468,6 +468,15 @@ _OUTPUTS = [
         "PNG",
     ),
     Output(
+        "mbe_translated_result",
+        "results/mbe/translated/{model}/{dataset}/{lang}.json",
+        "mbe_translated",
+        "MBE of one model over translated pairs, each sentence taking the gender of its "
+        "English original (Kaneko et al. 2022, Tables 4-5, MBE row)",
+        "JSON: `model`, `dataset`, `lang`, `english`, `mbe`, `mbe_p_value`, `n_male`, "
+        "`n_female`, `n_excluded`, `weighting`, `model_id`",
+    ),
+    Output(
         "mbe_translations",
         "results/tables/mbe_translations.csv",
         "mbe_translations",

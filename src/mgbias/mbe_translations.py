@@ -7,7 +7,12 @@ sign test) on:
 - **MT**, a machine translation of the same pairs in the same layout (optional: the
   paper's was never released);
 - **Tmp**, template pairs that differ only in the gender slot
-  (:mod:`mgbias.template_pairs`; the male sentence is S_s).
+  (:mod:`mgbias.template_pairs`; the male sentence is S_s);
+
+and **MBE** (Eq. 2) over the translated sentences, each taking the gender of its English
+original (Step 1 with the English pairs ↔ their translations as the parallel corpus,
+:func:`aligned_genders`), from the unmasked pass the pair rules made over the
+translations.
 
 *Diff* = method − HT (signed), as the paper prints it; HT's own Diff is empty.
 """
@@ -19,10 +24,11 @@ from typing import Any
 
 import pandas as pd
 
+from mgbias.mining import gender_of
 from mgbias.report.tables import markdown
 
 #: The methods in the paper's row order; HT first (the reference of Diff).
-METHODS = ("HT", "MT", "Tmp")
+METHODS = ("HT", "MT", "MBE", "Tmp")
 TRANSLATION_COLUMNS = [
     "lang",
     "model",
@@ -34,6 +40,35 @@ TRANSLATION_COLUMNS = [
     "n",
     "diff",
 ]
+
+
+def aligned_genders(
+    english: list[tuple[str, str]],
+    translated: list[tuple[str, str]],
+    female: frozenset[str],
+    male: frozenset[str],
+    *,
+    what: str = "",
+) -> list[str | None]:
+    """The gender of every translated sentence, from its English original.
+
+    ``english`` and ``translated`` are ``(sent_more, sent_less)`` pairs in the same order
+    (the human translations keep CrowS-Pairs' order). Returns one entry per sentence,
+    in the unmasked pass's order (``sent_more``, ``sent_less`` of pair 0, then pair 1,
+    ...): ``"female"``, ``"male"``, ``"both"`` or ``None``
+    (:func:`mgbias.mining.gender_of` on the English sentence).
+
+    Raises
+    ------
+    ValueError
+        If the two hold a different number of pairs (``what`` names the files).
+    """
+    if len(english) != len(translated):
+        raise ValueError(
+            f"{what}: {len(english)} English pairs but {len(translated)} translated pairs; "
+            "the translations must follow the English pairs one to one, in order"
+        )
+    return [gender_of(sentence, female, male) for pair in english for sentence in pair]
 
 
 def translations_table(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
@@ -72,7 +107,8 @@ def translations_markdown(table: pd.DataFrame) -> str:
         "# Human, machine and template translations (Kaneko et al. 2022, Tables 4-5)",
         "",
         "Bias score = Eq. 3 with AULA (above 50: the stereotypical sentence, for Tmp the "
-        "male one, is preferred); ‡ = p < alpha by the exact sign test; Diff = method − HT.",
+        "male one, is preferred); MBE = Eq. 2 over the translated sentences; ‡ = p < alpha "
+        "by the exact sign test (MBE: its label-permutation test); Diff = method − HT.",
     ]
     for lang, block in table.groupby("lang", sort=True):
         shown = pd.DataFrame(

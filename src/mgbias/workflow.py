@@ -354,6 +354,17 @@ def mbe_translation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     return jobs
 
 
+def mbe_translated_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The MBE rows of Tables 4-5: (lang, model, dataset = the human translations, english)
+    for every language whose ``mbe_translations`` entry names its ``english`` originals."""
+    return [
+        {"lang": lang, "model": model, "dataset": entry["ht"], "english": entry["english"]}
+        for lang, entry in (config.get("mbe_translations") or {}).items()
+        if "english" in entry
+        for model in entry["models"]
+    ]
+
+
 def basta2020_worlds(config: Mapping[str, Any]) -> list[str]:
     """Worlds whose domains the contextual probes read (``basta2020.worlds``, else all)."""
     return list(config["basta2020"].get("worlds") or config["worlds"])

@@ -97,6 +97,9 @@ def test_paper_plan_has_mbe_table3_over_the_11_english_models(plan):
 def test_paper_plan_has_tables_4_and_5_from_translations_and_templates(plan):
     counts = job_counts(plan)
     assert counts["template_pairs"] == 2 and counts["mbe_translations"] == 1
+    # the MBE rows: each ja/ru model over its human translations, no model run again
+    assert counts["mbe_translated"] == 6
+    assert "results/mbe/translated/rubert-base-cased/crows_pairs_ht_ru/ru.json" in plan
     assert "data/mined/templates/ja.csv" in plan and "data/mined/templates/ru.csv" in plan
     assert (
         "results/score/pairs/bert-large-japanese-char/crows_pairs_ht_ja/original/ja.masked.parquet"

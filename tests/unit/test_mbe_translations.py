@@ -8,8 +8,8 @@ import pytest
 import yaml
 
 from mgbias.config import ConfigError, validate_config
-from mgbias.mbe_translations import translations_markdown, translations_table
-from mgbias.workflow import mbe_translation_jobs, pair_jobs
+from mgbias.mbe_translations import aligned_genders, translations_markdown, translations_table
+from mgbias.workflow import mbe_translated_jobs, mbe_translation_jobs, pair_jobs
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -19,7 +19,7 @@ def record(model, method, score, p=0.5):
         "lang": "ja",
         "model": model,
         "method": method,
-        "dataset": {"HT": "ht", "MT": "mt", "Tmp": "tmp"}[method],
+        "dataset": {"HT": "ht", "MT": "mt", "MBE": "ht", "Tmp": "tmp"}[method],
         "score": score,
         "p_value": p,
         "significant": p < 0.05,
@@ -52,6 +52,24 @@ def test_diff_is_the_signed_difference_to_ht_and_rows_follow_the_papers_order():
     assert "## ja" in text and "88.31 ‡" in text and "28.31" in text
 
 
+def test_mbe_rows_sit_between_mt_and_tmp():
+    table = translations_table(
+        [record("m", "Tmp", 70.0), record("m", "MBE", 55.0), record("m", "HT", 52.0)]
+    )
+    assert list(table.method) == ["HT", "MBE", "Tmp"]
+    assert table.set_index("method").loc["MBE", "diff"] == pytest.approx(3.0)
+
+
+def test_translated_sentences_take_the_gender_of_their_english_originals():
+    english = [("he is a doctor .", "she is a doctor ."), ("it rains .", "she and he sing .")]
+    translated = [("彼は医者です。", "彼女は医者です。"), ("雨です。", "二人は歌う。")]
+    female, male = frozenset({"she"}), frozenset({"he"})
+    genders = aligned_genders(english, translated, female, male)
+    assert genders == ["male", "female", None, "both"]
+    with pytest.raises(ValueError, match="a.csv and b.json: 2 English pairs but 1 translated"):
+        aligned_genders(english, translated[:1], female, male, what="a.csv and b.json")
+
+
 def test_a_model_without_ht_or_an_unknown_method_is_an_error():
     with pytest.raises(ValueError, match=r"no HT score for \[\('ja', 'base'\)\]"):
         translations_table([record("base", "Tmp", 50.0)])
@@ -70,6 +88,8 @@ def paper_config() -> dict:
 def test_jobs_cover_every_method_and_model_and_models_score_only_their_languages(paper_config):
     jobs = mbe_translation_jobs(paper_config)
     assert len(jobs) == 4 * 2 + 2 * 2  # ja: 4 models x (HT, Tmp); ru: 2 x (HT, Tmp)
+    mbe = mbe_translated_jobs(paper_config)
+    assert len(mbe) == 4 + 2 and {job["english"] for job in mbe} == {"crows_pairs_gender"}
     assert {"lang": "ru", "method": "Tmp", "dataset": "template_pairs",
             "model": "rubert-base-cased"} in jobs  # fmt: skip
     templates = [job for job in pair_jobs(paper_config) if job["dataset"] == "template_pairs"]
