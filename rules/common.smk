@@ -133,6 +133,14 @@ def demo_world_files(world):
     return corpora + text
 
 
+def demo_world_settings():
+    """The ``demo`` section without the knobs of rules downstream of the world (the
+    machine-translation flip), so changing them does not regenerate the world."""
+    return {
+        key: value for key, value in config.get("demo", {}).items() if key != "mt_flip"
+    }
+
+
 def demo_pair_files():
     """Every file the demo writes for the pair benchmarks (English and each language)."""
     languages = [PIVOT, *(lang for lang in LANGUAGES if lang != PIVOT)]

@@ -14,7 +14,7 @@ rule demo_world:
     conda:
         "../envs/mgbias.yaml"
     params:
-        demo=canonical(config.get("demo", {})),
+        demo=canonical(demo_world_settings()),
         languages=sorted(LANGUAGES),
         corpora=sorted(CORPORA),
         seed=lambda wc: step_seed("demo_world", wc.world),
@@ -57,3 +57,23 @@ rule demo_embedding_lists:
         seed=step_seed("demo_embedding_lists"),
     script:
         "../scripts/demo_embedding_lists.py"
+
+
+# Kaneko et al. (2022), Tables 4-5: a gender-biased "machine translation" of the
+# demo CrowS-Pairs (female words in their masculine form at rate demo.mt_flip).
+rule demo_mt_pairs:
+    input:
+        pairs=lambda wc: layout.path("demo_crows_pairs", lang=wc.lang),
+        code=script_code("demo_mt_pairs.py"),
+    output:
+        out("demo_mt_pairs"),
+    log:
+        "logs/demo_mt_pairs/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        lang="{lang}",
+        flip=config.get("demo", {}).get("mt_flip", 0.0),
+        seed=step_seed("demo_mt_pairs"),
+    script:
+        "../scripts/demo_mt_pairs.py"

@@ -233,6 +233,14 @@ _OUTPUTS = [
         "demo gender pairs in the multilingual CrowS-Pairs layout (Steinborn et al. 2022)",
         "mgbias.datasets.crowspairs:REQUIRED_COLUMNS",
     ),
+    Output(
+        "demo_mt_pairs",
+        "data/demo/mt/crows_pairs_{lang}.csv",
+        "demo_mt_pairs",
+        "the demo's stand-in for machine-translated pairs: the demo CrowS-Pairs with each "
+        "sentence's female words in their masculine form with probability demo.mt_flip",
+        "CrowS-Pairs CSV",
+    ),
     # rules/download.smk
     Output(
         "raw_corpus",
