@@ -403,14 +403,15 @@ def zhao2020_targets():
     if not ZHAO2020:
         return []
     targets = [layout.path("zhao2020_inbias_original")]
-    for world in zhao2020_grid_worlds():
-        for src, tgt in zhao2020_alignments():
-            targets.append(layout.path("zhao2020_bli", world=world, src=src, tgt=tgt))
-        for src, tgt in zhao2020_inbias_spaces():
-            targets.append(
-                layout.path("zhao2020_inbias_space", world=world, src=src, tgt=tgt)
-            )
+    if zhao2020_alignments():
+        targets.append(layout.path("zhao2020_grid"))
     return targets
+
+
+def zhao2020_grid_keys(kind):
+    """[world, src, tgt] of every BLI (``bli``) or inBias (``inbias``) of the grid."""
+    pairs = zhao2020_alignments() if kind == "bli" else zhao2020_inbias_spaces()
+    return [[world, src, tgt] for world in zhao2020_grid_worlds() for src, tgt in pairs]
 
 
 def mbe_table3_targets():

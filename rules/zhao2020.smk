@@ -87,3 +87,33 @@ rule zhao2020_inbias_space:
         lang=lambda wc: zhao2020_space_lang(wc.src),
     script:
         "../scripts/inbias.py"
+
+
+rule zhao2020_grid:
+    input:
+        inbias=[
+            layout.path("zhao2020_inbias_space", world=w, src=s, tgt=t)
+            for w, s, t in zhao2020_grid_keys("inbias")
+        ],
+        bli=[
+            layout.path("zhao2020_bli", world=w, src=s, tgt=t)
+            for w, s, t in zhao2020_grid_keys("bli")
+        ],
+        code=script_code("zhao2020_grid_table.py"),
+    output:
+        table=report(
+            out("zhao2020_grid"),
+            caption="../report/zhao2020_grid.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Tables 1-4: inBias and BLI of the aligned spaces",
+        ),
+        markdown=out("zhao2020_grid_markdown"),
+    log:
+        "logs/zhao2020_grid.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        inbias_keys=zhao2020_grid_keys("inbias"),
+        bli_keys=zhao2020_grid_keys("bli"),
+    script:
+        "../scripts/zhao2020_grid_table.py"

@@ -710,6 +710,22 @@ _ZHAO2020 = [
         "the per-occupation scores b_i behind one inBias of an aligned or debiased space",
         "`index`, `masculine`, `feminine`, `score`",
     ),
+    Output(
+        "zhao2020_grid",
+        "results/tables/zhao2020_grid.csv",
+        "zhao2020_grid",
+        "inBias (with the t-test against the original space) and BLI of every aligned "
+        "and debiased space: Zhao et al. (2020), Tables 1-4 in one tidy table",
+        "`world`, `src`, `tgt`, `inbias`, `strong`, `weak`, `n`, `p_value`, "
+        "`significant`, `bli_csls`, `bli_nn`, `paper_used_published_alignment`",
+    ),
+    Output(
+        "zhao2020_grid_markdown",
+        "results/tables/zhao2020_grid.md",
+        "zhao2020_grid",
+        "the same, per world: source by target space, inBias x 100 with stars and BLI",
+        "Markdown",
+    ),
 ]
 _OUTPUTS += _ZHAO2020
 
