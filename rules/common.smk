@@ -73,6 +73,8 @@ wildcard_constraints:
     source=alternatives(KANEKO2023.get("sources", {})),
     rate="r[0-9]{3}",
     repeat="[0-9]+",
+    src="[a-z]{2}(?:deb)?",
+    tgt="[a-z]{2}(?:deb)?",
 
 
 def corpus_code(corpus, lang):
@@ -337,11 +339,94 @@ def zhao2020_inbias_settings():
     return {"n_strong": n_strong(), **ZHAO2020.get("inbias", {})}
 
 
+#: The English space after hard debiasing (the paper's ENDEB).
+ZHAO2020_DEBIASED = "endeb"
+
+
+def zhao2020_grid_worlds():
+    """The worlds whose spaces are aligned (``zhao2020: grid_worlds``; default: all)."""
+    return ZHAO2020.get("grid_worlds", config["worlds"])
+
+
+def zhao2020_alignments():
+    """The (source, target) spaces aligned: Zhao et al.'s grid.
+
+    Every ordered pair of the languages (``grid_languages``, default ``languages``; X->EN
+    included, which the paper took from the published wiki.xx.align.vec), and with
+    ``debias`` (default on when English is among them) ENDEB->X and X->ENDEB for every
+    other language X.
+    """
+    languages = ZHAO2020.get("grid_languages", ZHAO2020.get("languages", []))
+    pairs = [(src, tgt) for src in languages for tgt in languages if src != tgt]
+    if zhao2020_debiases():
+        others = [lang for lang in languages if lang != "en"]
+        pairs += [(ZHAO2020_DEBIASED, lang) for lang in others]
+        pairs += [(lang, ZHAO2020_DEBIASED) for lang in others]
+    return pairs
+
+
+def zhao2020_debiases():
+    """Whether the English space is hard-debiased (ENDEB)."""
+    languages = ZHAO2020.get("grid_languages", ZHAO2020.get("languages", []))
+    return bool(ZHAO2020.get("debias", True)) and "en" in languages
+
+
+def zhao2020_space(world, space):
+    """The .vec file of a space: a language's original vectors, or ENDEB."""
+    if space == ZHAO2020_DEBIASED:
+        return layout.path("zhao2020_debiased", world=world, lang="en")
+    return layout.path("vectors", world=world, lang=space)
+
+
+def zhao2020_space_lang(space):
+    """The language whose words a space holds (ENDEB: en)."""
+    return "en" if space == ZHAO2020_DEBIASED else space
+
+
+def zhao2020_dictionary(src, tgt, split):
+    """The MUSE dictionary file name between two spaces' languages (``train``/``test``)."""
+    name = {"train": "0-5000", "test": "5000-6500"}[split]
+    return f"{zhao2020_space_lang(src)}-{zhao2020_space_lang(tgt)}.{name}.txt"
+
+
+def zhao2020_inbias_spaces():
+    """(src, tgt) of every inBias of an aligned space; (endeb, endeb): ENDEB itself."""
+    spaces = list(zhao2020_alignments())
+    if zhao2020_debiases():
+        spaces.append((ZHAO2020_DEBIASED, ZHAO2020_DEBIASED))
+    return spaces
+
+
+def zhao2020_inbias_space_input(wc):
+    """An aligned space, or ENDEB itself ({src}-{tgt} = endeb-endeb), with its language's
+    original space (vocabulary filter) and original scores (the t-test's reference)."""
+    lang = zhao2020_space_lang(wc.src)
+    if wc.src == wc.tgt:
+        vec = zhao2020_space(wc.world, wc.src)
+    else:
+        vec = layout.path("zhao2020_aligned", world=wc.world, src=wc.src, tgt=wc.tgt)
+    return {
+        "vec": vec,
+        "original": layout.path("vectors", world=wc.world, lang=lang),
+        "reference": layout.path("zhao2020_inbias_scores", world=wc.world, lang=lang),
+        "mibs": layout.path("zhao2020_mibs"),
+    }
+
+
 def zhao2020_targets():
-    """The inBias table of the original spaces, when configured."""
+    """The inBias table of the original spaces, and the alignment grid, when configured."""
     if not ZHAO2020:
         return []
-    return [layout.path("zhao2020_inbias_original")]
+    targets = [layout.path("zhao2020_inbias_original")]
+    if zhao2020_alignments():
+        targets.append(layout.path("zhao2020_grid"))
+    return targets
+
+
+def zhao2020_grid_keys(kind):
+    """[world, src, tgt] of every BLI (``bli``) or inBias (``inbias``) of the grid."""
+    pairs = zhao2020_alignments() if kind == "bli" else zhao2020_inbias_spaces()
+    return [[world, src, tgt] for world in zhao2020_grid_worlds() for src, tgt in pairs]
 
 
 def mbe_table3_targets():

@@ -88,3 +88,47 @@ rule train_vectors:
         seed=lambda wc: step_seed("train_vectors", wc.world, wc.lang) % 2**31,
     script:
         "../scripts/train_vectors.py"
+
+
+# Zhao et al. (2020): hard debiasing of the English space (ENDEB; rules/zhao2020.smk).
+rule zhao2020_debias:
+    input:
+        vec=lambda wc: layout.path("vectors", world=wc.world, lang=wc.lang),
+        code=script_code("debias_vectors.py"),
+    output:
+        vec=out("zhao2020_debiased"),
+        summary=out("zhao2020_debias_summary"),
+    log:
+        "logs/zhao2020_debias/{world}/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    script:
+        "../scripts/debias_vectors.py"
+
+
+# Zhao et al. (2020): RCSLS alignment of one space into another (endeb: ENDEB).
+rule zhao2020_align:
+    input:
+        src=lambda wc: zhao2020_space(wc.world, wc.src),
+        tgt=lambda wc: zhao2020_space(wc.world, wc.tgt),
+        dictionaries=out("zhao2020_dictionaries"),
+        code=script_code("align_vectors.py"),
+    output:
+        vec=out("zhao2020_aligned"),
+        matrix=out("zhao2020_align_matrix"),
+        summary=out("zhao2020_align_summary"),
+    log:
+        "logs/zhao2020_align/{world}/{src}-{tgt}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    threads: ZHAO2020.get("threads", 1)
+    resources:
+        gpu=1,
+        mem_mb=16000,
+        runtime=60,
+    params:
+        rcsls=canonical(ZHAO2020.get("rcsls", {})),
+        dico_train=lambda wc: zhao2020_dictionary(wc.src, wc.tgt, "train"),
+        seed=lambda wc: step_seed("zhao2020_align", wc.world, wc.src, wc.tgt) % 2**31,
+    script:
+        "../scripts/align_vectors.py"

@@ -1,6 +1,8 @@
-# Zhao et al. (2020): inBias of static word vectors (Eq. 1), per world and language.
-# Vectors are trained in rules/models.smk, the demo's MIBs-style lists written in
-# rules/demo.smk. Only with `zhao2020:`.
+# Zhao et al. (2020): inBias of static word vectors (Eq. 1), per world and language,
+# BLI (CSLS, k = 10) of every alignment and inBias of every aligned and debiased space.
+# Vectors are trained, hard-debiased (ENDEB) and aligned (RCSLS) in rules/models.smk,
+# the demo's dictionaries and MIBs-style lists written in rules/demo.smk.
+# Only with `zhao2020:`.
 
 
 rule zhao2020_inbias:
@@ -47,3 +49,71 @@ rule zhao2020_inbias_original:
         languages=ZHAO2020.get("languages", []),
     script:
         "../scripts/zhao2020_inbias_table.py"
+
+
+rule zhao2020_bli:
+    input:
+        src=out("zhao2020_aligned"),
+        tgt=lambda wc: zhao2020_space(wc.world, wc.tgt),
+        dictionaries=out("zhao2020_dictionaries"),
+        code=script_code("bli.py"),
+    output:
+        json=out("zhao2020_bli"),
+    log:
+        "logs/zhao2020_bli/{world}/{src}-{tgt}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    threads: ZHAO2020.get("threads", 1)
+    params:
+        bli=canonical(ZHAO2020.get("bli", {})),
+        dico_test=lambda wc: zhao2020_dictionary(wc.src, wc.tgt, "test"),
+    script:
+        "../scripts/bli.py"
+
+
+rule zhao2020_inbias_space:
+    input:
+        unpack(zhao2020_inbias_space_input),
+        code=script_code("inbias.py"),
+    output:
+        json=out("zhao2020_inbias_space"),
+        scores=out("zhao2020_inbias_space_scores"),
+    log:
+        "logs/zhao2020_inbias_space/{world}/{src}-{tgt}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        inbias=canonical(zhao2020_inbias_settings()),
+        lang=lambda wc: zhao2020_space_lang(wc.src),
+    script:
+        "../scripts/inbias.py"
+
+
+rule zhao2020_grid:
+    input:
+        inbias=[
+            layout.path("zhao2020_inbias_space", world=w, src=s, tgt=t)
+            for w, s, t in zhao2020_grid_keys("inbias")
+        ],
+        bli=[
+            layout.path("zhao2020_bli", world=w, src=s, tgt=t)
+            for w, s, t in zhao2020_grid_keys("bli")
+        ],
+        code=script_code("zhao2020_grid_table.py"),
+    output:
+        table=report(
+            out("zhao2020_grid"),
+            caption="../report/zhao2020_grid.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Tables 1-4: inBias and BLI of the aligned spaces",
+        ),
+        markdown=out("zhao2020_grid_markdown"),
+    log:
+        "logs/zhao2020_grid.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        inbias_keys=zhao2020_grid_keys("inbias"),
+        bli_keys=zhao2020_grid_keys("bli"),
+    script:
+        "../scripts/zhao2020_grid_table.py"

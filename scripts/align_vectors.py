@@ -1,7 +1,8 @@
 """RCSLS alignment of one source space into one target space (fastText's align.py).
 
 Inputs: ``src`` and ``tgt``: .vec (or fastText .bin) files; ``dico_train``: MUSE training
-dictionary (``src tgt`` per line).
+dictionary (``src tgt`` per line), or ``dictionaries``: a directory holding it, named by
+``params.dico_train``.
 Outputs: ``vec``: the full source vocabulary mapped by R, rows L2-normalised (.vec);
 ``matrix``: R as .npy (``R @ x`` maps a source vector); ``summary``: JSON with the loss
 per step, learning rates, pair counts and settings.
@@ -11,6 +12,8 @@ Params: ``rcsls``: settings of :class:`mgbias.embeddings.rcsls.RCSLSConfig` (``k
 torch's CPU threads.
 """
 
+from pathlib import Path
+
 import torch
 
 from mgbias.embeddings.rcsls import RCSLSConfig
@@ -19,13 +22,22 @@ from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
+
+def dictionary(key):
+    """The ``dico_train`` input, or ``params.dico_train`` inside the ``dictionaries`` directory."""
+    inputs = dict(smk.input.items())
+    if key in inputs:
+        return inputs[key]
+    return str(Path(inputs["dictionaries"]) / getattr(smk.params, key))
+
+
 with job_log(smk.log[0]) as log:
     torch.set_num_threads(smk.threads)
     config = RCSLSConfig.from_mapping({**smk.params.rcsls, "seed": smk.params.seed})
     result = align_files(
         smk.input.src,
         smk.input.tgt,
-        smk.input.dico_train,
+        dictionary("dico_train"),
         smk.output.vec,
         config,
         matrix=smk.output.matrix,

@@ -1,12 +1,15 @@
 """Bilingual lexicon induction accuracy of one aligned space (fastText's eval.py).
 
 Inputs: ``src``: source vectors mapped into the target space (.vec); ``tgt``: target
-vectors (.vec); ``dico_test``: MUSE test dictionary.
+vectors (.vec); ``dico_test``: MUSE test dictionary, or ``dictionaries``: a directory
+holding it, named by ``params.dico_test``.
 Outputs: ``json``: ``{retrieval: {accuracy (percent), n_correct, n_source_words,
 n_covered, retrieval, k, maxload}}`` for each retrieval.
 Params: ``bli``: ``retrievals`` (list of ``csls``/``nn``), ``k`` (CSLS neighbours, 10),
 ``maxload`` (vocabulary cap of both sides, 200000), ``center`` (bool), ``device``.
 """
+
+from pathlib import Path
 
 import torch
 
@@ -15,13 +18,22 @@ from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
+
+def dictionary(key):
+    """The ``dico_test`` input, or ``params.dico_test`` inside the ``dictionaries`` directory."""
+    inputs = dict(smk.input.items())
+    if key in inputs:
+        return inputs[key]
+    return str(Path(inputs["dictionaries"]) / getattr(smk.params, key))
+
+
 with job_log(smk.log[0]) as log:
     torch.set_num_threads(smk.threads)
     settings = smk.params.bli
     results = bli_files(
         smk.input.src,
         smk.input.tgt,
-        smk.input.dico_test,
+        dictionary("dico_test"),
         retrievals=settings.get("retrievals", ["csls", "nn"]),
         k=settings.get("k", 10),
         maxload=settings.get("maxload", 200_000),

@@ -362,7 +362,8 @@ def _check_basta2020(config: dict) -> None:
 
 
 def _check_zhao2020(config: dict) -> None:
-    """The ``zhao2020`` languages have monolingual text to train vectors on."""
+    """The ``zhao2020`` languages have monolingual text to train vectors on, and the
+    alignment grid's languages and worlds are configured ones."""
     section = config.get("zhao2020")
     if not section:
         return
@@ -374,6 +375,20 @@ def _check_zhao2020(config: dict) -> None:
         raise ConfigError(
             f"key 'zhao2020.languages': {unknown} have no monolingual text to train "
             f"vectors on; expected some of {known}"
+        )
+    grid = section.get("grid_languages", [])
+    outside = [lang for lang in grid if lang not in section["languages"]]
+    if outside:
+        raise ConfigError(
+            f"key 'zhao2020.grid_languages': {outside} are not among "
+            f"zhao2020.languages {section['languages']}"
+        )
+    worlds = section.get("grid_worlds", [])
+    unknown_worlds = [world for world in worlds if world not in config["worlds"]]
+    if unknown_worlds:
+        raise ConfigError(
+            f"key 'zhao2020.grid_worlds': {unknown_worlds} are not among the worlds "
+            f"{config['worlds']}"
         )
 
 

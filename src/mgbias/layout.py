@@ -667,6 +667,82 @@ _ZHAO2020 = [
         "the same, languages by worlds",
         "Markdown",
     ),
+    Output(
+        "zhao2020_debiased",
+        "models/vectors/debiased/{world}/{lang}.vec",
+        "zhao2020_debias",
+        "hard-debiased vectors (Bolukbasi et al. 2016) of one space: the paper's ENDEB",
+        "fastText .vec, every word unit-length",
+    ),
+    Output(
+        "zhao2020_debias_summary",
+        "models/vectors/debiased/{world}/{lang}.json",
+        "zhao2020_debias",
+        "the gender direction, the definitional pairs used and skipped, the neutralised "
+        "words and the equalised pairs of one hard debiasing",
+        "JSON",
+    ),
+    Output(
+        "zhao2020_aligned",
+        "models/vectors/aligned/{world}/{src}-{tgt}.vec",
+        "zhao2020_align",
+        "the source space mapped into the target space by RCSLS (Joulin et al. 2018); "
+        "`endeb` names the hard-debiased English space",
+        "fastText .vec: the full source vocabulary, mapped and unit-length",
+    ),
+    Output(
+        "zhao2020_align_matrix",
+        "models/vectors/aligned/{world}/{src}-{tgt}.npy",
+        "zhao2020_align",
+        "the RCSLS map R of one alignment (`R @ x` maps a source vector)",
+        "NumPy .npy, d x d float32",
+    ),
+    Output(
+        "zhao2020_align_summary",
+        "models/vectors/aligned/{world}/{src}-{tgt}.json",
+        "zhao2020_align",
+        "loss per step, learning rates, pair counts and settings of one alignment",
+        "JSON",
+    ),
+    Output(
+        "zhao2020_bli",
+        "results/zhao2020/bli/{world}/{src}-{tgt}.json",
+        "zhao2020_bli",
+        "bilingual lexicon induction accuracy of one aligned space on the test dictionary",
+        "JSON: per retrieval (`csls`, `nn`): accuracy (percent), n_correct, "
+        "n_source_words, n_covered, k, maxload",
+    ),
+    Output(
+        "zhao2020_inbias_space",
+        "results/zhao2020/inbias_spaces/{world}/{src}-{tgt}.json",
+        "zhao2020_inbias_space",
+        "inBias of the source language's words in an aligned space (`{src}-{src}`: the "
+        "debiased space itself), tested against the original space",
+        "JSON: inbias, variant, n, n_listed, strong, weak, t_statistic, p_value, paired, seeds",
+    ),
+    Output(
+        "zhao2020_inbias_space_scores",
+        "results/zhao2020/inbias_spaces/{world}/{src}-{tgt}.csv",
+        "zhao2020_inbias_space",
+        "the per-occupation scores b_i behind one inBias of an aligned or debiased space",
+        "`index`, `masculine`, `feminine`, `score`",
+    ),
+    Output(
+        "zhao2020_grid",
+        "results/tables/zhao2020_grid.csv",
+        "zhao2020_grid",
+        "inBias (with the t-test against the original space) and BLI of every aligned "
+        "and debiased space: Zhao et al. (2020), Tables 1-4 in one tidy table",
+        "`world`, `src`, `tgt`, `inbias`, `strong`, `weak`, `n`, `p_value`, "
+        "`significant`, `bli_csls`, `bli_nn`, `paper_used_published_alignment`",
+    ),
+    Output(
+        "zhao2020_grid_markdown",
+        "results/tables/zhao2020_grid.md",
+        "zhao2020_grid",
+        "the same, per world: source by target space, inBias x 100 with stars and BLI",
+        "Markdown",
+    ),
 ]
 _OUTPUTS += _ZHAO2020
 

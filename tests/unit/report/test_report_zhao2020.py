@@ -31,3 +31,31 @@ def test_one_row_per_space_in_the_given_order_and_markdown_by_world():
     # x 100, two decimals, languages in the given order
     assert lines[2].split("|")[1:4] == [" en     ", "      9.17 ", "       2.00 "]
     assert lines[3].split("|")[1:4] == [" de     ", "     18.68 ", "       6.33 "]
+
+
+def test_grid_table_marks_significance_bli_and_the_published_x_en_alignments():
+    from mgbias.report.zhao2020 import GRID_COLUMNS, grid_markdown, grid_table
+
+    def inbias(value, p_value):
+        return {**_result(value, value / 2), "p_value": p_value}
+
+    def bli(csls):
+        return {"csls": {"accuracy": csls}, "nn": {"accuracy": csls / 2}}
+
+    table = grid_table(
+        {
+            ("planted", "es", "en"): inbias(0.15, 0.01),
+            ("planted", "en", "es"): inbias(0.0917, 0.5),
+            ("planted", "endeb", "endeb"): inbias(0.0075, 1e-20),
+        },
+        {("planted", "es", "en"): bli(6.5), ("planted", "en", "es"): bli(22.7)},
+    )
+    assert list(table.columns) == GRID_COLUMNS
+    assert table["significant"].tolist() == [True, False, True]
+    assert table["paper_used_published_alignment"].tolist() == [True, False, False]
+    assert table["bli_csls"].tolist()[:2] == [6.5, 22.7] and math.isnan(table["bli_csls"][2])
+    assert table["bli_nn"].tolist()[1] == 22.7 / 2
+    text = grid_markdown(table)
+    assert "## planted: inBias x 100" in text and "## planted: BLI CSLS %" in text
+    assert "15.00*\u2020" in text and "9.17 " in text and "0.75*" in text
+    assert "22.70" in text and "6.50\u2020" in text

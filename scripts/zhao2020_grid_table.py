@@ -1,0 +1,35 @@
+"""inBias and BLI of every aligned and debiased space (Zhao et al. 2020, Tables 1-4).
+
+Snakemake interface
+-------------------
+input.inbias : list of paths
+    ``scripts/inbias.py``'s JSON per (world, src, tgt) of ``params.inbias_keys``.
+input.bli : list of paths
+    ``scripts/bli.py``'s JSON per (world, src, tgt) of ``params.bli_keys``.
+params.inbias_keys, params.bli_keys : lists of [world, src, tgt]
+output.table : CSV
+    world, src, tgt, inbias, strong, weak, n, p_value, significant, bli_csls, bli_nn,
+    paper_used_published_alignment.
+output.markdown : per world, inBias x 100 with stars and BLI, source by target space.
+"""
+
+from mgbias.atomic import read_json
+from mgbias.report.tables import write_table
+from mgbias.report.zhao2020 import grid_markdown, grid_table
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+
+def keyed(keys, paths):
+    if len(keys) != len(paths):
+        raise ValueError(f"{len(paths)} results for {len(keys)} spaces")
+    return {tuple(key): read_json(path) for key, path in zip(keys, paths, strict=True)}
+
+
+with job_log(smk.log[0]) as log:
+    inbias = keyed(smk.params.inbias_keys, list(smk.input.inbias))
+    bli = keyed(smk.params.bli_keys, list(smk.input.bli))
+    table = grid_table(inbias, bli)
+    write_table(table, grid_markdown(table), smk.output.table, smk.output.markdown)
+    log.info("%s", table.to_string(index=False))
