@@ -267,7 +267,7 @@ def test_contextual_probes_write_tables_1_to_5_and_figures_2_to_5(demo_run):
         assert (knn.n_items == 16).all() if domain == "TED2020" else (knn.n_items >= 16).all()
     table1 = pd.read_csv(tables / "basta2020_table1.csv")
     lines = table1[table1.statistic == "lines"]
-    assert set(lines.value) == {1500.0}
+    assert set(lines.value) == {800.0}
     # Exp. 1's swap: English pairs, Spanish agreement by spaCy morphology
     assert (table1[table1.statistic == "swap_n_swapped"].value > 0).sum() == 2
     assert "| No. lines in direct bias |" in (tables / "basta2020_table1.md").read_text()

@@ -95,7 +95,10 @@ def test_paper_config_takes_urls_languages_and_checksums_from_the_benchmarks(pap
     assert datasets["stereoset"]["url"] == STEREOSET
     assert config["checksums"][CROWS] == CROWS_SHA
     assert config["checksums"][MCP.format(lang="de")] == MCP_DE_SHA
-    assert len(config["checksums"]) == 1 + 5  # StereoSet is not pinned
+    # StereoSet is not pinned; the configuration pins Kaneko et al. (2022)'s two human
+    # translations itself
+    assert len(config["checksums"]) == 1 + 5 + 2
+    assert sum("translated_data" in url for url in config["checksums"]) == 2
     # validating again changes nothing
     assert validate_config(copy.deepcopy(config)) == config
 
