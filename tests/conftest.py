@@ -40,11 +40,34 @@ def repo() -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory) -> Path:
-    """A completed run of tests/configs/tiny.yaml in a copy of the workflow (read-only: copy it)."""
+    """A completed run of tests/configs/tiny.yaml in a copy of the workflow (read-only: copy it).
+
+    One run per test session: under ``pytest -n`` the workers share it through a lock
+    in the session's common temporary directory, so it is built once, by the first
+    worker that needs it. A failed run is recorded and fails the other workers at once.
+    """
+    import shutil
+
+    from filelock import FileLock
     from snakerun import checked, copy_workflow, snakemake
 
-    workdir = copy_workflow(tmp_path_factory.mktemp("tiny") / "run")
-    checked(snakemake(workdir))
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # shared by the workers of this session
+    base = root / "tiny-shared"
+    workdir, done, failed = base / "run", base / "done", base / "failed"
+    with FileLock(str(base) + ".lock"):
+        if failed.exists():
+            raise AssertionError(f"the shared tiny run failed:\n{failed.read_text()}")
+        if not done.exists():
+            shutil.rmtree(base, ignore_errors=True)
+            copy_workflow(workdir)
+            try:
+                checked(snakemake(workdir))
+            except AssertionError as error:
+                failed.write_text(str(error))
+                raise
+            done.touch()
     return workdir
 
 

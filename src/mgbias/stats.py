@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.stats import binomtest, ttest_1samp
-from statsmodels.stats.contingency_tables import mcnemar
 
 from mgbias.seeds import check_seed
 
@@ -93,6 +92,9 @@ def mcnemar_test(b: int, c: int, *, exact: bool | None = None) -> tuple[float, f
         return 0.0, 1.0
     if exact is None:
         exact = b + c < EXACT_MCNEMAR_BELOW
+    # imported here: statsmodels costs every job that imports this module ~1.5 s
+    from statsmodels.stats.contingency_tables import mcnemar
+
     result = mcnemar(np.array([[0, b], [c, 0]], dtype=np.int64), exact=exact, correction=True)
     return float(result.statistic), float(result.pvalue)
 

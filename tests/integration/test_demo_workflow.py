@@ -52,14 +52,14 @@ def mbe(demo_run) -> pd.DataFrame:
 def test_mbe_table_has_the_documented_columns(demo_run, mbe):
     for column in ["model", "corpus", "lang", "world", "mbe", "p_value", "preferred"]:
         assert column in mbe.columns
-    assert set(mbe["lang"]) == {"de", "es", "fr"}
-    assert set(mbe["corpus"]) == {"TED2020", "GlobalVoices"}
+    assert set(mbe["lang"]) == {"de", "es"}
+    assert set(mbe["corpus"]) == {"TED2020"}
     assert (demo_run / "results" / "tables" / "mbe_scores.md").read_text().startswith("# MBE")
 
 
 def test_mining_table_counts(demo_run):
     mined = pd.read_csv(demo_run / "results" / "tables" / "mine_counts.csv")
-    assert len(mined) == 2 * 2 * 3  # worlds x corpora x languages
+    assert len(mined) == 2 * 1 * 2  # worlds x corpora x languages
     assert (mined["n_kept_per_gender"] > 100).all()
     assert (mined["n_both"] > 0).all(), "sentences with both genders must be seen and excluded"
     planted = mined[mined.world == "planted"]
@@ -70,7 +70,7 @@ def test_mining_table_counts(demo_run):
 
 def test_planted_model_prefers_male_sentences_significantly(mbe):
     planted = mbe[mbe.model == "demo-planted"]
-    assert len(planted) == 2 * 2 * 3
+    assert len(planted) == 2 * 1 * 2
     assert (planted["mbe"] > 50).all(), planted[["world", "corpus", "lang", "mbe"]]
     assert (planted["test"] == "permutation").all()  # the calibrated default
     assert (planted["n_permutations"] == 999).all()
@@ -89,9 +89,10 @@ def test_planted_is_further_from_neutral_than_balanced(mbe):
 
 def test_shf_baseline_is_near_neutral(mbe):
     assert ((mbe["shf"] - 50).abs() < 5).all(), mbe["shf"]
-    # Shf is null by construction and tested like MBE: with a calibrated test about 1 of the
-    # 24 baselines has p < 0.05 (5 or more: binomial probability 0.007).
-    assert (mbe["shf_p_value"] < 0.05).sum() <= 4, mbe["shf_p_value"]
+    # Shf is null by construction and tested like MBE: with a calibrated test about 0.4 of
+    # the 8 baselines have p < 0.05 (3 or more: binomial probability 0.006; measured: 1).
+    assert len(mbe) == 8
+    assert (mbe["shf_p_value"] < 0.05).sum() <= 2, mbe["shf_p_value"]
 
 
 @pytest.fixture(scope="session")
@@ -100,17 +101,17 @@ def pair_scores(demo_run) -> pd.DataFrame:
     return scores.set_index(["model", "variant", "lang", "measure"])["score"]
 
 
-TARGETS = ["de", "es", "fr"]
+TARGETS = ["de", "es"]
 
 
 def test_pair_tables_cover_every_model_language_variant_and_measure(demo_run, pair_scores):
-    assert len(pair_scores) == 2 * 4 * 6  # models x languages x measures
+    assert len(pair_scores) == 2 * 3 * 6  # models x languages x measures
     for table in ["pairs_steinborn_table2", "pairs_by_model"]:
         assert (demo_run / "results" / "tables" / f"{table}.md").read_text().startswith("# ")
 
 
 def test_planted_pair_bias_is_recovered_by_aula_and_cps(pair_scores):
-    # The demo pairs swap the subject's gender; in German, Spanish and French the
+    # The demo pairs swap the subject's gender; in German and Spanish the
     # occupation agrees with it (Ärztin / Arzt), so the planted association is
     # visible to every measure there.
     for measure in ["aula", "cps"]:
@@ -123,7 +124,7 @@ def test_planted_pair_bias_is_recovered_by_aula_and_cps(pair_scores):
 def test_planted_pair_bias_gives_a_negative_sjsd(demo_run):
     # S_JSD < 0: the stereotypical sentence's shared tokens are closer to gold.
     # Measured at test size (x 1e-3): planted German -8.34 +- 0.67, Spanish
-    # -8.40 +- 0.79, French -5.90 +- 1.03; balanced -0.10, -0.46, -0.27.
+    # -8.40 +- 0.79; balanced -0.10, -0.46.
     scores = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
     sjsd = scores[(scores.variant == "original") & (scores.measure == "sjsd")]
     sjsd = sjsd.set_index(["model", "lang"])
@@ -149,8 +150,9 @@ def test_second_run_has_nothing_to_do(demo_run):
 
 
 # Kaneko et al. (2023): the balanced demo MLM fine-tuned on its own text at male
-# rates r = 0, 0.25, 0.5, 0.75, 1, per language.
+# rates r = 0, 0.5, 1 (config/config.yaml: also 0.25 and 0.75), per language.
 KANEKO2023_LANGUAGES = ["de", "en"]  # tests/configs/test.yaml (config/config.yaml: all four)
+KANEKO2023_RATES = [0.0, 0.5, 1.0]
 
 
 @pytest.fixture(scope="session")
@@ -171,7 +173,7 @@ def test_bias_control_moves_the_pronoun_share_with_r_in_every_language(kaneko202
     assert sorted(set(kaneko2023_figure2.language)) == KANEKO2023_LANGUAGES
     for lang, block in kaneko2023_figure2.groupby("language"):
         share = block.set_index("r")["male_share"]
-        assert list(share.index) == [0.0, 0.25, 0.5, 0.75, 1.0], lang
+        assert list(share.index) == KANEKO2023_RATES, lang
         assert share.is_monotonic_increasing and share.is_unique, (lang, share)
         assert share[1.0] - share[0.0] >= 0.5, (lang, share)
         assert abs(share[0.5] - 0.5) <= 0.15, (lang, share)
@@ -184,14 +186,14 @@ def test_oriented_aula_ranks_the_bias_controlled_models_by_r(demo_run):
     aula = aula.set_index("language")
     assert sorted(aula.index) == KANEKO2023_LANGUAGES
     for lang in KANEKO2023_LANGUAGES:
-        assert aula.loc[lang, "n_r"] == 5
+        assert aula.loc[lang, "n_r"] == len(KANEKO2023_RATES)
         assert aula.loc[lang, "pearson"] >= 0.6, (lang, aula.loc[lang])
     # MBE on the balanced world's TED2020 sentences: every target language of the
     # grid (English, the pivot, has none) follows r
     mbe = computed[computed.measure == "mbe"].set_index("language")
     assert sorted(mbe.index) == [lang for lang in KANEKO2023_LANGUAGES if lang != "en"]
     for lang in mbe.index:
-        assert mbe.loc[lang, "n_r"] == 5
+        assert mbe.loc[lang, "n_r"] == len(KANEKO2023_RATES)
         assert mbe.loc[lang, "pearson"] >= 0.6, (lang, mbe.loc[lang])
     # TBS and CPS are recorded (their values are not asserted: TBS's prior
     # "[MASK] is a [MASK]." moves with the pronoun prior)
@@ -208,14 +210,15 @@ def test_oriented_aula_ranks_the_bias_controlled_models_by_r(demo_run):
 def test_mbe_agrees_with_the_original_score_across_the_bias_controlled_grid(demo_run):
     """Kaneko et al. (2022), Table 3, on the English bias-controlled models (r = 0..1).
 
-    Measured: MBE 49.0, 50.0, 50.3, 50.9, 51.7 and the male-oriented Eq. 3 50.3 ... 58.0
-    along r (Spearman 0.90); the paper's stereotype-oriented Eq. 3 stays at 44-46 for
-    every r (the demo's stereotypes concern women and men alike), hence `original: male`.
+    Measured: MBE 49.0, 50.3, 51.7 and the male-oriented Eq. 3 50.3, 54.0, 58.0 at
+    r = 0, 0.5, 1 (Spearman 1; 0.90 over the five rates of config/config.yaml); the
+    paper's stereotype-oriented Eq. 3 stays at 44-46 for every r (the demo's stereotypes
+    concern women and men alike), hence `original: male`.
     """
     tables = demo_run / "results" / "tables"
     models = pd.read_csv(tables / "mbe_table3_models.csv")
-    assert len(models) == 5 and set(models.dataset) == {"multilingual_crows_pairs"}
-    assert set(models.model) == {f"demo-balanced-news-en-r{r:03d}-s0" for r in (0, 25, 50, 75, 100)}
+    assert len(models) == 3 and set(models.dataset) == {"multilingual_crows_pairs"}
+    assert set(models.model) == {f"demo-balanced-news-en-r{r:03d}-s0" for r in (0, 50, 100)}
     assert (models.n_male > 0).all() and (models.n_female > 0).all()
     table = pd.read_csv(tables / "mbe_table3.csv").set_index(["metric", "method"])
     assert set(table.index) == {
@@ -231,7 +234,7 @@ def test_mbe_agrees_with_the_original_score_across_the_bias_controlled_grid(demo
 def test_the_demo_translations_preserve_every_pronoun(demo_run):
     """Kaneko et al. (2022), Figure 2: the demo renders every pronoun (no drop knob)."""
     table = pd.read_csv(demo_run / "results" / "tables" / "mbe_figure2.csv")
-    assert set(table.corpus) == {"GlobalVoices"} and set(table.world) == {"planted", "balanced"}
+    assert set(table.corpus) == {"TED2020"} and set(table.world) == {"planted", "balanced"}
     assert set(table.gender) == {"male", "female"} and (table.n > 50).all()
     assert (table.pct == 100.0).all(), table
     assert (demo_run / "results" / "figures" / "mbe_figure2.png").stat().st_size > 0
@@ -242,7 +245,7 @@ def test_inbias_is_higher_for_the_planted_world_in_every_language(demo_run):
     # the planted world ties occupations to one gender, the balanced one does not
     table = pd.read_csv(demo_run / "results" / "tables" / "zhao2020_inbias_original.csv")
     inbias = table.pivot(index="lang", columns="world", values="inbias")
-    assert sorted(inbias.index) == ["de", "en", "es", "fr"]
+    assert sorted(inbias.index) == ["de", "en", "es"]
     for lang, row in inbias.iterrows():
         assert row["planted"] > row["balanced"], (lang, row.to_dict())
     assert (table["n"] > 0).all() and (table["variant"] == "averaged").all()

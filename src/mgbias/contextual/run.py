@@ -24,6 +24,7 @@ import pandas as pd
 from mgbias.contextual.biased_words import BiasedWords
 from mgbias.contextual.classification import classification_experiment
 from mgbias.contextual.clustering import clustering_experiment
+from mgbias.contextual.columns import COLUMNS, EXPERIMENTS
 from mgbias.contextual.direct_bias import contextual_direct_bias
 from mgbias.contextual.direction import swap_pca
 from mgbias.contextual.hidden import WordVectors
@@ -31,9 +32,6 @@ from mgbias.contextual.lists import ProbeLists
 from mgbias.contextual.plan import ProbePlan
 
 __all__ = ["COLUMNS", "EXPERIMENTS", "ProbeResults", "run_probes", "stand_in_lists"]
-
-EXPERIMENTS = (1, 2, 3, 4, 5)
-COLUMNS = ("layer", "experiment", "measure", "mean", "min", "max", "range", "n_items", "n_runs")
 
 
 @dataclass(frozen=True)

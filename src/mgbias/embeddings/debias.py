@@ -32,7 +32,6 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
-from sklearn.decomposition import PCA
 
 from mgbias.embeddings.vectors import Vectors, normalize_rows_inplace, unit_rows
 
@@ -191,6 +190,9 @@ def pair_centred_pca(
     center = (first + second) / 2
     matrix = np.empty((2 * len(first), first.shape[1]))
     matrix[0::2], matrix[1::2] = first - center, second - center
+    # imported here: scikit-learn costs every job that imports this module ~2 s
+    from sklearn.decomposition import PCA
+
     pca = PCA(n_components=min(n_components, *matrix.shape))
     pca.fit(matrix)
     components = pca.components_ / np.linalg.norm(pca.components_, axis=1, keepdims=True)

@@ -10,17 +10,15 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from mgbias.atomic import atomic_path, write_json
-from mgbias.embeddings.bli import BLIResult, bli_accuracy
-from mgbias.embeddings.debias import DebiasResult, hard_debias, load_debias_lists
 from mgbias.embeddings.dictionaries import read_dictionary
 from mgbias.embeddings.mibs import read_occupation_pairs, read_seed_pairs
-from mgbias.embeddings.rcsls import AlignmentResult, RCSLSConfig, align, map_vectors
+from mgbias.embeddings.rcsls_config import RCSLSConfig
 from mgbias.embeddings.vectors import read_vectors, write_vec
 from mgbias.measures.inbias import (
     STRONG_PAIRS_EN,
@@ -30,6 +28,14 @@ from mgbias.measures.inbias import (
     strong_weak_means,
     vocabulary_filter,
 )
+
+if TYPE_CHECKING:
+    from mgbias.embeddings.bli import BLIResult
+    from mgbias.embeddings.debias import DebiasResult
+    from mgbias.embeddings.rcsls import AlignmentResult
+
+# The steps import torch (alignment, BLI) and scikit-learn (debiasing) where they run:
+# an inBias job needs neither, and each costs a job seconds to import.
 
 __all__ = [
     "InBiasReport",
@@ -66,6 +72,8 @@ def align_files(
     full source vocabulary mapped by ``R`` and L2-normalised. ``matrix`` receives ``R``
     (``.npy``) and ``summary`` a JSON of losses, pair counts and settings.
     """
+    from mgbias.embeddings.rcsls import align, map_vectors
+
     src = read_vectors(src_emb, config.maxload)
     tgt = read_vectors(tgt_emb, config.maxload)
     result = align(src, tgt, read_dictionary(dico_train), config)
@@ -91,6 +99,8 @@ def bli_files(
 ) -> list[BLIResult]:
     """BLI accuracy of ``src_emb`` (already in the target space) against ``tgt_emb``
     (fastText's ``eval.py``), one result per retrieval; ``output`` gets them as JSON."""
+    from mgbias.embeddings.bli import bli_accuracy
+
     src = read_vectors(src_emb, maxload)
     tgt = read_vectors(tgt_emb, maxload)
     pairs = read_dictionary(dico_test)
@@ -117,6 +127,8 @@ def debias_file(
     ``None`` list paths take the shipped debiaswe lists; ``summary`` gets the gender
     direction, skipped definitional pairs and equalised pairs as JSON.
     """
+    from mgbias.embeddings.debias import hard_debias, load_debias_lists
+
     lists = load_debias_lists(definitional, gender_specific, equalize)
     result = hard_debias(read_vectors(emb), lists)
     write_vec(output, result.vectors, precision=precision)

@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from mgbias.atomic import atomic_path  # noqa: E402
-from mgbias.contextual.run import COLUMNS  # noqa: E402
+from mgbias.contextual.columns import COLUMNS  # noqa: E402
 
 __all__ = [
     "JOB_COLUMNS",
