@@ -269,9 +269,9 @@ def test_slurm_runs_the_demo_dag_with_the_tables_of_a_local_run(cluster, tiny_ru
         tmp_path,
         REPO / "Snakefile",
         on_slurm,
+        *SLURM_TARGETS,  # before --configfile, which takes every value after it
         "--configfile",
         str(REPO / "tests" / "configs" / "tiny.yaml"),
-        *SLURM_TARGETS,
         timeout=DEMO_TIMEOUT_SECONDS,
     )
     known = assert_every_job_went_through_sbatch(cluster, result.stdout, on_slurm)
