@@ -468,6 +468,17 @@ def mbe_translated_english(wc):
     )
 
 
+def native_names_ht(wc):
+    """The human translations (``mbe_translations.<lang>.ht``) whose names Table 6 replaces."""
+    entry = (config.get("mbe_translations") or {}).get(wc.lang)
+    if not entry:
+        raise ValueError(
+            f"native_name_pairs: mbe_translations has no entry for {wc.lang!r}, so there "
+            "are no human translations to rewrite"
+        )
+    return pair_file(config, entry["ht"], wc.lang)
+
+
 def mbe_translated_inputs(wc):
     """The translations, their English originals and the unmasked pass over the former."""
     return {

@@ -114,3 +114,23 @@ rule template_pairs:
         lang="{lang}",
     script:
         "../scripts/template_pairs.py"
+
+
+# Kaneko et al. (2022, §6, Table 6): the human translations with every transliterated
+# English first name replaced by a native name of the same gender (seeded); a pair
+# dataset reads them through a file:// URL (`mbe_translations.<lang>.names`).
+rule native_name_pairs:
+    input:
+        ht=native_names_ht,
+        code=script_code("native_name_pairs.py"),
+    output:
+        out("native_name_pairs"),
+    log:
+        "logs/native_name_pairs/{lang}.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        lang="{lang}",
+        seed=lambda wc: step_seed("native_name_pairs", wc.lang),
+    script:
+        "../scripts/native_name_pairs.py"

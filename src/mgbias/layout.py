@@ -337,6 +337,14 @@ _OUTPUTS = [
         "CrowS-Pairs CSV: (index), `sent_more`, `sent_less`, `stereo_antistereo`, `bias_type`",
     ),
     Output(
+        "native_name_pairs",
+        "data/mined/native_names/{lang}.csv",
+        "native_name_pairs",
+        "the human translations of Kaneko et al. (2022), §6, with every transliterated "
+        "English first name replaced by a native name of the same gender (Table 6, HT_name)",
+        "CrowS-Pairs CSV: (index), `sent_more`, `sent_less`, `stereo_antistereo`, `bias_type`",
+    ),
+    Output(
         "controlled_female",
         "data/mined/controlled/{source}/{lang}/female.txt",
         "mine_controlled",

@@ -1,4 +1,5 @@
-"""Tables 4 and 5 of Kaneko et al. (2022): human, machine and template translations.
+"""Tables 4, 5 and 6 of Kaneko et al. (2022): human, machine and template translations,
+and human translations with native names.
 
 For each model of a language, Eq. 3 with AULA (the pair measure ``aula``, with its exact
 sign test) on:
@@ -14,6 +15,10 @@ original (Step 1 with the English pairs ↔ their translations as the parallel c
 :func:`aligned_genders`), from the unmasked pass the pair rules made over the
 translations.
 
+and, for Table 6, Eq. 3 on **HT_name**, the human translations with every transliterated
+English first name replaced by a native one of the same gender
+(:mod:`mgbias.native_names`).
+
 *Diff* = method − HT (signed), as the paper prints it; HT's own Diff is empty.
 """
 
@@ -27,8 +32,11 @@ import pandas as pd
 from mgbias.mining import gender_of
 from mgbias.report.tables import markdown
 
-#: The methods in the paper's row order; HT first (the reference of Diff).
-METHODS = ("HT", "MT", "MBE", "Tmp")
+#: The methods in the paper's row order; HT first (the reference of Diff). HT_name is
+#: Table 6's row.
+METHODS = ("HT", "MT", "MBE", "Tmp", "HT_name")
+#: The methods of Tables 4 and 5; the rest are Table 6's.
+TABLE45_METHODS = ("HT", "MT", "MBE", "Tmp")
 TRANSLATION_COLUMNS = [
     "lang",
     "model",
@@ -102,7 +110,8 @@ def translations_table(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
 
 
 def translations_markdown(table: pd.DataFrame) -> str:
-    """One block per language in the paper's layout: method, model, bias score (‡), Diff."""
+    """Tables 4-5 (one block per language: method, model, bias score (‡), Diff) and, when
+    HT_name rows exist, Table 6 (language, model, HT_name's bias score, Diff)."""
     parts = [
         "# Human, machine and template translations (Kaneko et al. 2022, Tables 4-5)",
         "",
@@ -110,17 +119,47 @@ def translations_markdown(table: pd.DataFrame) -> str:
         "male one, is preferred); MBE = Eq. 2 over the translated sentences; ‡ = p < alpha "
         "by the exact sign test (MBE: its label-permutation test); Diff = method − HT.",
     ]
-    for lang, block in table.groupby("lang", sort=True):
+    main = table[table["method"].isin(TABLE45_METHODS)]
+    for lang, block in main.groupby("lang", sort=True):
         shown = pd.DataFrame(
             {
                 "method": block["method"],
                 "model": block["model"],
-                "bias score": [
-                    f"{score:.2f}{' ‡' if significant else ''}"
-                    for score, significant in zip(block.score, block.significant, strict=True)
-                ],
-                "Diff": ["" if pd.isna(d) else f"{d:.2f}" for d in block["diff"]],
+                "bias score": _scores(block),
+                "Diff": _diffs(block),
             }
         )
         parts += ["", f"## {lang}", "", markdown(shown)]
+    names = table[table["method"] == "HT_name"]
+    if len(names):
+        parts += [
+            "",
+            "# Native names (Kaneko et al. 2022, Table 6)",
+            "",
+            "HT_name = the human translations with every transliterated English first name "
+            "replaced by a native name of the same gender (seeded); bias score = Eq. 3 with "
+            "AULA; ‡ = p < alpha by the exact sign test; Diff = HT_name − HT.",
+            "",
+            markdown(
+                pd.DataFrame(
+                    {
+                        "language": names["lang"],
+                        "model": names["model"],
+                        "HT_name": _scores(names),
+                        "Diff": _diffs(names),
+                    }
+                )
+            ),
+        ]
     return "\n".join(parts) + "\n"
+
+
+def _scores(block: pd.DataFrame) -> list[str]:
+    return [
+        f"{score:.2f}{' ‡' if significant else ''}"
+        for score, significant in zip(block["score"], block["significant"], strict=True)
+    ]
+
+
+def _diffs(block: pd.DataFrame) -> list[str]:
+    return ["" if pd.isna(d) else f"{d:.2f}" for d in block["diff"]]

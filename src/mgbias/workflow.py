@@ -338,7 +338,7 @@ def mbe_preservation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
 
 
 #: ``mbe_translations`` keys and the method names of Tables 4-5 (Kaneko et al. 2022).
-TRANSLATION_METHODS = {"ht": "HT", "mt": "MT", "tmp": "Tmp"}
+TRANSLATION_METHODS = {"ht": "HT", "mt": "MT", "tmp": "Tmp", "names": "HT_name"}
 
 
 def mbe_translation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:

@@ -154,7 +154,7 @@ def test_the_installed_package_is_not_the_checkout(venv, user):
 def test_check_config_uses_the_shipped_schema(user):
     shutil.copy(REPO / "config" / "paper.yaml", user.workdir / "paper.yaml")
     result = checked(user("mgbias", "check-config", "paper.yaml"))
-    assert "paper.yaml: valid; 8 languages, 2 corpora, 29 models, 7 pair datasets" in result.stdout
+    assert "paper.yaml: valid; 8 languages, 2 corpora, 29 models, 8 pair datasets" in result.stdout
     bad = (REPO / "config" / "paper.yaml").read_text() + "colour: blue\n"
     (user.workdir / "bad.yaml").write_text(bad)
     result = user("mgbias", "check-config", "bad.yaml")

@@ -64,15 +64,17 @@ def test_paper_plan_scores_steinborn_models_on_the_public_pair_benchmarks(plan):
     counts = job_counts(plan)
     # CrowS-Pairs (en) + multilingual CrowS-Pairs (en, de, id, th, fi) + StereoSet (en)
     # + CrowS-Pairs' gender pairs for Kaneko et al. (2023) (en) + Kaneko et al. (2022)'s
-    # human translations (ja, ru) and template pairs (ja, ru)
-    assert counts["download_pairs"] == 8 + 4
+    # human translations (ja, ru), template pairs (ja, ru) and the human translations with
+    # native names (ja, ru)
+    assert counts["download_pairs"] == 8 + 6
     # CrowS-Pairs: 5 models x (unperturbed, perturbed); multilingual: 2 models x 5
     # languages; StereoSet: 5 models; the gender pairs: 2 base models + 44 fine-tunings;
     # Kaneko et al. (2022) Table 3: 11 English models on the gender pairs and StereoSet,
     # of which roberta (StereoSet) and albert-base (gender pairs) are scored already
-    # Tables 4-5: 6 Japanese and Russian models x (human translations, template pairs)
-    assert counts["score_pairs"] == 10 + 10 + 5 + 2 + 44 + 20 + 12
-    assert counts["pair_measures"] == 71 + 20 + 12
+    # Tables 4-6: 6 Japanese and Russian models x (human translations, template pairs,
+    # native names)
+    assert counts["score_pairs"] == 10 + 10 + 5 + 2 + 44 + 20 + 18
+    assert counts["pair_measures"] == 71 + 20 + 18
     assert counts["pairs_steinborn_table2"] == counts["pairs_steinborn_table3"] == 1
     assert "results/score/pairs/xlmr/multilingual_crows_pairs/original/th.masked.parquet" in plan
     assert "results/score/pairs/albert/crows_pairs/perturbed/en.masked.parquet" in plan
@@ -108,6 +110,20 @@ def test_paper_plan_has_tables_4_and_5_from_translations_and_templates(plan):
     assert "results/pairs/measures/rubert-base-cased/template_pairs/original/ru.csv" in plan
     # a model scores only its own language's template pairs
     assert "results/pairs/measures/rubert-base-cased/template_pairs/original/ja.csv" not in plan
+
+
+def test_paper_plan_has_table_6_from_the_human_translations_with_native_names(plan):
+    """Kaneko et al. (2022), Table 6: each ja/ru model on its human translations with
+    native first names (rule native_name_pairs), in the same table as Tables 4-5."""
+    counts = job_counts(plan)
+    assert counts["native_name_pairs"] == 2
+    assert "data/mined/native_names/ja.csv" in plan and "data/mined/native_names/ru.csv" in plan
+    assert "data/raw/pairs/crows_pairs_ht_names/ru/ru.csv" in plan
+    for model, lang in [("bert-large-japanese-char", "ja"), ("rubert-base-cased", "ru")]:
+        measures = f"results/pairs/measures/{model}/crows_pairs_ht_names/original/{lang}.csv"
+        assert measures in plan
+    wrong_language = "results/pairs/measures/rubert-base-cased/crows_pairs_ht_names/original/ja.csv"
+    assert wrong_language not in plan
 
 
 def test_paper_plan_uses_each_corpus_language_codes(plan):

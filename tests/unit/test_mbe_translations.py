@@ -87,7 +87,9 @@ def paper_config() -> dict:
 
 def test_jobs_cover_every_method_and_model_and_models_score_only_their_languages(paper_config):
     jobs = mbe_translation_jobs(paper_config)
-    assert len(jobs) == 4 * 2 + 2 * 2  # ja: 4 models x (HT, Tmp); ru: 2 x (HT, Tmp)
+    # ja: 4 models x (HT, Tmp, HT_name); ru: 2 x (HT, Tmp, HT_name)
+    assert len(jobs) == 4 * 3 + 2 * 3
+    assert {job["method"] for job in jobs} == {"HT", "Tmp", "HT_name"}
     mbe = mbe_translated_jobs(paper_config)
     assert len(mbe) == 4 + 2 and {job["english"] for job in mbe} == {"crows_pairs_gender"}
     assert {"lang": "ru", "method": "Tmp", "dataset": "template_pairs",

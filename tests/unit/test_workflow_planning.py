@@ -133,7 +133,7 @@ def test_cli_check_config(repo, capsys):
     )
     # 14 + 9 English models of Table 3 + 6 ja/ru of Tables 4-5 (Kaneko et al. 2022);
     # + human translations (ja, ru) and template pairs
-    assert "29 models, 7 pair datasets" in capsys.readouterr().out
+    assert "29 models, 8 pair datasets" in capsys.readouterr().out
 
 
 def test_pair_jobs_expand_models_variants_and_languages():
