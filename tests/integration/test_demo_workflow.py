@@ -13,6 +13,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from mgbias.pair_data import load_pairs
+
 REPO = Path(__file__).resolve().parents[2]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
@@ -98,6 +100,7 @@ def test_shf_baseline_is_near_neutral(mbe):
 @pytest.fixture(scope="session")
 def pair_scores(demo_run) -> pd.DataFrame:
     scores = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
+    scores = scores[scores.dataset == "multilingual_crows_pairs"]
     return scores.set_index(["model", "variant", "lang", "measure"])["score"]
 
 
@@ -106,6 +109,14 @@ TARGETS = ["de", "es"]
 
 def test_pair_tables_cover_every_model_language_variant_and_measure(demo_run, pair_scores):
     assert len(pair_scores) == 2 * 3 * 6  # models x languages x measures
+    # and the pair datasets of Kaneko et al. (2022), Tables 4-6 (one language each)
+    datasets = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv").dataset
+    assert datasets.value_counts().to_dict() == {
+        "multilingual_crows_pairs": 36,
+        "crows_pairs_mt": 12,
+        "template_pairs": 12,
+        "crows_pairs_names": 12,
+    }
     for table in ["pairs_steinborn_table2", "pairs_by_model"]:
         assert (demo_run / "results" / "tables" / f"{table}.md").read_text().startswith("# ")
 
@@ -126,6 +137,7 @@ def test_planted_pair_bias_gives_a_negative_sjsd(demo_run):
     # Measured at test size (x 1e-3): planted German -8.34 +- 0.67, Spanish
     # -8.40 +- 0.79; balanced -0.10, -0.46.
     scores = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
+    scores = scores[scores.dataset == "multilingual_crows_pairs"]
     sjsd = scores[(scores.variant == "original") & (scores.measure == "sjsd")]
     sjsd = sjsd.set_index(["model", "lang"])
     for lang in TARGETS:
@@ -238,6 +250,39 @@ def test_the_demo_translations_preserve_every_pronoun(demo_run):
     assert set(table.gender) == {"male", "female"} and (table.n > 50).all()
     assert (table.pct == 100.0).all(), table
     assert (demo_run / "results" / "figures" / "mbe_figure2.png").stat().st_size > 0
+
+
+def test_translation_tables_4_to_6_have_their_rows_and_signs(demo_run):
+    """Kaneko et al. (2022), Tables 4-6 on the demo pairs: HT, MT, MBE and Tmp in English,
+    HT, MBE and HT_name (native first names) in Spanish, each with Diff = method - HT."""
+    table = pd.read_csv(demo_run / "results" / "tables" / "mbe_translations.csv")
+    rows = table.set_index(["lang", "method", "model"])
+    models = {"demo-planted", "demo-balanced"}
+    for lang, methods in {"en": ["HT", "MT", "MBE", "Tmp"], "es": ["HT", "MBE", "HT_name"]}.items():
+        for method in methods:
+            assert {m for (la, me, m) in rows.index if (la, me) == (lang, method)} == models
+    assert len(table) == 2 * (4 + 3)
+    # MT renders some female words masculine (demo.mt_flip 0.3): a flipped pair becomes a
+    # tie, which Eq. 3 never counts as a stereotypical win, so MT can only lose to HT
+    for model in models:
+        assert rows.loc[("en", "MT", model), "diff"] <= 0
+    # the planted association is recovered by the templates and survives native names
+    assert (
+        rows.loc[("en", "Tmp", "demo-planted"), "score"]
+        > rows.loc[("en", "Tmp", "demo-balanced"), "score"]
+    )
+    assert rows.loc[("es", "HT_name", "demo-planted"), "significant"]
+    assert rows.loc[("es", "HT_name", "demo-planted"), "score"] > 50
+    # the Spanish file with native names: the same pairs, names alone changed
+    named = pd.read_csv(demo_run / "data" / "mined" / "native_names" / "es.csv")
+    original = load_pairs(
+        str(demo_run / "data/demo/mirror/benchmarks/multilingual_crows_pairs_es.csv"), lang="es"
+    )
+    assert len(named) == len(original) == 300
+    changed = sum(a != b for a, b in zip(named.sent_more, original.sent_more, strict=True))
+    assert changed > 200  # most demo subjects are first names
+    text = (demo_run / "results" / "tables" / "mbe_translations.md").read_text()
+    assert "# Native names (Kaneko et al. 2022, Table 6)" in text
 
 
 def test_inbias_is_higher_for_the_planted_world_in_every_language(demo_run):
