@@ -60,7 +60,7 @@ rule demo_embedding_lists:
 
 
 # Kaneko et al. (2022), Tables 4-5: a gender-biased "machine translation" of the
-# demo CrowS-Pairs (female words in their masculine form at rate demo.mt_flip).
+# demo CrowS-Pairs (a pair's female sentence rendered masculine at rate demo.mt_flip).
 rule demo_mt_pairs:
     input:
         pairs=lambda wc: layout.path("demo_crows_pairs", lang=wc.lang),

@@ -238,7 +238,8 @@ _OUTPUTS = [
         "data/demo/mt/crows_pairs_{lang}.csv",
         "demo_mt_pairs",
         "the demo's stand-in for machine-translated pairs: the demo CrowS-Pairs with each "
-        "sentence's female words in their masculine form with probability demo.mt_flip",
+        "pair's female sentence rendered masculine (the pair's male sentence) with probability "
+        "demo.mt_flip",
         "CrowS-Pairs CSV",
     ),
     # rules/download.smk

@@ -2,13 +2,17 @@
 
 The paper's MT rows score Google-translated CrowS-Pairs, whose translations "could
 produce gender-biased translations" (§5.2). The demo renders its own pairs exactly, so
-this module makes the bias: each sentence of a pair file is, with probability ``flip``,
-"translated" with its female words in their masculine form (she -> he, her -> his,
-woman -> man, ...). A pair whose two sentences differ only in those words then becomes
-a tie, which Eq. 3 counts as not preferring the stereotypical sentence, so MT's
-difference to HT grows with ``flip``. The draws are nested: one uniform per sentence
-(seeded), flipped when below ``flip``, so a larger ``flip`` flips a superset.
-English only: the demo's other languages mark gender on articles and agreement too.
+this module makes the bias: the female sentence of each pair is, with probability
+``flip``, "translated" with its subject in the masculine form, with everything that
+agrees with it (she -> he, Ärztin -> Arzt, la ingeniera -> el ingeniero). The demo's
+two sentences of a pair differ only in the subject's gender, so that masculine
+rendering is the pair's male sentence (a name subject becomes the male name of the
+same rank). The pair then becomes a tie, which Eq. 3 counts as not preferring the
+stereotypical sentence, so MT's difference to HT grows with ``flip``, in every demo
+language. The female sentence is ``sent_more`` of a ``stereo`` pair and ``sent_less``
+of an ``antistereo`` one (the demo writes each occupation's stereotyped gender as
+``sent_more``). The draws are nested: one uniform per sentence (seeded), applied to the
+female one and flipped when below ``flip``, so a larger ``flip`` flips a superset.
 """
 
 from __future__ import annotations
@@ -21,32 +25,17 @@ from pathlib import Path
 import numpy as np
 
 from mgbias.atomic import write_text
-from mgbias.demo.lexicon import ENGLISH_POSSESSIVES, PERSON_NOUNS, PRONOUNS
-from mgbias.genders import FEMALE, MALE
+from mgbias.demo.lexicon import LANGUAGES
 
-#: The pair columns the flip applies to.
+#: The pair columns, in draw order.
 SENTENCE_COLUMNS = ("sent_more", "sent_less")
 
 
-def masculine_forms(lang: str) -> dict[str, str]:
-    """Female word -> its masculine form, from the demo lexicon (English only)."""
-    if lang != "en":
-        raise ValueError(
-            f"the demo machine translation is English only (got {lang!r}): the other demo "
-            "languages mark gender on articles and agreement as well"
-        )
-    forms = {PRONOUNS["en"][FEMALE]: PRONOUNS["en"][MALE]}
-    forms[ENGLISH_POSSESSIVES[FEMALE]] = ENGLISH_POSSESSIVES[MALE]
-    for noun in PERSON_NOUNS:
-        male, female = noun.en
-        forms[female] = male
-    return forms
-
-
-def masculinise(sentence: str, forms: dict[str, str]) -> str:
-    """``sentence`` (space-separated tokens, as the demo writes them) with every female
-    word replaced by its masculine form."""
-    return " ".join(forms.get(token, token) for token in sentence.split(" "))
+def female_column(direction: str) -> int:
+    """The index in :data:`SENTENCE_COLUMNS` of a demo pair's female sentence."""
+    if direction not in ("stereo", "antistereo"):
+        raise ValueError(f"stereo_antistereo is {direction!r}; expected 'stereo' or 'antistereo'")
+    return 0 if direction == "stereo" else 1
 
 
 def flip_draws(n_rows: int, seed: int) -> np.ndarray:
@@ -57,18 +46,19 @@ def flip_draws(n_rows: int, seed: int) -> np.ndarray:
 def machine_translate_rows(
     rows: Sequence[dict[str, str]], lang: str, flip: float, seed: int
 ) -> list[dict[str, str]]:
-    """The rows of a CrowS-Pairs CSV with each sentence masculinised with probability
-    ``flip`` (nested in ``flip`` for one ``seed``); other columns are kept."""
+    """The rows of a demo CrowS-Pairs CSV with each female sentence rendered masculine
+    with probability ``flip`` (nested in ``flip`` for one ``seed``); other columns kept."""
     if not 0.0 <= flip <= 1.0:
         raise ValueError(f"flip must be in [0, 1], got {flip!r}")
-    forms = masculine_forms(lang)
+    if lang not in LANGUAGES:
+        raise ValueError(f"no demo language {lang!r}; expected one of {list(LANGUAGES)}")
     draws = flip_draws(len(rows), seed)
     out = []
     for row, row_draws in zip(rows, draws, strict=True):
         row = dict(row)
-        for column, draw in zip(SENTENCE_COLUMNS, row_draws, strict=True):
-            if draw < flip:
-                row[column] = masculinise(row[column], forms)
+        female = female_column(row["stereo_antistereo"])
+        if row_draws[female] < flip:
+            row[SENTENCE_COLUMNS[female]] = row[SENTENCE_COLUMNS[1 - female]]
         out.append(row)
     return out
 
@@ -80,7 +70,7 @@ def write_machine_translation(
     with open(source, encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
         fields = list(reader.fieldnames or [])
-        missing = [column for column in SENTENCE_COLUMNS if column not in fields]
+        missing = [c for c in (*SENTENCE_COLUMNS, "stereo_antistereo") if c not in fields]
         if missing:
             raise ValueError(f"{source}: no column(s) {missing}; expected a CrowS-Pairs CSV")
         rows = list(reader)
