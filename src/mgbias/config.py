@@ -326,11 +326,20 @@ def _check_mbe_translations(config: dict, datasets: dict) -> None:
                     f"key 'mbe_translations.{lang}.models': {model!r} is not one of the "
                     f"configured models {list(config['models'])}"
                 )
-        for method in ("ht", "mt", "tmp", "english"):
+        for method in ("ht", "mt", "tmp", "names", "english"):
             if method in entry and entry[method] not in datasets:
                 raise ConfigError(
                     f"key 'mbe_translations.{lang}.{method}': {entry[method]!r} is not one "
                     f"of the configured pair_datasets {list(datasets)}"
+                )
+        if "names" in entry:
+            from mgbias.native_names import shipped_name_specs
+
+            if lang not in shipped_name_specs():
+                raise ConfigError(
+                    f"key 'mbe_translations.{lang}.names': no native names for {lang!r} in "
+                    f"mgbias/resources/native_names.yaml (languages: "
+                    f"{sorted(shipped_name_specs())})"
                 )
 
 

@@ -106,6 +106,11 @@ def test_jobs_cover_every_method_and_model_and_models_score_only_their_languages
         (lambda s: s["ja"].update(models=["nope"]), r"mbe_translations.ja.models': 'nope'"),
         (lambda s: s["ja"].update(mt="nope"), r"mbe_translations.ja.mt': 'nope'"),
         (lambda s: s["ru"].pop("ht"), r"mbe_translations"),
+        (lambda s: s["ja"].update(names="nope"), r"mbe_translations.ja.names': 'nope'"),
+        (
+            lambda s: s.update(ko=dict(s["ja"])),
+            r"mbe_translations.ko.names': no native names for 'ko'",
+        ),
     ],
 )
 def test_bad_sections_are_refused_naming_the_key(edit, message):
