@@ -51,6 +51,7 @@ rule bios_extract:
 
 rule bios_dataset:
     input:
+        plans=expand(out("bios_plan"), snapshot=BIOS.get("snapshots", [])),
         shards=bios_shard_outputs,
         titles=bios_titles,
         code=script_code("bios_dataset.py"),

@@ -639,6 +639,15 @@ def bios_shard_outputs(wc):
     ]
 
 
+def bios_manifests(wc):
+    """Every shard's download manifest, every snapshot (after the plans)."""
+    return [
+        layout.path("raw_bios_shard", snapshot=snapshot, shard=shard)
+        for snapshot in BIOS.get("snapshots", [])
+        for shard in bios_shards(snapshot)
+    ]
+
+
 def bios_names():
     """The name list of the ``blank`` NER fallback: the demo's, a file, or none."""
     names = BIOS.get("names")

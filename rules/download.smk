@@ -149,3 +149,11 @@ rule download_bios_shard:
         retries=BIOS.get("retries", 2),
     script:
         "../scripts/bios_fetch_shard.py"
+
+
+# Every shard's download of the configured snapshots (a target for `snakemake
+# bios_downloads`: the shards follow the checkpoint, which `--until` does not pass).
+rule bios_downloads:
+    input:
+        plans=expand(out("bios_plan"), snapshot=BIOS.get("snapshots", [])),
+        manifests=bios_manifests,
