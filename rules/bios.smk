@@ -107,5 +107,24 @@ rule bios_counts:
     params:
         part="counts",
         languages=BIOS.get("languages", []),
+        figure2_min=BIOS.get("figure2_min", 200),
     script:
         "../scripts/bios_tables.py"
+
+
+rule bios_figure2:
+    input:
+        counts=out("bios_counts"),
+        code=script_code("bios_figure2.py"),
+    output:
+        report(
+            out("bios_figure2"), caption="../report/bios_figure2.rst", category="Bios"
+        ),
+    log:
+        "logs/bios_figure2.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        min_instances=BIOS.get("figure2_min", 200),
+    script:
+        "../scripts/bios_figure2.py"

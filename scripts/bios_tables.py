@@ -29,6 +29,6 @@ with job_log(smk.log[0]) as log:
         write_csv(smk.output.table, rows, TABLE5_COLUMNS)
         write_text(smk.output.markdown, table5_markdown(rows))
     else:
-        rows = counts(datasets)
+        rows = counts(datasets, int(smk.params.figure2_min))
         write_csv(smk.output.table, rows, COUNT_COLUMNS)
     log.info("%s: %d rows", smk.output.table, len(rows))

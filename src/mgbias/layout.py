@@ -961,8 +961,16 @@ _BIOS = [
         "results/tables/bios_counts.csv",
         "bios_counts",
         "instances per language, occupation and gender (the data of Figure 2; `figure2`: "
-        "the occupation has at least 200 instances)",
+        "the occupation has at least `bios.figure2_min` instances, default 200)",
         "mgbias.bios.tables:COUNT_COLUMNS",
+    ),
+    Output(
+        "bios_figure2",
+        "results/figures/bios_figure2.png",
+        "bios_figure2",
+        "Zhao et al. (2020), Figure 2: female and male instances per occupation (those "
+        "with at least `bios.figure2_min`), one panel per language",
+        "PNG",
     ),
 ]
 _OUTPUTS += _BIOS
