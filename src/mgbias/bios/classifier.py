@@ -12,9 +12,9 @@ attention over frozen word vectors.
   0.25, attention ``w2^T (W1 h + b1)`` (no tanh unless ``tanh=True``), masked softmax,
   dropout, linear layer.
 - :func:`train`: class-weighted cross-entropy ("balanced" weights), Adam with amsgrad
-  (lr 0.005, weight decay 1e-5), batch 512, gradient-norm clip 5, at most 50 epochs, the
-  best development loss kept, patience 5; a checkpoint after each epoch lets a killed
-  job resume.
+  (lr 0.005, weight decay 1e-5), batch 512, gradient-norm clip 5, at most 50 epochs; the
+  weights of every epoch up to ``min_epochs`` (5), then of each lower development loss,
+  are kept; patience 5; a checkpoint after each epoch lets a killed job resume.
 - :func:`load_for_transfer`: restore a trained model's weights except the embedding, so
   the target language's matrix stays in place (the published code also restored the
   source embedding; not repeated here).
@@ -146,6 +146,7 @@ class TrainSettings:
     batch_size: int = 512
     clip: float = 5.0
     max_epochs: int = 50
+    min_epochs: int = 5
     patience: int = 5
     seed: int = 0
 
@@ -223,7 +224,8 @@ def train(
         state["epoch"] += 1
         dev_loss = _loss(model, *dev_data, criterion, settings.batch_size)
         state["history"].append(dev_loss)
-        if dev_loss < state["best_loss"]:
+        # the authors' trainer saves every epoch up to min_epochs, then only improvements
+        if dev_loss < state["best_loss"] or state["epoch"] <= settings.min_epochs:
             state["best_loss"], state["best_epoch"] = dev_loss, state["epoch"]
             state["best"] = {k: v.detach().clone() for k, v in model.state_dict().items()}
         if checkpoint is not None:
