@@ -33,12 +33,17 @@ PLANTED = {
 DISTRACTORS = ("first_person", "both_genders", "title_comma", "too_short", "no_person")
 
 # Per language: the surface of each (occupation, gender), the "is a" phrase per gender,
-# the body per gender (>= 150 characters after the first sentence), a first-person
+# the body per gender (>= 150 characters after the first sentence) with the place of
+# work of each occupation (so that the scrubbed bio still tells the occupation), a first-person
 # sentence, a sentence of each gender (added to a line of the other), a place, a word
 # that is no name (the subject of the no-person distractor), and name parts.
 _LANG = {
     "en": dict(
         iso="eng",
+        work={
+            "nurse": "in hospital wards caring for patients",
+            "journalist": "in newsrooms writing reports for newspapers",
+        },
         titles={
             ("nurse", "F"): "nurse",
             ("nurse", "M"): "nurse",
@@ -47,10 +52,10 @@ _LANG = {
         },
         isa={"F": "is a", "M": "is a"},
         body={
-            "M": "He has worked in the field for twenty years, and his work has been "
+            "M": "He has worked {work} for twenty years, and his work has been "
             "featured in several national magazines. He also teaches at the local college "
             "and mentors students.",
-            "F": "She has worked in the field for twenty years, and her work has been "
+            "F": "She has worked {work} for twenty years, and her work has been "
             "featured in several national magazines. She also teaches at the local college "
             "and mentors students.",
         },
@@ -63,6 +68,10 @@ _LANG = {
     ),
     "es": dict(
         iso="spa",
+        work={
+            "nurse": "en hospitales cuidando pacientes",
+            "journalist": "en periódicos escribiendo reportajes",
+        },
         titles={
             ("nurse", "F"): "enfermera",
             ("nurse", "M"): "enfermero",
@@ -71,10 +80,10 @@ _LANG = {
         },
         isa={"F": "es una", "M": "es un"},
         body={
-            "M": "Él ha trabajado durante veinte años en hospitales y periódicos de "
+            "M": "Él ha trabajado durante veinte años {work} de "
             "Madrid y Sevilla, donde dirigió equipos grandes. Él también enseña en la "
             "universidad de la ciudad cada semana.",
-            "F": "Ella ha trabajado durante veinte años en hospitales y periódicos de "
+            "F": "Ella ha trabajado durante veinte años {work} de "
             "Madrid y Sevilla, donde dirigió equipos grandes. Ella también enseña en la "
             "universidad de la ciudad cada semana.",
         },
@@ -87,6 +96,7 @@ _LANG = {
     ),
     "de": dict(
         iso="deu",
+        work={"nurse": "in Kliniken mit Patienten", "journalist": "in Redaktionen mit Reportagen"},
         titles={
             ("nurse", "F"): "Krankenschwester",
             ("nurse", "M"): "Krankenpfleger",
@@ -95,10 +105,10 @@ _LANG = {
         },
         isa={"F": "ist eine", "M": "ist ein"},
         body={
-            "M": "Er arbeitet seit zwanzig Jahren in Kliniken und Redaktionen in Hamburg "
+            "M": "Er arbeitet seit zwanzig Jahren {work} in Hamburg "
             "und Berlin, und seine Arbeit wurde mehrfach ausgezeichnet. Er lebt mit seiner "
             "Familie in der Stadt.",
-            "F": "Sie arbeitet seit zwanzig Jahren in Kliniken und Redaktionen in "
+            "F": "Sie arbeitet seit zwanzig Jahren {work} in "
             "Hamburg und Berlin, und ihre Arbeit wurde mehrfach ausgezeichnet. Sie lebt mit "
             "ihrer Familie in der Stadt.",
         },
@@ -111,6 +121,10 @@ _LANG = {
     ),
     "fr": dict(
         iso="fra",
+        work={
+            "nurse": "dans des hôpitaux auprès des patients",
+            "journalist": "dans des journaux comme reporter",
+        },
         titles={
             ("nurse", "F"): "infirmière",
             ("nurse", "M"): "infirmier",
@@ -119,10 +133,10 @@ _LANG = {
         },
         isa={"F": "est", "M": "est"},
         body={
-            "M": "Il a travaillé pendant vingt ans dans des hôpitaux et des journaux de "
+            "M": "Il a travaillé pendant vingt ans {work} de "
             "Lyon et de Marseille, où il a dirigé de grandes équipes. Il enseigne aussi à "
             "l'université de la ville.",
-            "F": "Elle a travaillé pendant vingt ans dans des hôpitaux et des journaux de "
+            "F": "Elle a travaillé pendant vingt ans {work} de "
             "Lyon et de Marseille, où elle a dirigé de grandes équipes. Elle enseigne aussi "
             "à l'université de la ville.",
         },
@@ -163,7 +177,8 @@ def _names(lang: str, gender: str, snapshot_index: int):
 def _line(lang: str, name: str, occupation: str, gender: str) -> str:
     spec = _LANG[lang]
     title = spec["titles"][(occupation, gender)]
-    return f"{name} {spec['isa'][gender]} {title} {spec['place']}. {spec['body'][gender]}"
+    body = spec["body"][gender].format(work=spec["work"][occupation])
+    return f"{name} {spec['isa'][gender]} {title} {spec['place']}. {body}"
 
 
 def demo_pages(lang: str, snapshot: str, snapshot_index: int = 0) -> list[Page]:
