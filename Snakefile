@@ -5,6 +5,7 @@
 #                                               # Steinborn et al. (2022), Tables 2-3;
 #                                               # Kaneko et al. (2023), Table 1, Figs 2-3;
 #                                               # Basta et al. (2020), Tables 1-5, Figs 2-5
+#                                               # Zhao et al. (2020), Table 5 (bios)
 #
 # This file is a table of contents: configuration, rule files, targets.
 #
@@ -45,6 +46,7 @@ include: "rules/pairs.smk"
 include: "rules/kaneko2023.smk"
 include: "rules/zhao2020.smk"
 include: "rules/basta2020.smk"
+include: "rules/bios.smk"
 
 
 rule all:
@@ -60,3 +62,4 @@ rule all:
         kaneko2023_targets(),
         zhao2020_targets(),
         basta2020_targets(),
+        bios_targets(),

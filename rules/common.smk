@@ -61,6 +61,7 @@ ZHAO2020_PAPER = "Zhao et al. 2020 (multilingual embeddings)"
 BASTA2020 = config.get("basta2020", {})
 BASTA2020_PAPER = "Basta et al. 2020 (contextual embeddings)"
 BASTA2020_JOBS = basta2020_jobs(config) if BASTA2020 else []
+BIOS = config.get("bios", {})
 
 
 wildcard_constraints:
@@ -75,6 +76,8 @@ wildcard_constraints:
     repeat="[0-9]+",
     src="[a-z]{2}(?:deb)?",
     tgt="[a-z]{2}(?:deb)?",
+    snapshot=r"CC-MAIN-\d{4}-\d{2}",
+    shard=r"\d{5}",
 
 
 def corpus_code(corpus, lang):
@@ -569,4 +572,106 @@ def basta2020_targets():
         return []
     keys = ["basta2020_results", "basta2020_table1", "basta2020_tables2to5"]
     keys += ["basta2020_pca_variance", "basta2020_layers", "basta2020_clusters"]
+    return [layout.path(key) for key in keys]
+
+
+# Zhao et al. (2020), §4: multilingual BiosBias from Common Crawl (rules/bios.smk;
+# downloads in rules/download.smk, the demo crawl in rules/demo.smk).
+def bios_listing_url(snapshot):
+    """The URL of a snapshot's ``wet.paths.gz`` under the configured crawl root."""
+    from mgbias.bios.ccfetch import url_for
+    from mgbias.bios.ccpaths import listing_path
+
+    return url_for(BIOS["url"], listing_path(snapshot))
+
+
+def bios_demo_outputs():
+    """The demo crawl's listings and WET files (none without ``bios:``)."""
+    from mgbias.bios.demo import segment_of, wet_paths
+
+    if not BIOS:
+        return {"listings": [], "wet": []}
+    snapshots = BIOS["snapshots"]
+    n_files = BIOS.get("demo_files", 2)
+    listings = [layout.path("demo_bios_listing", snapshot=s) for s in snapshots]
+    wet = [
+        layout.path(
+            "demo_bios_wet",
+            snapshot=s,
+            segment=segment_of(s),
+            filename=os.path.basename(p),
+        )
+        for s in snapshots
+        for p in wet_paths(s, n_files)
+    ]
+    return {"listings": listings, "wet": wet}
+
+
+def bios_dest_root(path, up):
+    """Where the WET files go (``data/raw/bios``): ``up`` directories above ``path``
+    (the listing ``.../crawl-data/{snapshot}/wet.paths.gz`` or a shard's manifest)."""
+    for _ in range(up):
+        path = os.path.dirname(path)
+    return path
+
+
+def bios_seed():
+    """The seed of the WET file selection (``max_files``)."""
+    return step_seed("bios", "wet_files")
+
+
+def bios_shards(snapshot):
+    """The shard indices of ``snapshot`` (5 digits), from its plan (checkpoint)."""
+    import json
+
+    plan = checkpoints.bios_plan.get(snapshot=snapshot).output.plan
+    with open(plan, encoding="utf-8") as handle:
+        n_shards = json.load(handle)["shards"]
+    return [f"{index:05d}" for index in range(n_shards)]
+
+
+def bios_shard_outputs(wc):
+    """Every shard's bios of ``wc.lang``, every snapshot (after the plans)."""
+    return [
+        layout.path("bios_shard", lang=wc.lang, snapshot=snapshot, shard=shard)
+        for snapshot in BIOS["snapshots"]
+        for shard in bios_shards(snapshot)
+    ]
+
+
+def bios_manifests(wc):
+    """Every shard's download manifest, every snapshot (after the plans)."""
+    return [
+        layout.path("raw_bios_shard", snapshot=snapshot, shard=shard)
+        for snapshot in BIOS.get("snapshots", [])
+        for shard in bios_shards(snapshot)
+    ]
+
+
+def bios_names():
+    """The name list of the ``blank`` NER fallback: the demo's, a file, or none."""
+    names = BIOS.get("names")
+    if names == "demo":
+        return [layout.path("demo_bios_names")]
+    return [names] if names else []
+
+
+def bios_titles(wc):
+    """The configured title lexicon of ``wc.lang`` (none: the shipped demo lexicon)."""
+    titles = BIOS.get("titles", {}).get(wc.lang)
+    return [titles] if titles else []
+
+
+def bios_pipeline(wc):
+    """The spaCy pipeline of ``wc.lang`` (``bios.spacy``; default the library's)."""
+    from mgbias.bios.ner import DEFAULT_PIPELINES
+
+    return BIOS.get("spacy", {}).get(wc.lang, DEFAULT_PIPELINES[wc.lang])
+
+
+def bios_targets():
+    """Table 5, Figure 2 and its counts, when configured."""
+    if not BIOS:
+        return []
+    keys = ["bios_table5", "bios_table5_markdown", "bios_counts", "bios_figure2"]
     return [layout.path(key) for key in keys]

@@ -77,3 +77,26 @@ rule demo_mt_pairs:
         seed=step_seed("demo_mt_pairs"),
     script:
         "../scripts/demo_mt_pairs.py"
+
+
+# Zhao et al. (2020), §4: the demo's Common Crawl (WET files with planted bios in en,
+# es, de, fr, and each snapshot's wet.paths.gz); `bios.url` points at it.
+rule demo_bios:
+    input:
+        code=script_code("demo_bios.py"),
+    output:
+        planted=out("demo_bios_planted"),
+        names=out("demo_bios_names"),
+        listings=bios_demo_outputs()["listings"],
+        wet=bios_demo_outputs()["wet"],
+    log:
+        "logs/demo_bios.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        root=lambda wc, output: bios_dest_root(output.listings[0], 3),
+        snapshots=BIOS.get("snapshots", []),
+        n_files=BIOS.get("demo_files", 2),
+        languages=["en", "es", "de", "fr"],
+    script:
+        "../scripts/demo_bios.py"

@@ -101,3 +101,59 @@ rule download_basta2020:
         checksums=canonical(config["checksums"]),
     script:
         "../scripts/download.py"
+
+
+# Zhao et al. (2020), §4: a Common Crawl snapshot's listing of WET files, then the
+# WET files shard by shard as planned from it (rules/bios.smk). A shard's files are
+# checksummed (.sha256 sidecars, sha256 in the manifest); a rerun keeps verified files.
+rule download_bios_listing:
+    input:
+        source=lambda wc: local_source(bios_listing_url(wc.snapshot)),
+        code=script_code("download.py"),
+    output:
+        archive=out("raw_bios_listing"),
+        checksum=out("raw_bios_listing_checksum"),
+    log:
+        "logs/download_bios_listing/{snapshot}.log",
+    retries: 1
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        url=lambda wc: bios_listing_url(wc.snapshot),
+        checksums=canonical(config["checksums"]),
+    script:
+        "../scripts/download.py"
+
+
+rule download_bios_shard:
+    input:
+        listing=out("raw_bios_listing"),
+        source=lambda wc: local_source(bios_listing_url(wc.snapshot)),
+        plan=out("bios_plan"),
+        code=script_code("bios_fetch_shard.py"),
+    output:
+        manifest=out("raw_bios_shard"),
+    log:
+        "logs/download_bios_shard/{snapshot}/{shard}.log",
+    retries: 1
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        prefix=BIOS.get("url"),
+        snapshot="{snapshot}",
+        shard=lambda wc: int(wc.shard),
+        dest_root=lambda wc, input: bios_dest_root(input.listing, 3),
+        max_files=BIOS.get("max_files"),
+        files_per_shard=BIOS.get("wet_files_per_job", 1),
+        seed=bios_seed(),
+        retries=BIOS.get("retries", 2),
+    script:
+        "../scripts/bios_fetch_shard.py"
+
+
+# Every shard's download of the configured snapshots (a target for `snakemake
+# bios_downloads`: the shards follow the checkpoint, which `--until` does not pass).
+rule bios_downloads:
+    input:
+        plans=expand(out("bios_plan"), snapshot=BIOS.get("snapshots", [])),
+        manifests=bios_manifests,

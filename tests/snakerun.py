@@ -59,7 +59,7 @@ def planned_job_inputs(dry_run_output: str) -> list[tuple[str, dict[str, str], l
     """``(rule, wildcards, inputs)`` of every job a ``snakemake -n`` output plans."""
     jobs = []
     for block in re.split(r"\n\s*\n", dry_run_output):
-        rule = re.search(r"^(?:local)?rule (\w+):$", block, re.M)
+        rule = re.search(r"^(?:local)?(?:rule|checkpoint) (\w+):$", block, re.M)
         if not rule:
             continue
         found = re.search(r"^\s+wildcards: (.*)$", block, re.M)
@@ -73,7 +73,7 @@ def planned_job_outputs(dry_run_output: str) -> list[tuple[str, list[str]]]:
     """``(rule, outputs)`` of every job a ``snakemake -n`` output plans."""
     jobs = []
     for block in re.split(r"\n\s*\n", dry_run_output):
-        rule = re.search(r"^(?:local)?rule (\w+):$", block, re.M)
+        rule = re.search(r"^(?:local)?(?:rule|checkpoint) (\w+):$", block, re.M)
         if rule:
             outputs = re.search(r"^\s+output: (.*)$", block, re.M)
             jobs.append((rule[1], outputs[1].split(", ") if outputs else []))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -239,6 +240,7 @@ def _check_pair_datasets(config: Mapping[str, Any]) -> None:
     _check_mbe_translations(config, datasets)
     _check_zhao2020(config)
     _check_basta2020(config)
+    _check_bios(config)
 
 
 def _check_kaneko2023(config: dict, datasets: dict) -> None:
@@ -368,6 +370,29 @@ def _check_basta2020(config: dict) -> None:
                 f"key 'basta2020.domains.{domain}': Spanish swapping needs a spaCy pipeline, "
                 "e.g. basta2020.spacy: {es: es_core_news_sm}"
             )
+
+
+def _check_bios(config: dict) -> None:
+    """A ``blank`` NER pipeline has names to match; the demo's names come with the demo
+    crawl; a file:// crawl root is a directory path."""
+    section = config.get("bios")
+    if not section:
+        return
+    blank = [lang for lang in section["languages"] if section.get("spacy", {}).get(lang) == "blank"]
+    if blank and not section.get("names"):
+        raise ConfigError(
+            f"key 'bios.names': the blank NER pipeline of {blank} needs a name list "
+            "(a file of full names, or `demo` with the demo crawl)"
+        )
+    if section.get("names") == "demo" and "data/demo/mirror/" not in section["url"]:
+        raise ConfigError(
+            "key 'bios.names': `demo` names the demo crawl's names, but bios.url "
+            f"({section['url']!r}) is not the demo mirror"
+        )
+    if not re.match(r"^(https?|file)://", section["url"]):
+        raise ConfigError(
+            f"key 'bios.url': {section['url']!r} is not an http(s):// or file:// crawl root"
+        )
 
 
 def _check_zhao2020(config: dict) -> None:

@@ -865,6 +865,116 @@ _BASTA2020 = [
 ]
 _OUTPUTS += _BASTA2020
 
+#: Zhao et al. (2020), §4: multilingual BiosBias from Common Crawl (``bios:``).
+_BIOS = [
+    Output(
+        "demo_bios_listing",
+        f"{DEMO_MIRROR}/commoncrawl/crawl-data/{{snapshot}}/wet.paths.gz",
+        "demo_bios",
+        "the demo crawl's listing of one snapshot's WET files, in Common Crawl's layout",
+        "gzip text, one crawl path per line",
+    ),
+    Output(
+        "demo_bios_wet",
+        f"{DEMO_MIRROR}/commoncrawl/crawl-data/{{snapshot}}/segments/{{segment}}/wet/{{filename}}",
+        "demo_bios",
+        "a demo WET file: planted bios and distractors in en, es, de and fr",
+        "WARC/1.0 (gzip per record): warcinfo, then conversion records",
+    ),
+    Output(
+        "demo_bios_planted",
+        "data/demo/bios/planted.json",
+        "demo_bios",
+        "the planted bios of the demo crawl (what extraction must find) and every name on "
+        "its pages",
+        "JSON: `planted` (snapshot, lang, name, title, gender), `names`",
+    ),
+    Output(
+        "demo_bios_names",
+        "data/demo/bios/names.txt",
+        "demo_bios",
+        "the full names of the demo crawl: the patterns of the `blank` NER fallback",
+        "UTF-8 text, one name per line",
+    ),
+    Output(
+        "raw_bios_listing",
+        "data/raw/bios/crawl-data/{snapshot}/wet.paths.gz",
+        "download_bios_listing",
+        "a snapshot's listing of WET files as downloaded (`wet.paths.gz`)",
+        "gzip text, one crawl path per line",
+    ),
+    Output(
+        "raw_bios_listing_checksum",
+        "data/raw/bios/crawl-data/{snapshot}/wet.paths.gz.sha256",
+        "download_bios_listing",
+        "the sha256 of the listing, in `sha256sum` format",
+        "`<hex digest>  <file name>`",
+    ),
+    Output(
+        "raw_bios_shard",
+        "data/raw/bios/shards/{snapshot}/{shard}.json",
+        "download_bios_shard",
+        "the manifest of one downloaded shard; its WET files are under "
+        "`data/raw/bios/crawl-data/` at their crawl paths, each with a `.sha256` sidecar",
+        "JSON: `shard`, `snapshot`, `files` (`path`, `sha256`)",
+    ),
+    Output(
+        "bios_plan",
+        "results/bios/plan/{snapshot}.json",
+        "bios_plan",
+        "the shards of one snapshot: files listed and selected (seeded `max_files`), "
+        "`wet_files_per_job` files per shard",
+        "JSON: `snapshot`, `listed`, `selected`, `files_per_shard`, `shards`",
+    ),
+    Output(
+        "bios_shard",
+        "results/bios/shards/{lang}/{snapshot}/{shard}.jsonl",
+        "bios_extract",
+        "the bios of one language in one shard, before post-processing (rules and NER only)",
+        "JSON lines: raw, name, raw_title, title, gender, start_pos, uri, path",
+    ),
+    Output(
+        "bios_dataset",
+        "results/bios/datasets/{lang}.jsonl",
+        "bios_dataset",
+        "the bios dataset of one language: every shard's bios, post-processed (excluded "
+        "titles, deduplication, scrubbing)",
+        "mgbias.bios.pipeline:FIELDS",
+    ),
+    Output(
+        "bios_table5",
+        "results/tables/bios_table5.csv",
+        "bios_table5",
+        "Zhao et al. (2020), Table 5: occupations and instances per language, with the "
+        "female and male instances",
+        "mgbias.bios.tables:TABLE5_COLUMNS",
+    ),
+    Output(
+        "bios_table5_markdown",
+        "results/tables/bios_table5.md",
+        "bios_table5",
+        "the same, as Markdown",
+        "Markdown",
+    ),
+    Output(
+        "bios_counts",
+        "results/tables/bios_counts.csv",
+        "bios_counts",
+        "instances per language, occupation and gender (the data of Figure 2; `figure2`: "
+        "the occupation has at least `bios.figure2_min` instances, default 200)",
+        "mgbias.bios.tables:COUNT_COLUMNS",
+    ),
+    Output(
+        "bios_figure2",
+        "results/figures/bios_figure2.png",
+        "bios_figure2",
+        "Zhao et al. (2020), Figure 2: female and male instances per occupation (those "
+        "with at least `bios.figure2_min`), one panel per language",
+        "PNG",
+    ),
+]
+_OUTPUTS += _BIOS
+
 #: Every output, by key.
 OUTPUTS: dict[str, Output] = {output.key: output for output in _OUTPUTS}
 

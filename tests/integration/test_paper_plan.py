@@ -51,6 +51,10 @@ def test_paper_plan_has_every_language_corpus_and_model(plan):
     assert counts["score_unmasked"] == 16
     assert counts["mbe"] == 16
     assert "train_mlm" not in counts and "demo_world" not in counts
+    # Zhao et al. (2020), §4: the 16 snapshots' listings and shard plans (the shards
+    # themselves follow the plans: tests/integration/test_bios_workflow.py)
+    assert counts["download_bios_listing"] == counts["bios_plan"] == 16
+    assert "demo_bios" not in counts
     for model in [
         "gbert-base",
         "bert-base-japanese-wwm",

@@ -19,7 +19,7 @@ def rules_by_file() -> dict[str, set[str]]:
     found = {}
     for path in sorted((REPO / "rules").glob("*.smk")):
         text = path.read_text(encoding="utf-8")
-        names = re.findall(r"^rule (\w+):", text, re.M)
+        names = re.findall(r"^(?:rule|checkpoint) (\w+):", text, re.M)
         names += re.findall(r"^use rule \w+ as (\w+)", text, re.M)
         found[path.name] = set(names)
     return found

@@ -27,8 +27,8 @@ def rule_scripts() -> dict[str, str]:
     scripts: dict[str, str] = {}
     for path in sorted((REPO / "rules").glob("*.smk")):
         text = path.read_text()
-        for block in re.split(r"(?m)^(?=rule |use rule )", text):
-            name = re.match(r"rule (\w+):", block)
+        for block in re.split(r"(?m)^(?=rule |checkpoint |use rule )", text):
+            name = re.match(r"(?:rule|checkpoint) (\w+):", block)
             script = re.search(r'script:\s*\n\s*"\.\./scripts/(\w+\.py)"', block)
             if name and script:
                 scripts[name[1]] = script[1]
@@ -59,7 +59,10 @@ def test_every_jobs_code_inputs_are_its_scripts_import_closure(tmp_path):
         declared = {path for path in inputs if path.startswith("src/mgbias/")}
         declared -= {path for path in declared if not path.endswith(".py")}  # word lists
         assert declared == closure, (rule, wildcards, sorted(declared ^ closure))
-    assert seen == set(scripts), sorted(set(scripts) - seen)
+    # a dry run cannot plan the jobs behind the bios checkpoint (the bios workflow test
+    # runs them)
+    behind_checkpoint = {"download_bios_shard", "bios_extract"}
+    assert seen == set(scripts) - behind_checkpoint, sorted(set(scripts) - seen)
 
 
 @pytest.mark.parametrize(

@@ -20,5 +20,7 @@ def test_every_planned_output_is_a_layout_path_of_its_rule(tmp_path):
             assert output is not None, f"{rule} writes {path}, which mgbias.layout does not define"
             assert rule in output.rules, f"{path} is {output.key} of {output.rules}, not {rule}"
             seen.add(output.key)
-    # the demo configuration writes every kind of output the layout defines
-    assert seen == set(OUTPUTS)
+    # the demo configuration writes every kind of output the layout defines; a dry run
+    # cannot plan the jobs behind the bios checkpoint (tests/integration/test_bios_workflow.py
+    # runs them)
+    assert seen == set(OUTPUTS) - {"raw_bios_shard", "bios_shard"}

@@ -9,5 +9,11 @@ Modules, one job each:
 - :mod:`~mgbias.bios.extract`: the per-line candidate extractor (no NER);
 - :mod:`~mgbias.bios.ner`: spaCy pipelines per language and the name check;
 - :mod:`~mgbias.bios.postprocess`: exclusions, deduplication, scrubbing, occupation cap;
-- :mod:`~mgbias.bios.pipeline`: WET file to bios, and bios to a JSON-lines dataset.
+- :mod:`~mgbias.bios.pipeline`: WET file to bios, and bios to a JSON-lines dataset;
+- :mod:`~mgbias.bios.tables`: Table 5 and the counts behind Figure 2;
+- :mod:`~mgbias.bios.demo`: the demo crawl (WET files with planted bios and distractors);
+- :mod:`~mgbias.bios.fairness`: the classifier's split, balanced upsampling and |Diff|;
+- :mod:`~mgbias.bios.classifier`: the BiGRU-with-attention occupation classifier (§5).
+
+The workflow rules are in ``rules/bios.smk`` (and the downloads in ``rules/download.smk``).
 """

@@ -8,6 +8,7 @@ dataset rows (id, name, title, gender, raw, bio, uri, path), written as JSON lin
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Iterable
@@ -108,6 +109,42 @@ def read_names(path: str | Path | None) -> list[str]:
     ]
 
 
+def load_extractor(
+    lang: str,
+    *,
+    pipeline: str | None = None,
+    names: Iterable[str] = (),
+    titles: str | Path | None = None,
+    french_conjunction_fix: bool = False,
+) -> tuple[LanguageRules, Any]:
+    """The rules and the NER pipeline of ``lang`` (arguments as :func:`extract_dataset`)."""
+    from mgbias.bios.ner import DEFAULT_PIPELINES, load_pipeline
+    from mgbias.bios.rules import load_title_lexicon, rules_for
+
+    lexicon = None if titles is None else load_title_lexicon(titles)
+    rules = rules_for(lang, lexicon, french_conjunction_fix=french_conjunction_fix)
+    name = DEFAULT_PIPELINES.get(lang, "blank") if pipeline is None else pipeline
+    return rules, load_pipeline(lang, name, names=names, label=rules.ner_label)
+
+
+def write_bios(path: str | Path, bios: Iterable[Bio]) -> int:
+    """Write bios before post-processing (one shard's candidates) as JSON lines."""
+    n = 0
+    with atomic_path(path) as temp, open(temp, "w", encoding="utf-8") as handle:
+        for bio in bios:
+            row = dataclasses.asdict(bio)
+            handle.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+            n += 1
+    return n
+
+
+def read_bios(path: str | Path) -> list[Bio]:
+    """The bios of a file written by :func:`write_bios`."""
+    with open(path, encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    return [Bio(**{**row, "name": tuple(row["name"])}) for row in rows]
+
+
 def extract_dataset(
     wet_files: Iterable[str | Path],
     lang: str,
@@ -126,13 +163,13 @@ def extract_dataset(
     or ``"blank"`` with ``names``; ``titles`` a ``freq_titles``-style JSON (default: the
     project's demo lexicon). Each file's name is recorded as the bio's ``path``.
     """
-    from mgbias.bios.ner import DEFAULT_PIPELINES, load_pipeline
-    from mgbias.bios.rules import load_title_lexicon, rules_for
-
-    lexicon = None if titles is None else load_title_lexicon(titles)
-    rules = rules_for(lang, lexicon, french_conjunction_fix=french_conjunction_fix)
-    name = DEFAULT_PIPELINES.get(lang, "blank") if pipeline is None else pipeline
-    nlp = load_pipeline(lang, name, names=names, label=rules.ner_label)
+    rules, nlp = load_extractor(
+        lang,
+        pipeline=pipeline,
+        names=names,
+        titles=titles,
+        french_conjunction_fix=french_conjunction_fix,
+    )
     bios: list[Bio] = []
     for wet in wet_files:
         bios.extend(extract_file(wet, rules, nlp, source=Path(wet).name))

@@ -1,0 +1,308 @@
+"""The demo's Common Crawl: WET files with planted bios in en, es, de and fr.
+
+:func:`demo_pages` makes the pages of one language: planted bios (two occupations per
+language with a planted gender skew, :data:`PLANTED`) and distractors that one extraction
+rule each must reject (first person, both genders, a title followed by a comma, a line
+too short, no listed person). :func:`write_demo_crawl` spreads the pages of every
+language over the WET files of each snapshot (real WARC/WET records, written with
+warcio), repeats the first planted bio of each language in the last file (an exact
+duplicate, kept once), and writes the snapshot's ``wet.paths.gz``. The names of every
+page go to a name list, the patterns of the ``blank`` NER fallback.
+
+The extracted dataset of a language is then exactly the planted bios: per occupation
+and gender, :data:`PLANTED` bios per snapshot.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from mgbias.bios.ccpaths import check_snapshot, write_listing
+
+#: Planted bios per language and snapshot: (occupation, gender) -> count.
+PLANTED = {
+    ("nurse", "F"): 3,
+    ("nurse", "M"): 1,
+    ("journalist", "M"): 3,
+    ("journalist", "F"): 1,
+}
+
+#: Kinds of distractor, one page each per language and snapshot.
+DISTRACTORS = ("first_person", "both_genders", "title_comma", "too_short", "no_person")
+
+# Per language: the surface of each (occupation, gender), the "is a" phrase per gender,
+# the body per gender (>= 150 characters after the first sentence) with the place of
+# work of each occupation (so that the scrubbed bio still tells the occupation), a first-person
+# sentence, a sentence of each gender (added to a line of the other), a place, a word
+# that is no name (the subject of the no-person distractor), and name parts.
+_LANG = {
+    "en": dict(
+        iso="eng",
+        work={
+            "nurse": "in hospital wards caring for patients",
+            "journalist": "in newsrooms writing reports for newspapers",
+        },
+        titles={
+            ("nurse", "F"): "nurse",
+            ("nurse", "M"): "nurse",
+            ("journalist", "M"): "journalist",
+            ("journalist", "F"): "journalist",
+        },
+        isa={"F": "is a", "M": "is a"},
+        body={
+            "M": "He has worked {work} for twenty years, and his work has been "
+            "featured in several national magazines. He also teaches at the local college "
+            "and mentors students.",
+            "F": "She has worked {work} for twenty years, and her work has been "
+            "featured in several national magazines. She also teaches at the local college "
+            "and mentors students.",
+        },
+        first_person="I love my work.",
+        gendered={"F": "She often helps.", "M": "He often helps."},
+        place="in Boston",
+        nobody="The studio",
+        first={"F": ["Mary", "Anna", "Linda", "Susan"], "M": ["John", "Peter", "Mark"]},
+        last=["Smith", "Brown", "Jones", "Taylor", "Walker"],
+    ),
+    "es": dict(
+        iso="spa",
+        work={
+            "nurse": "en hospitales cuidando pacientes",
+            "journalist": "en periódicos escribiendo reportajes",
+        },
+        titles={
+            ("nurse", "F"): "enfermera",
+            ("nurse", "M"): "enfermero",
+            ("journalist", "M"): "periodista",
+            ("journalist", "F"): "periodista",
+        },
+        isa={"F": "es una", "M": "es un"},
+        body={
+            "M": "Él ha trabajado durante veinte años {work} de "
+            "Madrid y Sevilla, donde dirigió equipos grandes. Él también enseña en la "
+            "universidad de la ciudad cada semana.",
+            "F": "Ella ha trabajado durante veinte años {work} de "
+            "Madrid y Sevilla, donde dirigió equipos grandes. Ella también enseña en la "
+            "universidad de la ciudad cada semana.",
+        },
+        first_person="Yo amo mi trabajo.",
+        gendered={"F": "Ella ayuda.", "M": "Él ayuda."},
+        place="de Valencia",
+        nobody="El estudio",
+        first={"F": ["María", "Lucía", "Carmen", "Elena"], "M": ["Pablo", "Jorge", "Luis"]},
+        last=["López", "García", "Moreno", "Ruiz", "Torres"],
+    ),
+    "de": dict(
+        iso="deu",
+        work={"nurse": "in Kliniken mit Patienten", "journalist": "in Redaktionen mit Reportagen"},
+        titles={
+            ("nurse", "F"): "Krankenschwester",
+            ("nurse", "M"): "Krankenpfleger",
+            ("journalist", "M"): "Journalist",
+            ("journalist", "F"): "Journalistin",
+        },
+        isa={"F": "ist eine", "M": "ist ein"},
+        body={
+            "M": "Er arbeitet seit zwanzig Jahren {work} in Hamburg "
+            "und Berlin, und seine Arbeit wurde mehrfach ausgezeichnet. Er lebt mit seiner "
+            "Familie in der Stadt.",
+            "F": "Sie arbeitet seit zwanzig Jahren {work} in "
+            "Hamburg und Berlin, und ihre Arbeit wurde mehrfach ausgezeichnet. Sie lebt mit "
+            "ihrer Familie in der Stadt.",
+        },
+        first_person="Ich liebe meine Arbeit.",
+        gendered={"F": "Sie hilft oft.", "M": "Er hilft oft."},
+        place="aus Berlin",
+        nobody="Das Studio",
+        first={"F": ["Anna", "Petra", "Sabine", "Julia"], "M": ["Peter", "Klaus", "Jan"]},
+        last=["Müller", "Schmidt", "Fischer", "Weber", "Becker"],
+    ),
+    "fr": dict(
+        iso="fra",
+        work={
+            "nurse": "dans des hôpitaux auprès des patients",
+            "journalist": "dans des journaux comme reporter",
+        },
+        titles={
+            ("nurse", "F"): "infirmière",
+            ("nurse", "M"): "infirmier",
+            ("journalist", "M"): "journaliste",
+            ("journalist", "F"): "journaliste",
+        },
+        isa={"F": "est", "M": "est"},
+        body={
+            "M": "Il a travaillé pendant vingt ans {work} de "
+            "Lyon et de Marseille, où il a dirigé de grandes équipes. Il enseigne aussi à "
+            "l'université de la ville.",
+            "F": "Elle a travaillé pendant vingt ans {work} de "
+            "Lyon et de Marseille, où elle a dirigé de grandes équipes. Elle enseigne aussi "
+            "à l'université de la ville.",
+        },
+        first_person="Je fais mon travail.",
+        gendered={"F": "Elle aide.", "M": "Il aide."},
+        place="à Paris",
+        nobody="Le studio",
+        first={"F": ["Claire", "Sophie", "Julie", "Marie"], "M": ["Pierre", "Louis", "Paul"]},
+        last=["Martin", "Bernard", "Dubois", "Laurent", "Moreau"],
+    ),
+}
+
+LANGUAGES = tuple(_LANG)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the demo crawl: its text, and what extraction must make of it."""
+
+    lang: str
+    uri: str
+    text: str
+    kind: str  # "planted" or a distractor kind
+    name: str
+    title: str  # the occupation (planted pages)
+    gender: str
+
+
+def _names(lang: str, gender: str, snapshot_index: int):
+    spec = _LANG[lang]
+    offset = snapshot_index * 7
+    for i in range(64):
+        firsts = spec["first"][gender]
+        last = spec["last"][(i + offset) % len(spec["last"])]
+        yield f"{firsts[i % len(firsts)]} {last}{'' if i < 20 else ' ' + str(i)}"
+
+
+def _line(lang: str, name: str, occupation: str, gender: str) -> str:
+    spec = _LANG[lang]
+    title = spec["titles"][(occupation, gender)]
+    body = spec["body"][gender].format(work=spec["work"][occupation])
+    return f"{name} {spec['isa'][gender]} {title} {spec['place']}. {body}"
+
+
+def demo_pages(lang: str, snapshot: str, snapshot_index: int = 0) -> list[Page]:
+    """The planted bios and distractors of ``lang`` in ``snapshot`` (names differ per
+    snapshot, so no bio of one snapshot duplicates one of another)."""
+    if lang not in _LANG:
+        raise ValueError(f"no demo bios for language {lang!r}; known: {LANGUAGES}")
+    spec = _LANG[lang]
+    pages: list[Page] = []
+    used: set[str] = set()
+
+    def fresh(gender: str) -> str:
+        for name in _names(lang, gender, snapshot_index):
+            if name not in used:
+                used.add(name)
+                return name
+        raise AssertionError("demo names exhausted")
+
+    def add(kind: str, name: str, text: str, occupation: str = "", gender: str = "") -> None:
+        uri = f"http://demo-{lang}.example.org/{snapshot}/{kind}/{len(pages)}"
+        pages.append(Page(lang, uri, text, kind, name, occupation, gender))
+
+    for (occupation, gender), count in PLANTED.items():
+        for _ in range(count):
+            name = fresh(gender)
+            add("planted", name, _line(lang, name, occupation, gender), occupation, gender)
+    other = {"F": "M", "M": "F"}
+    for kind in DISTRACTORS:
+        gender = "F"
+        name = fresh(gender)
+        line = _line(lang, name, "nurse", gender)
+        if kind == "first_person":
+            line = f"{line} {spec['first_person']}"
+        elif kind == "both_genders":
+            line = f"{line} {spec['gendered'][other[gender]]}"
+        elif kind == "title_comma":
+            title = spec["titles"][("nurse", gender)]
+            line = line.replace(f" {title} ", f" {title}, ", 1)
+        elif kind == "too_short":
+            line = line.split(". ")[0] + ". " + spec["gendered"][gender]
+        elif kind == "no_person":
+            line = line.replace(name, spec["nobody"], 1)
+        add(kind, name, line)
+    return pages
+
+
+def segment_of(snapshot: str) -> str:
+    """The demo's one segment directory name of ``snapshot`` (digits as the real ones)."""
+    year, week = check_snapshot(snapshot).split("-")[2:]
+    return f"15{year}{week}000000.00"
+
+
+def wet_paths(snapshot: str, n_files: int) -> list[str]:
+    """The crawl paths of the demo's WET files of ``snapshot``, listing order."""
+    segment = segment_of(snapshot)
+    stamp = snapshot.replace("CC-MAIN-", "").replace("-", "")
+    return [
+        f"crawl-data/{snapshot}/segments/{segment}/wet/"
+        f"CC-MAIN-{stamp}000000-{stamp}235959-{i:05d}.warc.wet.gz"
+        for i in range(n_files)
+    ]
+
+
+def write_wet(path: str | Path, pages: list[tuple[str, str, str | None]]) -> None:
+    """A WET file: a warcinfo record, then one conversion record per (uri, text, lang)."""
+    from warcio.warcwriter import WARCWriter
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as stream:
+        writer = WARCWriter(stream, gzip=True)
+        writer.write_record(
+            writer.create_warcinfo_record(path.name, {"software": "mgbias-demo", "format": "WET"})
+        )
+        for uri, text, lang in pages:
+            body = text.encode("utf-8")
+            headers = {"Content-Type": "text/plain"}
+            if lang:
+                headers["WARC-Identified-Content-Language"] = lang
+            record = writer.create_warc_record(
+                uri,
+                "conversion",
+                payload=io.BytesIO(body),
+                length=len(body),
+                warc_content_type="text/plain",
+                warc_headers_dict=headers,
+            )
+            writer.write_record(record)
+
+
+def write_demo_crawl(
+    root: str | Path, snapshots: list[str], n_files: int, languages: list[str] | None = None
+) -> dict:
+    """Write each snapshot's WET files and ``wet.paths.gz`` under ``root`` (the crawl's
+    root); return the planted bios and every name: ``{"planted": [...], "names": [...]}``."""
+    languages = list(LANGUAGES) if languages is None else languages
+    if n_files < 1:
+        raise ValueError(f"n_files must be >= 1, got {n_files}")
+    root = Path(root)
+    planted: list[dict] = []
+    names: set[str] = set()
+    for index, snapshot in enumerate(sorted(snapshots)):
+        paths = wet_paths(snapshot, n_files)
+        files: list[list[tuple[str, str, str | None]]] = [[] for _ in paths]
+        position = 0
+        for lang in languages:
+            pages = demo_pages(lang, snapshot, index)
+            for page in pages:
+                files[position % n_files].append((page.uri, page.text, _LANG[lang]["iso"]))
+                position += 1
+                names.add(page.name)
+                if page.kind == "planted":
+                    planted.append(
+                        {
+                            "snapshot": snapshot,
+                            "lang": lang,
+                            "name": page.name,
+                            "title": page.title,
+                            "gender": page.gender,
+                        }
+                    )
+            first = pages[0]
+            files[-1].append((first.uri + "/copy", first.text, _LANG[lang]["iso"]))
+        for path, records in zip(paths, files, strict=True):
+            write_wet(root / path, records)
+        write_listing(root / f"crawl-data/{snapshot}/wet.paths.gz", paths)
+    return {"planted": planted, "names": sorted(names)}

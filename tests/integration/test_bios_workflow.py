@@ -1,0 +1,152 @@
+"""The bios rules (Zhao et al. 2020, §4) on the demo crawl, and the paper's plan at scale.
+
+One run of the tiny config with a one-language, one-snapshot bios section (two WET
+files, one per job: two shards): the dataset equals the planted bios, Table 5 and the
+counts equal the planted counts, and a lost shard reruns alone. The paper plan reads
+generated ``wet.paths.gz`` listings of 64,000 files for each of the 16 snapshots.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from snakerun import checked, copy_workflow, planned_jobs, snakemake
+
+REPO = Path(__file__).resolve().parents[2]
+SNAPSHOT = "CC-MAIN-2018-34"
+TARGETS = ["bios_table5", "bios_counts", "bios_figure2"]
+
+
+@pytest.fixture(scope="module")
+def bios_run(tmp_path_factory) -> Path:
+    workdir = copy_workflow(tmp_path_factory.mktemp("bios") / "run")
+    config = yaml.safe_load((workdir / "tests/configs/tiny.yaml").read_text())
+    config["bios"] = {
+        "url": "file://data/demo/mirror/commoncrawl",
+        "snapshots": [SNAPSHOT],
+        "languages": ["de"],
+        "wet_files_per_job": 1,
+        "demo_files": 2,
+        "spacy": {"de": "blank"},
+        "names": "demo",
+        "figure2_min": 4,
+    }
+    (workdir / "bios.yaml").write_text(yaml.safe_dump(config))
+    checked(snakemake(workdir, *TARGETS, config="bios.yaml"))
+    return workdir
+
+
+def read_csv(path: Path) -> list[dict]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_dataset_is_the_planted_bios(bios_run):
+    planted = json.loads((bios_run / "data/demo/bios/planted.json").read_text())["planted"]
+    expected = sorted((p["name"], p["title"], p["gender"]) for p in planted if p["lang"] == "de")
+    rows = [json.loads(line) for line in open(bios_run / "results/bios/datasets/de.jsonl")]
+    assert sorted((r["name"], r["title"], r["gender"]) for r in rows) == expected
+    assert len(rows) == 8
+    # the two shards each hold one WET file and their own share of the bios
+    shards = sorted((bios_run / f"results/bios/shards/de/{SNAPSHOT}").glob("*.jsonl"))
+    assert [p.name for p in shards] == ["00000.jsonl", "00001.jsonl"]
+    assert all(p.read_text().strip() for p in shards)
+
+
+def test_table5_and_counts_are_the_planted_counts(bios_run):
+    assert read_csv(bios_run / "results/tables/bios_table5.csv") == [
+        {"lang": "de", "occupations": "2", "instances": "8", "female": "4", "male": "4"}
+    ]
+    counts = read_csv(bios_run / "results/tables/bios_counts.csv")
+    assert [(r["title"], r["female"], r["male"], r["total"]) for r in counts] == [
+        ("journalist", "1", "3", "4"),
+        ("nurse", "3", "1", "4"),
+    ]
+    assert [r["figure2"] for r in counts] == ["True", "True"]  # figure2_min: 4
+    png = (bios_run / "results/figures/bios_figure2.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+
+
+def test_downloads_are_checksummed_and_a_failed_shard_reruns_alone(bios_run):
+    manifest = json.loads((bios_run / f"data/raw/bios/shards/{SNAPSHOT}/00001.json").read_text())
+    (entry,) = manifest["files"]
+    wet = bios_run / "data/raw/bios" / entry["path"]
+    assert wet.with_name(wet.name + ".sha256").read_text().split()[0] == entry["sha256"]
+    # the state a failed download of shard 1 leaves: shard 0 done, nothing downstream
+    os.remove(bios_run / f"data/raw/bios/shards/{SNAPSHOT}/00001.json")
+    os.remove(wet)
+    os.remove(bios_run / f"results/bios/shards/de/{SNAPSHOT}/00001.jsonl")
+    os.remove(bios_run / "results/bios/datasets/de.jsonl")
+    for table in ["bios_table5.csv", "bios_table5.md", "bios_counts.csv"]:
+        os.remove(bios_run / "results/tables" / table)
+    os.remove(bios_run / "results/figures/bios_figure2.png")
+    dry = checked(snakemake(bios_run, "-n", *TARGETS, config="bios.yaml")).stdout
+    jobs = planned_jobs(dry)
+    assert ("download_bios_shard", {"snapshot": SNAPSHOT, "shard": "00001"}) in jobs
+    assert ("bios_extract", {"lang": "de", "snapshot": SNAPSHOT, "shard": "00001"}) in jobs
+    assert not [w for rule, w in jobs if w.get("shard") == "00000"]
+    assert {rule for rule, _ in jobs} == {
+        "download_bios_shard",
+        "bios_extract",
+        "bios_dataset",
+        "bios_table5",
+        "bios_counts",
+        "bios_figure2",
+    }
+
+
+def test_paper_plan_of_16_full_snapshots_is_one_job_per_shard_in_under_a_minute(tmp_path):
+    from mgbias.bios.ccpaths import make_shards, read_listing, select_files, write_listing
+    from mgbias.corpora.checksums import sha256_file, write_sidecar
+
+    section = yaml.safe_load((REPO / "config/paper.yaml").read_text())["bios"]
+    assert len(section["snapshots"]) == 16
+    n_files = 64_000  # a full 2017-2018 snapshot's WET files (the most of the 16)
+    for snapshot in section["snapshots"]:
+        stamp = snapshot[8:].replace("-", "")
+        listing = tmp_path / f"data/raw/bios/crawl-data/{snapshot}/wet.paths.gz"
+        write_listing(
+            listing,
+            [
+                f"crawl-data/{snapshot}/segments/15{stamp}{i // 640:04d}.{i % 100:02d}/wet/"
+                f"CC-MAIN-{stamp}-{i:05d}.warc.wet.gz"
+                for i in range(n_files)
+            ],
+        )
+        write_sidecar(listing, sha256_file(listing))
+    time.sleep(1.0)  # the plans (what the checkpoint writes) are newer than the listings
+    for snapshot in section["snapshots"]:
+        listing = tmp_path / f"data/raw/bios/crawl-data/{snapshot}/wet.paths.gz"
+        chosen = select_files(read_listing(listing, snapshot), None, 0, snapshot)
+        shards = make_shards(snapshot, chosen, section["wet_files_per_job"])
+        plan = tmp_path / f"results/bios/plan/{snapshot}.json"
+        plan.parent.mkdir(parents=True, exist_ok=True)
+        plan.write_text(json.dumps({"snapshot": snapshot, "shards": len(shards)}))
+    start = time.monotonic()
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("snakemake")),
+            *("-n", "-q", "rules", "-s", str(REPO / "Snakefile")),
+            *("--directory", str(tmp_path), "--configfile", str(REPO / "config/paper.yaml")),
+            *("--cores", "2", "bios_table5", "bios_counts"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
+    elapsed = time.monotonic() - start
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    stats = result.stdout.split("Job stats:")[1]
+    per_snapshot = -(-n_files // section["wet_files_per_job"])
+    assert f"download_bios_shard     {16 * per_snapshot}" in stats
+    assert f"bios_extract            {16 * per_snapshot * 4}" in stats
+    assert elapsed < 60, f"planning took {elapsed:.0f} s"

@@ -1,0 +1,50 @@
+"""The ``bios`` section of the configuration: schema and checks."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mgbias.config import ConfigError, schema_path, validate_config
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="module")
+def demo() -> dict:
+    return yaml.safe_load((REPO / "config/config.yaml").read_text(encoding="utf-8"))
+
+
+def with_bios(config: dict, **changes) -> dict:
+    config = copy.deepcopy(config)
+    config["bios"].update(changes)
+    return config
+
+
+def test_demo_and_paper_sections_fill_defaults(demo):
+    bios = validate_config(copy.deepcopy(demo), schema_path())["bios"]
+    assert bios["max_files"] is None and bios["occupation_cap"] is None
+    assert bios["french_conjunction_fix"] is False and bios["retries"] == 2
+    paper = yaml.safe_load((REPO / "config/paper.yaml").read_text(encoding="utf-8"))
+    assert len(validate_config(paper, schema_path())["bios"]["snapshots"]) == 16
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"snapshots": ["CC-MAIN-18-34"]}, "CC-MAIN"),
+        ({"languages": ["it"]}, "it"),
+        ({"wet_files_per_job": 0}, "wet_files_per_job"),
+        ({"max_files": -1}, "max_files"),
+        ({"names": None}, "blank NER pipeline"),
+        ({"url": "https://data.commoncrawl.org"}, "not the demo mirror"),
+        ({"url": "data/demo/mirror/commoncrawl"}, "crawl root"),
+        ({"spacy": {"it": "blank"}}, "it"),
+    ],
+)
+def test_bad_sections_are_rejected_with_the_key(demo, changes, message):
+    with pytest.raises(ConfigError, match=message):
+        validate_config(with_bios(demo, **changes), schema_path())
