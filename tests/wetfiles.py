@@ -2,40 +2,20 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
-from warcio.warcwriter import WARCWriter
+from mgbias.bios.demo import write_wet as write_wet_records
 
 
 def write_wet(path: Path, pages: list[dict]) -> Path:
-    """Write a warcinfo record, then one conversion record per page.
+    """Write a warcinfo record, then one conversion record per page
+    (:func:`mgbias.bios.demo.write_wet`).
 
     Each page: ``uri``, ``text`` (str, or bytes written verbatim) and optional
     ``lang`` (value of ``WARC-Identified-Content-Language``; omitted when absent).
-    One gzip member per record, as Common Crawl writes them.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as stream:
-        writer = WARCWriter(stream, gzip=True)
-        writer.write_record(
-            writer.create_warcinfo_record(path.name, {"software": "mgbias-tests", "format": "WET"})
-        )
-        for page in pages:
-            body = page["text"] if isinstance(page["text"], bytes) else page["text"].encode()
-            headers = {"Content-Type": "text/plain"}
-            if page.get("lang") is not None:
-                headers["WARC-Identified-Content-Language"] = page["lang"]
-            record = writer.create_warc_record(
-                page["uri"],
-                "conversion",
-                payload=io.BytesIO(body),
-                length=len(body),
-                warc_content_type="text/plain",
-                warc_headers_dict=headers,
-            )
-            writer.write_record(record)
-    return path
+    records = [(page["uri"], page["text"], page.get("lang")) for page in pages]
+    return write_wet_records(path, records, software="mgbias-tests")
 
 
 # Lines of the bios tests: first sentence, then a body of at least 150 characters.

@@ -15,7 +15,10 @@ and gender, :data:`PLANTED` bios per snapshot.
 
 from __future__ import annotations
 
+import datetime
 import io
+import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -242,21 +245,50 @@ def wet_paths(snapshot: str, n_files: int) -> list[str]:
     ]
 
 
-def write_wet(path: str | Path, pages: list[tuple[str, str, str | None]]) -> None:
-    """A WET file: a warcinfo record, then one conversion record per (uri, text, lang)."""
+def snapshot_date(snapshot: str) -> str:
+    """The Monday of a snapshot's week (``CC-MAIN-2018-13`` → ``2018-03-26T00:00:00Z``),
+    the demo's fixed WARC-Date."""
+    year, week = (int(part) for part in check_snapshot(snapshot).split("-")[2:4])
+    return datetime.date.fromisocalendar(year, week, 1).strftime("%Y-%m-%dT00:00:00Z")
+
+
+def _record_id(path: Path, index: int, uri: str) -> str:
+    """A WARC-Record-ID that depends only on the file name, record position and URI."""
+    return f"<urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, f'{path.name}#{index}#{uri}')}>"
+
+
+def write_wet(
+    path: str | Path,
+    pages: Iterable[tuple[str, str | bytes, str | None]],
+    software: str = "mgbias-demo",
+    date: str | None = None,
+) -> Path:
+    """A WET file: a warcinfo record, then one conversion record per (uri, text, lang).
+
+    ``text`` is a str (written as UTF-8) or bytes (written verbatim); ``lang`` is the
+    ``WARC-Identified-Content-Language`` value, or None to leave the header out. One gzip
+    member per record, as Common Crawl writes them. With ``date`` (``WARC-Date``, e.g.
+    ``2018-03-26T00:00:00Z``) the file is the same bytes on every call: record IDs are
+    derived from the file name, position and URI instead of drawn at random.
+    """
     from warcio.warcwriter import WARCWriter
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as stream:
         writer = WARCWriter(stream, gzip=True)
-        writer.write_record(
-            writer.create_warcinfo_record(path.name, {"software": "mgbias-demo", "format": "WET"})
-        )
-        for uri, text, lang in pages:
-            body = text.encode("utf-8")
+        info = writer.create_warcinfo_record(path.name, {"software": software, "format": "WET"})
+        if date is not None:
+            info.rec_headers.replace_header("WARC-Record-ID", _record_id(path, 0, ""))
+            info.rec_headers.replace_header("WARC-Date", date)
+        writer.write_record(info)
+        for index, (uri, text, lang) in enumerate(pages, start=1):
+            body = text if isinstance(text, bytes) else text.encode("utf-8")
             headers = {"Content-Type": "text/plain"}
-            if lang:
+            if date is not None:
+                headers["WARC-Record-ID"] = _record_id(path, index, uri)
+                headers["WARC-Date"] = date
+            if lang is not None:
                 headers["WARC-Identified-Content-Language"] = lang
             record = writer.create_warc_record(
                 uri,
@@ -267,6 +299,7 @@ def write_wet(path: str | Path, pages: list[tuple[str, str, str | None]]) -> Non
                 warc_headers_dict=headers,
             )
             writer.write_record(record)
+    return path
 
 
 def write_demo_crawl(
@@ -303,6 +336,6 @@ def write_demo_crawl(
             first = pages[0]
             files[-1].append((first.uri + "/copy", first.text, _LANG[lang]["iso"]))
         for path, records in zip(paths, files, strict=True):
-            write_wet(root / path, records)
+            write_wet(root / path, records, date=snapshot_date(snapshot))
         write_listing(root / f"crawl-data/{snapshot}/wet.paths.gz", paths)
     return {"planted": planted, "names": sorted(names)}

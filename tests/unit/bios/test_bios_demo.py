@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from mgbias.bios.ccpaths import read_listing
-from mgbias.bios.demo import DISTRACTORS, PLANTED, demo_pages, wet_paths, write_demo_crawl
+from mgbias.bios.demo import (
+    DISTRACTORS,
+    PLANTED,
+    demo_pages,
+    snapshot_date,
+    wet_paths,
+    write_demo_crawl,
+)
 from mgbias.bios.pipeline import extract_dataset
 from mgbias.bios.rules import rules_for
 from mgbias.bios.tables import counts, table5, table5_markdown
@@ -95,3 +102,15 @@ def test_demo_crawl_rejects_bad_arguments(tmp_path):
         write_demo_crawl(tmp_path, ["2018-34"], 1)
     with pytest.raises(ValueError, match="language"):
         demo_pages("it", "CC-MAIN-2018-34")
+
+
+def test_the_demo_crawl_is_the_same_bytes_every_time(tmp_path):
+    """Record IDs and dates are fixed (warcio would draw a uuid and take the clock)."""
+    first, second = tmp_path / "a", tmp_path / "b"
+    for root in (first, second):
+        write_demo_crawl(root, ["CC-MAIN-2018-13"], 2, ["en"])
+    files = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    assert len(files) == 3  # the listing and two WET files
+    for name in files:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    assert snapshot_date("CC-MAIN-2018-13") == "2018-03-26T00:00:00Z"
