@@ -248,24 +248,20 @@ def replace_names(
     return out, changed, tokens
 
 
-#: The CrowS-Pairs CSV columns of the rewritten file (what the CrowS-Pairs loader reads).
-CSV_COLUMNS = ["", "sent_more", "sent_less", "stereo_antistereo", "bias_type"]
-
-
 def write_named_pairs(frame: Any, pairs: Sequence[Sequence[str]], path: str) -> None:
     """Write rewritten pairs as a CrowS-Pairs CSV (atomically), in ``frame``'s order, with
     its ``stereo_antistereo`` and ``bias_type`` (``frame``: a pair table of
     :func:`mgbias.pair_data.load_pairs`)."""
-    import csv
-
-    from mgbias.atomic import atomic_path
+    from mgbias.datasets.crowspairs import write_crowspairs
 
     if len(frame) != len(pairs):
         raise ValueError(f"{path}: {len(pairs)} rewritten pairs for {len(frame)} pairs")
-    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(CSV_COLUMNS)
-        for index, ((more, less), direction, bias_type) in enumerate(
-            zip(pairs, frame["stereo_antistereo"], frame["bias_type"], strict=True)
-        ):
-            writer.writerow([index, more, less, direction, bias_type])
+    write_crowspairs(
+        (
+            (more, less, direction, bias_type)
+            for (more, less), direction, bias_type in zip(
+                pairs, frame["stereo_antistereo"], frame["bias_type"], strict=True
+            )
+        ),
+        path,
+    )

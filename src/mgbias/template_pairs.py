@@ -12,7 +12,6 @@ shipped templates, pairs and occupations are in
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -21,12 +20,10 @@ from typing import Any
 
 import yaml
 
-from mgbias.atomic import atomic_path
+from mgbias.datasets.crowspairs import write_crowspairs
 
 GENDER_SLOT = "[Gender]"
 OCCUPATION_SLOT = "[Occupation]"
-#: The CrowS-Pairs CSV columns the template file has (what the CrowS-Pairs loader reads).
-CSV_COLUMNS = ["", "sent_more", "sent_less", "stereo_antistereo", "bias_type"]
 
 
 @cache
@@ -75,9 +72,6 @@ def template_pairs(spec: Mapping[str, Any], lang: str = "") -> list[tuple[str, s
 
 
 def write_template_pairs(pairs: Sequence[tuple[str, str]], path: str | Path) -> None:
-    """Write the pairs as a CrowS-Pairs CSV (atomically)."""
-    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(CSV_COLUMNS)
-        for index, (male, female) in enumerate(pairs):
-            writer.writerow([index, male, female, "stereo", "gender"])
+    """Write the ``(male, female)`` pairs as a CrowS-Pairs CSV (atomically), each pair
+    ``stereo`` and ``gender``."""
+    write_crowspairs(((male, female, "stereo", "gender") for male, female in pairs), path)

@@ -18,10 +18,13 @@ rows, as CrowS-Pairs' own metric does.
 
 from __future__ import annotations
 
+import csv
+from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
 
+from mgbias.atomic import atomic_path
 from mgbias.datasets.frame import (
     PAIR_COLUMNS,
     check_direction,
@@ -31,10 +34,14 @@ from mgbias.datasets.frame import (
     require_columns,
 )
 
-__all__ = ["REQUIRED_COLUMNS", "load_crowspairs"]
+__all__ = ["CSV_COLUMNS", "REQUIRED_COLUMNS", "load_crowspairs", "write_crowspairs"]
 
 #: Columns a CrowS-Pairs CSV must have.
 REQUIRED_COLUMNS = ("sent_more", "sent_less", "stereo_antistereo", "bias_type")
+
+#: Columns of a CrowS-Pairs CSV written by :func:`write_crowspairs` (the unnamed
+#: first one is the 0-based row index, as in the released file).
+CSV_COLUMNS = ("", "sent_more", "sent_less", "stereo_antistereo", "bias_type")
 
 #: Name given to the file's unnamed first column (the 0-based row index).
 SOURCE_ROW_COLUMN = "source_row"
@@ -114,3 +121,18 @@ def load_crowspairs(path: str | Path) -> pd.DataFrame:
     )
     frame.attrs = {"dataset": "crows_pairs", "source": str(path), "n_duplicate_pairs": n_duplicates}
     return frame
+
+
+def write_crowspairs(rows: Iterable[tuple[str, str, str, str]], path: str | Path) -> int:
+    """Write pairs as a CrowS-Pairs CSV (atomically) that :func:`load_crowspairs` reads.
+
+    ``rows`` are ``(sent_more, sent_less, stereo_antistereo, bias_type)``, one per pair,
+    in file order; the index column numbers them from 0. Returns the number written.
+    """
+    n = 0
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        for n, (more, less, direction, bias_type) in enumerate(rows, start=1):
+            writer.writerow([n - 1, more, less, direction, bias_type])
+    return n

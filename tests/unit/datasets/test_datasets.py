@@ -521,3 +521,25 @@ def test_stereoset_duplicated_pair_is_kept_counted_and_logged(tmp_path, caplog):
         "data.intrasentence[2] (id 'ex-copy') repeats data.intrasentence[0] (id 'ex-gender')"
         in message
     )
+
+
+def test_written_crowspairs_csv_reads_back_row_for_row(tmp_path):
+    from mgbias.datasets.crowspairs import write_crowspairs
+
+    rows = [
+        ('He said "no", twice.', 'She said "no", twice.', "stereo", "gender"),
+        ("Иван пришёл.", "Мария пришла.", "antistereo", "gender"),
+        ("A line\nbreak he", "A line\nbreak she", "stereo", "race-color"),
+    ]
+    path = tmp_path / "pairs.csv"
+    assert write_crowspairs(iter(rows), path) == 3
+    assert path.read_bytes().startswith(b",sent_more,sent_less,stereo_antistereo,bias_type\n0,")
+    frame = load_crowspairs(path)
+    assert list(frame["pair_id"]) == ["0", "1", "2"]
+    assert [
+        tuple(r)
+        for r in frame[["sent_more", "sent_less", "stereo_antistereo", "bias_type"]].itertuples(
+            index=False
+        )
+    ] == rows
+    assert write_crowspairs([], tmp_path / "empty.csv") == 0
