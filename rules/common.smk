@@ -417,19 +417,67 @@ def zhao2020_inbias_space_input(wc):
 
 
 def zhao2020_targets():
-    """The inBias table of the original spaces, and the alignment grid, when configured."""
+    """The inBias table of the original spaces and, when configured, the alignment grid
+    with Tables 1, 2 and 12 (with ENDEB: 3, 4 and 13) and Figure 1."""
     if not ZHAO2020:
         return []
     targets = [layout.path("zhao2020_inbias_original")]
     if zhao2020_alignments():
         targets.append(layout.path("zhao2020_grid"))
+        targets += [layout.path(f"zhao2020_{name}") for name in ZHAO2020_TABLES]
+        if zhao2020_debiases():
+            targets += [
+                layout.path(f"zhao2020_{name}") for name in ZHAO2020_ENDEB_TABLES
+            ]
+    if zhao2020_figure1_panels():
+        targets.append(layout.path("zhao2020_figure1"))
     return targets
+
+
+#: Tables of Zhao et al. cut from the grid, without and with ENDEB.
+ZHAO2020_TABLES = ["table1", "table2", "table12"]
+ZHAO2020_ENDEB_TABLES = ["table3", "table4", "table13"]
 
 
 def zhao2020_grid_keys(kind):
     """[world, src, tgt] of every BLI (``bli``) or inBias (``inbias``) of the grid."""
     pairs = zhao2020_alignments() if kind == "bli" else zhao2020_inbias_spaces()
     return [[world, src, tgt] for world in zhao2020_grid_worlds() for src, tgt in pairs]
+
+
+def zhao2020_original_keys():
+    """[world, lang] of every original space in the grid (its diagonal)."""
+    languages = ZHAO2020.get("grid_languages", ZHAO2020.get("languages", []))
+    return [[world, lang] for world in zhao2020_grid_worlds() for lang in languages]
+
+
+def zhao2020_figure1():
+    """Figure 1's settings with their defaults: lang es, targets en and de, 6 pairs."""
+    settings = {"lang": "es", "targets": ["en", "de"], "pairs": [], "n_pairs": 6}
+    return {**settings, **ZHAO2020.get("figure1", {})}
+
+
+def zhao2020_figure1_panels():
+    """[world, space] of Figure 1's panels (``es``, ``es-en``, ``es-de``) per grid world;
+    none unless the language and its targets are among zhao2020.languages."""
+    figure = zhao2020_figure1()
+    lang, targets = figure["lang"], figure["targets"]
+    if not ZHAO2020 or any(x not in ZHAO2020["languages"] for x in [lang, *targets]):
+        return []
+    spaces = [lang, *[f"{lang}-{target}" for target in targets]]
+    return [[world, space] for world in zhao2020_grid_worlds() for space in spaces]
+
+
+def zhao2020_figure1_spaces(wildcards):
+    """The .vec file of every Figure 1 panel."""
+    paths = []
+    for world, space in zhao2020_figure1_panels():
+        src, _, tgt = space.partition("-")
+        if tgt:
+            paths.append(layout.path("zhao2020_aligned", world=world, src=src, tgt=tgt))
+        else:
+            paths.append(layout.path("vectors", world=world, lang=src))
+    return paths
 
 
 def mbe_table3_targets():

@@ -1,5 +1,6 @@
 # Zhao et al. (2020): inBias of static word vectors (Eq. 1), per world and language,
-# BLI (CSLS, k = 10) of every alignment and inBias of every aligned and debiased space.
+# BLI (CSLS, k = 10) of every alignment and inBias of every aligned and debiased space,
+# Tables 1-4, 12 and 13 and Figure 1.
 # Vectors are trained, hard-debiased (ENDEB) and aligned (RCSLS) in rules/models.smk,
 # the demo's dictionaries and MIBs-style lists written in rules/demo.smk.
 # Only with `zhao2020:`.
@@ -91,6 +92,10 @@ rule zhao2020_inbias_space:
 
 rule zhao2020_grid:
     input:
+        original=[
+            layout.path("zhao2020_inbias", world=w, lang=lang)
+            for w, lang in zhao2020_original_keys()
+        ],
         inbias=[
             layout.path("zhao2020_inbias_space", world=w, src=s, tgt=t)
             for w, s, t in zhao2020_grid_keys("inbias")
@@ -105,15 +110,124 @@ rule zhao2020_grid:
             out("zhao2020_grid"),
             caption="../report/zhao2020_grid.rst",
             category=ZHAO2020_PAPER,
-            subcategory="Tables 1-4: inBias and BLI of the aligned spaces",
+            subcategory="Tables 1-4, 12, 13: every cell",
         ),
-        markdown=out("zhao2020_grid_markdown"),
     log:
         "logs/zhao2020_grid.log",
     conda:
         "../envs/mgbias.yaml"
     params:
+        original_keys=zhao2020_original_keys(),
         inbias_keys=zhao2020_grid_keys("inbias"),
         bli_keys=zhao2020_grid_keys("bli"),
     script:
         "../scripts/zhao2020_grid_table.py"
+
+
+# Tables 1, 2 and 12 (the paper's grid of languages) cut from the grid.
+rule zhao2020_tables:
+    input:
+        grid=out("zhao2020_grid"),
+        code=script_code("zhao2020_tables.py"),
+    output:
+        table1=report(
+            out("zhao2020_table1"),
+            caption="../report/zhao2020_table1.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Table 1: inBias and alignment",
+        ),
+        table1_markdown=out("zhao2020_table1_markdown"),
+        table2=report(
+            out("zhao2020_table2"),
+            caption="../report/zhao2020_table2.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Table 2: BLI",
+        ),
+        table2_markdown=out("zhao2020_table2_markdown"),
+        table12=report(
+            out("zhao2020_table12"),
+            caption="../report/zhao2020_table12.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Table 12: EN inBias by category",
+        ),
+        table12_markdown=out("zhao2020_table12_markdown"),
+    log:
+        "logs/zhao2020_tables.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        tables=ZHAO2020_TABLES,
+    script:
+        "../scripts/zhao2020_tables.py"
+
+
+# Tables 3, 4 and 13 (ENDEB) cut from the grid.
+rule zhao2020_endeb_tables:
+    input:
+        grid=out("zhao2020_grid"),
+        code=script_code("zhao2020_tables.py"),
+    output:
+        table3=report(
+            out("zhao2020_table3"),
+            caption="../report/zhao2020_table3.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Table 3: inBias with ENDEB",
+        ),
+        table3_markdown=out("zhao2020_table3_markdown"),
+        table4=report(
+            out("zhao2020_table4"),
+            caption="../report/zhao2020_table4.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Table 4: BLI with ENDEB",
+        ),
+        table4_markdown=out("zhao2020_table4_markdown"),
+        table13=report(
+            out("zhao2020_table13"),
+            caption="../report/zhao2020_table13.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Table 13: ENDEB inBias by category",
+        ),
+        table13_markdown=out("zhao2020_table13_markdown"),
+    log:
+        "logs/zhao2020_endeb_tables.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        tables=ZHAO2020_ENDEB_TABLES,
+    script:
+        "../scripts/zhao2020_tables.py"
+
+
+# Figure 1: gendered pairs of one language (es) on its gender direction, in its own
+# space and aligned to the targets (en, de), per grid world.
+rule zhao2020_figure1:
+    input:
+        spaces=zhao2020_figure1_spaces,
+        scores=[
+            layout.path(
+                "zhao2020_inbias_scores", world=w, lang=zhao2020_figure1()["lang"]
+            )
+            for w in zhao2020_grid_worlds()
+        ],
+        mibs=out("zhao2020_mibs"),
+        code=script_code("zhao2020_figure1.py"),
+    output:
+        figure=report(
+            out("zhao2020_figure1"),
+            caption="../report/zhao2020_figure1.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Figure 1: gender-direction projections",
+        ),
+        data=out("zhao2020_figure1_data"),
+    log:
+        "logs/zhao2020_figure1.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        lang=zhao2020_figure1()["lang"],
+        worlds=zhao2020_grid_worlds(),
+        panels=zhao2020_figure1_panels(),
+        pairs=zhao2020_figure1()["pairs"],
+        n_pairs=zhao2020_figure1()["n_pairs"],
+    script:
+        "../scripts/zhao2020_figure1.py"

@@ -1,21 +1,25 @@
-"""inBias and BLI of every aligned and debiased space (Zhao et al. 2020, Tables 1-4).
+"""inBias and BLI of every original, aligned and debiased space (Zhao et al. 2020): the
+tidy grid from which Tables 1-4, 12 and 13 are cut (``scripts/zhao2020_tables.py``).
 
 Snakemake interface
 -------------------
+input.original : list of paths
+    ``scripts/inbias.py``'s JSON per (world, lang) of ``params.original_keys``: the
+    original spaces (rows ``src == tgt == lang``).
 input.inbias : list of paths
     ``scripts/inbias.py``'s JSON per (world, src, tgt) of ``params.inbias_keys``.
 input.bli : list of paths
     ``scripts/bli.py``'s JSON per (world, src, tgt) of ``params.bli_keys``.
+params.original_keys : list of [world, lang]
 params.inbias_keys, params.bli_keys : lists of [world, src, tgt]
 output.table : CSV
     world, src, tgt, inbias, strong, weak, n, p_value, significant, bli_csls, bli_nn,
     paper_used_published_alignment.
-output.markdown : per world, inBias x 100 with stars and BLI, source by target space.
 """
 
 from mgbias.atomic import read_json
-from mgbias.report.tables import write_table
-from mgbias.report.zhao2020 import grid_markdown, grid_table
+from mgbias.report.tables import write_csv
+from mgbias.report.zhao2020 import grid_table
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
@@ -28,8 +32,9 @@ def keyed(keys, paths):
 
 
 with job_log(smk.log[0]) as log:
+    original = keyed(smk.params.original_keys, list(smk.input.original))
     inbias = keyed(smk.params.inbias_keys, list(smk.input.inbias))
     bli = keyed(smk.params.bli_keys, list(smk.input.bli))
-    table = grid_table(inbias, bli)
-    write_table(table, grid_markdown(table), smk.output.table, smk.output.markdown)
+    table = grid_table(inbias, bli, original)
+    write_csv(table, smk.output.table)
     log.info("%s", table.to_string(index=False))

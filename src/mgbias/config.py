@@ -397,7 +397,7 @@ def _check_bios(config: dict) -> None:
 
 def _check_zhao2020(config: dict) -> None:
     """The ``zhao2020`` languages have monolingual text to train vectors on, and the
-    alignment grid's languages and worlds are configured ones."""
+    alignment grid's and Figure 1's languages and worlds are configured ones."""
     section = config.get("zhao2020")
     if not section:
         return
@@ -416,6 +416,14 @@ def _check_zhao2020(config: dict) -> None:
         raise ConfigError(
             f"key 'zhao2020.grid_languages': {outside} are not among "
             f"zhao2020.languages {section['languages']}"
+        )
+    figure1 = section.get("figure1", {})
+    spaces = [figure1.get("lang", "es"), *figure1.get("targets", ["en", "de"])]
+    absent = [lang for lang in spaces if lang not in section["languages"]]
+    if "figure1" in section and absent:
+        raise ConfigError(
+            f"key 'zhao2020.figure1': {absent} are not among zhao2020.languages "
+            f"{section['languages']}"
         )
     worlds = section.get("grid_worlds", [])
     unknown_worlds = [world for world in worlds if world not in config["worlds"]]

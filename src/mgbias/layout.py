@@ -740,17 +740,73 @@ _ZHAO2020 = [
         "zhao2020_grid",
         "results/tables/zhao2020_grid.csv",
         "zhao2020_grid",
-        "inBias (with the t-test against the original space) and BLI of every aligned "
-        "and debiased space: Zhao et al. (2020), Tables 1-4 in one tidy table",
-        "`world`, `src`, `tgt`, `inbias`, `strong`, `weak`, `n`, `p_value`, "
-        "`significant`, `bli_csls`, `bli_nn`, `paper_used_published_alignment`",
+        "inBias (with the t-test against the original space) and BLI of every original, "
+        "aligned and debiased space: every cell of Zhao et al. (2020), Tables 1-4, 12 and "
+        "13 in one tidy table, from which those tables are cut",
+        "`world`, `src`, `tgt` (`src` = `tgt`: an original space or ENDEB itself), "
+        "`inbias`, `strong`, `weak`, `n`, `p_value`, `significant`, `bli_csls`, `bli_nn`, "
+        "`paper_used_published_alignment`",
+    ),
+]
+
+_ZHAO2020_INBIAS_CELLS = (
+    "`world`, `row`, `col` (the paper's labels), `src`, `tgt` (the spaces), `inbias`, "
+    "`n`, `p_value`, `star` (p < 0.05), `paper_used_published_alignment`; NaN: no value"
+)
+_ZHAO2020_BLI_CELLS = (
+    "`world`, `row`, `col`, `src`, `tgt`, `bli_csls` (%), `bli_nn` (%), "
+    "`paper_used_published_alignment`; NaN: no value"
+)
+_ZHAO2020_SPLIT_CELLS = (
+    "`world`, `row` (Strong-gendered, Weak-gendered), `col`, `src`, `tgt`, `inbias`"
+)
+for _table, _rule, _holds, _columns in (
+    ("table1", "zhao2020_tables", "inBias before (diagonal) and after alignment, source "
+     "language by target space, with the t-test's stars", _ZHAO2020_INBIAS_CELLS),
+    ("table2", "zhao2020_tables", "BLI accuracy (CSLS, k = 10) of every alignment, source "
+     "by target", _ZHAO2020_BLI_CELLS),
+    ("table12", "zhao2020_tables", "English inBias of the strong- and weak-gendered pairs, "
+     "in EN and EN aligned to each language", _ZHAO2020_SPLIT_CELLS),
+    ("table3", "zhao2020_endeb_tables", "inBias with ENDEB: ENDEB and ENDEB->X (tested "
+     "against original EN), X->ENDEB and original X", _ZHAO2020_INBIAS_CELLS),
+    ("table4", "zhao2020_endeb_tables", "BLI accuracy of ENDEB->X and X->ENDEB",
+     _ZHAO2020_BLI_CELLS),
+    ("table13", "zhao2020_endeb_tables", "ENDEB inBias of the strong- and weak-gendered "
+     "pairs, in ENDEB and ENDEB aligned to each language", _ZHAO2020_SPLIT_CELLS),
+):  # fmt: skip
+    _number = _table.removeprefix("table")
+    _ZHAO2020 += [
+        Output(
+            f"zhao2020_{_table}",
+            f"results/tables/zhao2020_{_table}.csv",
+            _rule,
+            f"Zhao et al. (2020), Table {_number}: {_holds}; one row per cell",
+            _columns,
+        ),
+        Output(
+            f"zhao2020_{_table}_markdown",
+            f"results/tables/zhao2020_{_table}.md",
+            _rule,
+            f"the same, laid out as the paper's Table {_number}, per world",
+            "Markdown",
+        ),
+    ]
+_ZHAO2020 += [
+    Output(
+        "zhao2020_figure1",
+        "results/figures/zhao2020_figure1.png",
+        "zhao2020_figure1",
+        "Zhao et al. (2020), Figure 1: projections of gendered word pairs (masculine, "
+        "feminine) and of the seed averages on the gender direction (female minus male "
+        "seeds: positive = feminine), in one language's space and aligned to others",
+        "PNG, one row of panels per world",
     ),
     Output(
-        "zhao2020_grid_markdown",
-        "results/tables/zhao2020_grid.md",
-        "zhao2020_grid",
-        "the same, per world: source by target space, inBias x 100 with stars and BLI",
-        "Markdown",
+        "zhao2020_figure1_data",
+        "results/tables/zhao2020_figure1.csv",
+        "zhao2020_figure1",
+        "the projections plotted in Figure 1",
+        "`world`, `space`, `pair`, `word`, `gender` (M, F, Avg-M, Avg-F), `projection`",
     ),
 ]
 _OUTPUTS += _ZHAO2020

@@ -60,9 +60,10 @@ def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
         frame.to_csv(tmp, index=False, float_format="%.6g")
 
 
-def markdown(frame: pd.DataFrame, floatfmt: str = ".2f") -> str:
-    """A GitHub-flavoured Markdown rendering of ``frame``."""
-    return frame.to_markdown(index=False, floatfmt=floatfmt)
+def markdown(frame: pd.DataFrame, floatfmt: str = ".2f", **options) -> str:
+    """A GitHub-flavoured Markdown rendering of ``frame`` (``options``: tabulate's, e.g.
+    ``disable_numparse=True`` to print pre-formatted cells as they are)."""
+    return frame.to_markdown(index=False, floatfmt=floatfmt, **options)
 
 
 def mining_table(records: Iterable[Mapping]) -> pd.DataFrame:

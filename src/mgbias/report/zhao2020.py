@@ -13,10 +13,10 @@ from mgbias.report.tables import markdown
 __all__ = [
     "GRID_COLUMNS",
     "INBIAS_COLUMNS",
-    "grid_markdown",
     "grid_table",
     "inbias_markdown",
     "inbias_table",
+    "significant",
 ]
 
 #: Columns of :func:`inbias_table`.
@@ -71,22 +71,35 @@ GRID_COLUMNS = [
 ]
 
 
+def significant(p_value: Any, alpha: float = 0.05) -> bool:
+    """The paper's ``*`` (Tables 1 and 3): a t-test p-value below ``alpha``; none
+    (``None``/NaN: an original space, not tested) is never significant."""
+    return p_value is not None and bool(float(p_value) < alpha)
+
+
 def grid_table(
     inbias: Mapping[tuple[str, str, str], Mapping[str, Any]],
     bli: Mapping[tuple[str, str, str], Mapping[str, Any]],
+    original: Mapping[tuple[str, str], Mapping[str, Any]] | None = None,
     alpha: float = 0.05,
 ) -> pd.DataFrame:
     """One row per (world, source space, target space) of Zhao et al.'s grid.
 
-    ``inbias``: ``{(world, src, tgt): inBias JSON}`` of the aligned spaces (``src == tgt``:
-    a space itself, e.g. ENDEB); ``bli``: ``{(world, src, tgt): BLI JSON}`` of the
-    alignments (absent for ``src == tgt``: BLI is NaN). ``significant``: the t-test
-    against the original space gives p < ``alpha`` (the paper's stars).
+    ``original``: ``{(world, lang): inBias JSON}`` of the original spaces, the rows
+    ``src == tgt == lang`` (the diagonal of Table 1; untested, p NaN) placed first per
+    world. ``inbias``: ``{(world, src, tgt): inBias JSON}`` of the aligned spaces
+    (``src == tgt``: a space itself, e.g. ENDEB); ``bli``: ``{(world, src, tgt): BLI
+    JSON}`` of the alignments (absent for ``src == tgt``: BLI is NaN). ``significant``:
+    the t-test against the original space gives p < ``alpha`` (the paper's stars).
     ``paper_used_published_alignment``: X->EN rows, which the paper took from the
     published wiki.xx.align.vec and the workflow computes with the same RCSLS.
     """
+    cells: dict[tuple[str, str, str], Mapping[str, Any]] = {
+        (world, lang, lang): result for (world, lang), result in (original or {}).items()
+    }
+    cells.update(inbias)
     rows = []
-    for (world, src, tgt), result in inbias.items():
+    for (world, src, tgt), result in cells.items():
         retrieval = bli.get((world, src, tgt), {})
         p_value = result.get("p_value")
         rows.append(
@@ -96,7 +109,7 @@ def grid_table(
                 "tgt": tgt,
                 **{key: result.get(key) for key in ("inbias", "strong", "weak", "n")},
                 "p_value": p_value,
-                "significant": p_value is not None and float(p_value) < alpha,
+                "significant": significant(p_value, alpha),
                 "bli_csls": retrieval.get("csls", {}).get("accuracy"),
                 "bli_nn": retrieval.get("nn", {}).get("accuracy"),
                 "paper_used_published_alignment": tgt == "en" and src != "en",
@@ -105,32 +118,5 @@ def grid_table(
     table = pd.DataFrame(rows, columns=GRID_COLUMNS)
     for column in ("inbias", "strong", "weak", "p_value", "bli_csls", "bli_nn"):
         table[column] = pd.to_numeric(table[column], errors="coerce")
-    return table
-
-
-def grid_markdown(table: pd.DataFrame) -> str:
-    """Per world: inBias x 100 (``*``: significant change from the original space) and
-    BLI CSLS accuracy (%), source spaces as rows and target spaces as columns."""
-    parts = [
-        "# Zhao et al. (2020): inBias and BLI of the aligned spaces (Tables 1-4)\n\n"
-        "inBias (Eq. 1) x 100 of the source language's words in the source space aligned "
-        "to the target space by RCSLS; `*`: different from the original space (t-test, "
-        "p < 0.05). `endeb`: English after hard debiasing (a row's own column: ENDEB "
-        "itself, tested against original English). BLI: CSLS (k = 10) accuracy in %. "
-        "`\u2020`: X->EN, which the paper took from the published aligned vectors.\n"
-    ]
-    for world in dict.fromkeys(table["world"]):
-        rows = table[table["world"] == world]
-        spaces = list(dict.fromkeys([*rows["src"], *rows["tgt"]]))
-        inbias_cells = pd.DataFrame("", index=spaces, columns=spaces)
-        bli_cells = pd.DataFrame("", index=spaces, columns=spaces)
-        for row in rows.itertuples():
-            mark = "*" if row.significant else ""
-            dagger = "\u2020" if row.paper_used_published_alignment else ""
-            inbias_cells.loc[row.src, row.tgt] = f"{row.inbias * 100:.2f}{mark}{dagger}"
-            if pd.notna(row.bli_csls):
-                bli_cells.loc[row.src, row.tgt] = f"{row.bli_csls:.2f}{dagger}"
-        for title, cells in (("inBias x 100", inbias_cells), ("BLI CSLS %", bli_cells)):
-            frame = cells.reset_index().rename(columns={"index": "src \\ tgt"})
-            parts.append(f"\n## {world}: {title}\n\n" + markdown(frame) + "\n")
-    return "".join(parts)
+    order = {world: i for i, world in enumerate(dict.fromkeys(table["world"]))}
+    return table.sort_values("world", key=lambda c: c.map(order), kind="stable", ignore_index=True)
