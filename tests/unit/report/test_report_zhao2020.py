@@ -34,7 +34,7 @@ def test_one_row_per_space_in_the_given_order_and_markdown_by_world():
 
 
 def test_grid_table_marks_significance_bli_and_the_published_x_en_alignments():
-    from mgbias.report.zhao2020 import GRID_COLUMNS, grid_markdown, grid_table
+    from mgbias.report.zhao2020 import GRID_COLUMNS, grid_table
 
     def inbias(value, p_value):
         return {**_result(value, value / 2), "p_value": p_value}
@@ -47,15 +47,30 @@ def test_grid_table_marks_significance_bli_and_the_published_x_en_alignments():
             ("planted", "es", "en"): inbias(0.15, 0.01),
             ("planted", "en", "es"): inbias(0.0917, 0.5),
             ("planted", "endeb", "endeb"): inbias(0.0075, 1e-20),
+            ("balanced", "en", "es"): inbias(0.02, 0.049999),
         },
         {("planted", "es", "en"): bli(6.5), ("planted", "en", "es"): bli(22.7)},
+        original={
+            ("planted", "en"): _result(0.0917, 0.05),
+            ("balanced", "en"): _result(0.02, 0.01),
+        },
     )
     assert list(table.columns) == GRID_COLUMNS
-    assert table["significant"].tolist() == [True, False, True]
-    assert table["paper_used_published_alignment"].tolist() == [True, False, False]
-    assert table["bli_csls"].tolist()[:2] == [6.5, 22.7] and math.isnan(table["bli_csls"][2])
-    assert table["bli_nn"].tolist()[1] == 22.7 / 2
-    text = grid_markdown(table)
-    assert "## planted: inBias x 100" in text and "## planted: BLI CSLS %" in text
-    assert "15.00*\u2020" in text and "9.17 " in text and "0.75*" in text
-    assert "22.70" in text and "6.50\u2020" in text
+    # originals first (the diagonal), rows grouped by world in first-seen order
+    assert table[["world", "src", "tgt"]].values.tolist() == [
+        ["planted", "en", "en"], ["planted", "es", "en"], ["planted", "en", "es"],
+        ["planted", "endeb", "endeb"], ["balanced", "en", "en"], ["balanced", "en", "es"],
+    ]  # fmt: skip
+    assert table["significant"].tolist() == [False, True, False, True, False, True]
+    assert math.isnan(table["p_value"][0])  # an original space is not tested
+    assert table["paper_used_published_alignment"].tolist() == [False, True] + [False] * 4
+    assert table["bli_csls"].tolist()[1:3] == [6.5, 22.7] and math.isnan(table["bli_csls"][3])
+    assert math.isnan(table["bli_csls"][0]) and table["bli_nn"].tolist()[2] == 22.7 / 2
+
+
+def test_significant_is_p_below_alpha_and_never_for_a_missing_p():
+    from mgbias.report.zhao2020 import significant
+
+    assert significant(0.049999) and not significant(0.05) and not significant(0.2)
+    assert not significant(None) and not significant(float("nan"))
+    assert significant(0.09, alpha=0.1)
