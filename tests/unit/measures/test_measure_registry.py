@@ -48,3 +48,14 @@ def test_unknown_names_are_rejected_naming_the_known_ones():
         by_name("xyz")
     with pytest.raises(ValueError, match="expected a comma-separated list of aul, aula"):
         parse_measures("aula,xyz")
+
+
+def test_inbias_lists_the_variants_the_code_and_the_schema_accept():
+    from mgbias.measures.inbias import VARIANTS
+
+    schema = yaml.safe_load(schema_path().read_text(encoding="utf-8"))
+    entry = schema["properties"]["zhao2020"]["properties"]["inbias"]["properties"]["variant"]
+    variants = [name for name, _ in by_name("inbias").variants]
+    assert variants == list(VARIANTS) == entry["enum"]
+    assert variants[0] == entry["default"] == "averaged"  # Eq. 1 as printed
+    assert "inbias" not in PAIR_MEASURES
