@@ -1,14 +1,14 @@
-"""Tables of Zhao et al. (2020) in the paper's shapes, cut from the tidy grid.
+"""One table of Zhao et al. (2020) in the paper's shape, cut from the tidy grid.
 
 Snakemake interface
 -------------------
 input.grid : CSV
     ``scripts/zhao2020_grid_table.py``'s grid (one row per world, source and target space).
-params.tables : list of str
-    Keys of :data:`mgbias.report.zhao2020_tables.TABLES` (``table1``, ``table2``,
+params.table : str
+    A key of :data:`mgbias.report.zhao2020_tables.TABLES` (``table1``, ``table2``,
     ``table3``, ``table4``, ``table12``, ``table13``).
-output.<table>, output.<table>_markdown : per table, the tidy CSV (one row per cell)
-    and its Markdown in the paper's layout.
+output.table : the tidy CSV (one row per cell of the paper's table).
+output.markdown : the same in the paper's layout, per world.
 """
 
 import pandas as pd
@@ -20,9 +20,8 @@ from mgbias.runlog import job_log
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0]) as log:
-    grid = pd.read_csv(smk.input.grid)
-    for name in smk.params.tables:
-        table = TABLES[name][0](grid)
-        text = table_markdown(name, table)
-        write_table(table, text, smk.output[name], smk.output[f"{name}_markdown"])
-        log.info("%s\n%s", name, text)
+    name = smk.params.table
+    table = TABLES[name][0](pd.read_csv(smk.input.grid))
+    text = table_markdown(name, table)
+    write_table(table, text, smk.output.table, smk.output.markdown)
+    log.info("%s", text)
