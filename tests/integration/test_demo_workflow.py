@@ -360,3 +360,52 @@ def test_hard_debiasing_lowers_the_english_weak_inbias_by_at_least_half(demo_run
     # the aligned spaces are scored on the same filtered pairs, with a t-test
     aligned = _zhao2020_json(demo_run, "inbias_spaces", "en-es")
     assert aligned["n"] == original["n"] and 0 <= aligned["p_value"] <= 1
+
+
+def test_zhao2020_tables_have_the_papers_shapes_and_stars_exactly_below_005(demo_run):
+    # Tables 1-4, 12 and 13 cut from the grid; the test config's grid is en and es in
+    # the planted world (config/config.yaml: en, es, de, fr in both worlds, 4 x 4)
+    tables = demo_run / "results" / "tables"
+    read = lambda name: pd.read_csv(tables / f"zhao2020_{name}.csv")  # noqa: E731
+    languages = ["EN", "ES"]
+    table1 = read("table1")
+    assert table1[["row", "col"]].values.tolist() == [[r, c] for r in languages for c in languages]
+    assert table1["inbias"].notna().all() and (table1["world"] == "planted").all()
+    assert table1["star"].tolist() == (table1["p_value"] < 0.05).tolist()
+    diagonal = table1[table1.row == table1.col]
+    assert diagonal["p_value"].isna().all() and not diagonal["star"].any()
+    original = pd.read_csv(tables / "zhao2020_inbias_original.csv").set_index(["world", "lang"])
+    assert diagonal["inbias"].tolist() == pytest.approx(
+        [original.loc[("planted", lang), "inbias"] for lang in ("en", "es")], abs=1e-6
+    )
+    assert table1["paper_used_published_alignment"].tolist() == [False, False, True, False]
+    table2 = read("table2")
+    assert table2.loc[table2.row == table2.col, "bli_csls"].isna().all()
+    assert table2.loc[table2.row != table2.col, "bli_csls"].between(0, 100).all()
+    table3 = read("table3")
+    assert table3[["row", "col"]].values.tolist() == [
+        ["ENDEB", "ENDEB"], ["ENDEB", "ES"], ["ES", "ENDEB"], ["ES", "ES"],
+    ]  # fmt: skip
+    assert table3["star"].tolist() == (table3["p_value"] < 0.05).tolist()
+    assert table3.set_index(["row", "col"]).loc[("ENDEB", "ENDEB"), "star"]  # ENDEB vs EN
+    assert len(read("table4")) == 2 and read("table4")["bli_csls"].notna().all()
+    for name, first in (("table12", "EN"), ("table13", "ENDEB")):
+        split = read(name)
+        assert split[["row", "col"]].values.tolist() == [
+            ["Strong-gendered", first], ["Strong-gendered", "ES"],
+            ["Weak-gendered", first], ["Weak-gendered", "ES"],
+        ]  # fmt: skip
+        assert split["inbias"].notna().all()
+    for name in ("table1", "table2", "table3", "table4", "table12", "table13"):
+        assert (tables / f"zhao2020_{name}.md").read_text().startswith("# Zhao et al. (2020)")
+    assert "\u2020" in (tables / "zhao2020_table1.md").read_text()  # ES->EN computed here
+
+
+def test_zhao2020_figure1_projects_six_spanish_pairs_in_three_spaces(demo_run):
+    data = pd.read_csv(demo_run / "results" / "tables" / "zhao2020_figure1.csv")
+    assert list(dict.fromkeys(data["space"])) == ["es", "es-en", "es-de"]
+    for _space, block in data.groupby("space"):
+        assert (block["gender"] == "M").sum() == (block["gender"] == "F").sum() == 6
+        averages = block.set_index("gender")["projection"]
+        assert averages["Avg-F"] > 0 > averages["Avg-M"]  # positive = feminine
+    assert (demo_run / "results" / "figures" / "zhao2020_figure1.png").stat().st_size > 0
