@@ -226,6 +226,14 @@ def test_zhao2020_languages_need_monolingual_text_and_settings_are_checked(demo_
     del config["zhao2020"]["vectors"]
     with pytest.raises(ConfigError, match=r"vectors"):
         validate_config(config)
+    config = copy.deepcopy(demo_config)
+    config["zhao2020"]["figure1"] = {"lang": "es", "targets": ["en", "tr"]}
+    with pytest.raises(ConfigError, match=r"zhao2020.figure1': \['tr'\] are not among"):
+        validate_config(config)
+    config = copy.deepcopy(demo_config)
+    config["zhao2020"]["figure1"]["pairs"] = [["médico", "médica", "médicx"]]
+    with pytest.raises(ConfigError, match=r"figure1"):
+        validate_config(config)
 
 
 @pytest.mark.parametrize(
