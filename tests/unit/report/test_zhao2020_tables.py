@@ -162,5 +162,8 @@ def test_markdown_prints_the_papers_layout_with_stars_daggers_and_dashes(grid):
     assert cells["DE"] == ["0.3100*\u2020", "-", "0.3000"]
     assert "| 80.00 " in table_markdown("table2", table2(grid))
     assert "0.0450*" in table_markdown("table3", table3(grid))
+    table4_text = table_markdown("table4", table4(grid)).split("## balanced")[0]
+    assert "| ENDEB \u2192 X | 84.10 | -     |" in table4_text
+    assert "| X \u2192 ENDEB | 86.10 | 76.30 |" in table4_text
     assert "Weak-gendered" in table_markdown("table12", table12(grid))
     assert set(TABLES) == {"table1", "table2", "table3", "table4", "table12", "table13"}
