@@ -25,12 +25,19 @@ import pandas as pd
 from mgbias.embeddings.mibs import read_seed_pairs, seed_file_name
 from mgbias.embeddings.projection import figure1_projections, most_biased_pairs
 from mgbias.embeddings.steps import read_inbias_scores
-from mgbias.embeddings.vectors import read_vectors
+from mgbias.embeddings.vectors import Vectors, read_vectors
 from mgbias.report.tables import write_csv
 from mgbias.report.zhao2020_figures import figure1
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+
+def keep_words(vectors: Vectors, words: set[str]) -> Vectors:
+    """Only the rows of ``words`` (those in the vocabulary): a full space is not kept."""
+    kept = [word for word in vectors.words if word in words]
+    return Vectors(kept, vectors.rows(kept), vectors.source)
+
 
 with job_log(smk.log[0]) as log:
     seeds = read_seed_pairs(Path(smk.input.mibs) / seed_file_name(smk.params.lang))
@@ -40,15 +47,16 @@ with job_log(smk.log[0]) as log:
     scores = dict(zip(smk.params.worlds, smk.input.scores, strict=True))
     frames = []
     for world in smk.params.worlds:
-        spaces = {
-            space: read_vectors(path)
-            for (w, space), path in zip(panels, smk.input.spaces, strict=True)
-            if w == world
-        }
         if smk.params.pairs:
             wanted = [tuple(pair) for pair in smk.params.pairs]
         else:
             wanted = most_biased_pairs(read_inbias_scores(scores[world]), smk.params.n_pairs)
+        words = {w for pair in (*wanted, *seeds) for w in pair}
+        spaces = {
+            space: keep_words(read_vectors(path), words)
+            for (w, space), path in zip(panels, smk.input.spaces, strict=True)
+            if w == world
+        }
         pairs = [p for p in wanted if all(w in v for v in spaces.values() for w in p)]
         skipped = [p for p in wanted if p not in pairs]
         if skipped:
