@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from mgbias.report.tables import markdown
-from mgbias.report.zhao2020 import significant
+from mgbias.report.zhao2020 import published_alignment, significant
 
 __all__ = [
     "BLI_COLUMNS",
@@ -109,7 +109,7 @@ def _cells_frame(grid: pd.DataFrame, cells: Sequence[Cell], values: Sequence[str
                     "src": src,
                     "tgt": tgt,
                     **{value: record[value] if found else np.nan for value in values},
-                    "paper_used_published_alignment": tgt == "en" and src != "en",
+                    "paper_used_published_alignment": published_alignment(src, tgt),
                 }
             )
     frame = pd.DataFrame(rows)
