@@ -7,8 +7,8 @@
 
 rule zhao2020_inbias:
     input:
-        vec=out("vectors"),
-        mibs=out("zhao2020_mibs"),
+        unpack(lambda wc: zhao2020_mibs_input(wc.lang)),
+        vec=lambda wc: zhao2020_vectors(wc.world, wc.lang),
         code=script_code("inbias.py"),
     output:
         json=out("zhao2020_inbias"),
@@ -53,9 +53,9 @@ rule zhao2020_inbias_original:
 
 rule zhao2020_bli:
     input:
+        unpack(lambda wc: zhao2020_dictionary_input(wc.src, wc.tgt, "test")),
         src=out("zhao2020_aligned"),
         tgt=lambda wc: zhao2020_space(wc.world, wc.tgt),
-        dictionaries=out("zhao2020_dictionaries"),
         code=script_code("bli.py"),
     output:
         json=out("zhao2020_bli"),

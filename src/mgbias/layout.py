@@ -648,6 +648,22 @@ _ZHAO2020 = [
         "directory: `{lang}_male_def_occ`, `{lang}_female_def_occ`, `{lang}_gender_pairs.json`",
     ),
     Output(
+        "raw_zhao2020",
+        "data/raw/zhao2020/{source}/{filename}",
+        "download_zhao2020",
+        "a downloaded resource of the paper's configuration: published fastText vectors "
+        "(`vectors`), a MUSE dictionary (`dictionaries`) or a MIBs word list (`mibs`)",
+        "as served: `wiki.{lang}.vec`, `{src}-{tgt}.{0-5000,5000-6500}.txt`, "
+        "`{lang}_{male,female}_def_occ`, `{lang}_gender_pairs.json`",
+    ),
+    Output(
+        "raw_zhao2020_checksum",
+        "data/raw/zhao2020/{source}/{filename}.sha256",
+        "download_zhao2020",
+        "the sha256 of the download, in `sha256sum` format",
+        "`<hex digest>  <file name>`",
+    ),
+    Output(
         "zhao2020_inbias",
         "results/zhao2020/inbias/{world}/{lang}.json",
         "zhao2020_inbias",
