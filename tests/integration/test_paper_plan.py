@@ -179,6 +179,7 @@ def test_paper_plan_probes_the_four_english_domains_and_spanish_wmt13_on_gpus(pl
         "model=bert-base-spanish-wwm-uncased, world=real, domain=WMT-es",
     }
     assert "data/raw/basta2020/real/Europarl/es-en.tgz" in plan
+    assert "data/raw/basta2020/real/PubMed/pubmed26n0001.xml.gz" in plan
     for target in [
         "basta2020_results.csv",
         "basta2020_table1.csv",
