@@ -709,8 +709,17 @@ def bios_names():
     return [names] if names else []
 
 
+def bios_titles_url(lang):
+    """``bios.titles.<lang>`` when it is a URL (downloaded by download_bios_titles)."""
+    titles = BIOS.get("titles", {}).get(lang)
+    return titles if titles and re.match(r"^(https?|file)://", titles) else None
+
+
 def bios_titles(wc):
-    """The configured title lexicon of ``wc.lang`` (none: the shipped demo lexicon)."""
+    """The configured title lexicon of ``wc.lang``: its download when a URL, else the
+    local file (none: the shipped demo lexicon)."""
+    if bios_titles_url(wc.lang):
+        return [layout.path("raw_bios_titles", lang=wc.lang)]
     titles = BIOS.get("titles", {}).get(wc.lang)
     return [titles] if titles else []
 

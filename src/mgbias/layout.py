@@ -913,6 +913,21 @@ _BIOS = [
         "UTF-8 text, one name per line",
     ),
     Output(
+        "raw_bios_titles",
+        "data/raw/bios/titles/{lang}.json",
+        "download_bios_titles",
+        "a language's title lexicon as downloaded (`bios.titles.<lang>` a URL: the "
+        "authors' `freq_titles*.json`)",
+        "JSON object: surface form -> normalised English title",
+    ),
+    Output(
+        "raw_bios_titles_checksum",
+        "data/raw/bios/titles/{lang}.json.sha256",
+        "download_bios_titles",
+        "the sha256 of the download, in `sha256sum` format",
+        "`<hex digest>  <file name>`",
+    ),
+    Output(
         "raw_bios_listing",
         "data/raw/bios/crawl-data/{snapshot}/wet.paths.gz",
         "download_bios_listing",

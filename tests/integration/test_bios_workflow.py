@@ -40,6 +40,8 @@ def bios_run(tmp_path_factory) -> Path:
         "spacy": {"de": "blank"},
         "names": "demo",
         "figure2_min": 4,
+        # the shipped lexicon, by URL: downloaded and checksummed like the authors' ones
+        "titles": {"de": "file://src/mgbias/bios/data/titles_de.json"},
     }
     (workdir / "bios.yaml").write_text(yaml.safe_dump(config))
     checked(snakemake(workdir, *TARGETS, config="bios.yaml"))
@@ -61,6 +63,14 @@ def test_dataset_is_the_planted_bios(bios_run):
     shards = sorted((bios_run / f"results/bios/shards/de/{SNAPSHOT}").glob("*.jsonl"))
     assert [p.name for p in shards] == ["00000.jsonl", "00001.jsonl"]
     assert all(p.read_text().strip() for p in shards)
+
+
+def test_a_title_lexicon_given_by_url_is_downloaded_and_read(bios_run):
+    lexicon = bios_run / "data/raw/bios/titles/de.json"
+    assert lexicon.read_bytes() == (REPO / "src/mgbias/bios/data/titles_de.json").read_bytes()
+    assert lexicon.with_name("de.json.sha256").read_text().split()[1] == "de.json"
+    log = (bios_run / f"logs/bios_extract/de/{SNAPSHOT}/00000.log").read_text()
+    assert "data/raw/bios/titles/de.json" in log
 
 
 def test_table5_and_counts_are_the_planted_counts(bios_run):

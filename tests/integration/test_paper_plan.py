@@ -55,6 +55,9 @@ def test_paper_plan_has_every_language_corpus_and_model(plan):
     # themselves follow the plans: tests/integration/test_bios_workflow.py)
     assert counts["download_bios_listing"] == counts["bios_plan"] == 16
     assert "demo_bios" not in counts
+    # the title lexicons: BiosBias's (en) and the authors' (es, de, fr), pinned
+    assert counts["download_bios_titles"] == 4
+    assert "data/raw/bios/titles/es.json" in plan
     for model in [
         "gbert-base",
         "bert-base-japanese-wwm",
