@@ -17,6 +17,8 @@ rule basta2020_corpus:
         "../envs/mgbias.yaml"
     params:
         member=lambda wc: BASTA2020["domains"][wc.domain].get("member"),
+        format=lambda wc: BASTA2020["domains"][wc.domain].get("format", "lines"),
+        lang=lambda wc: BASTA2020["domains"][wc.domain]["lang"],
         max_lines=BASTA2020.get("max_lines", 0),
     script:
         "../scripts/basta2020_corpus.py"

@@ -374,11 +374,64 @@ def zhao2020_debiases():
     return bool(ZHAO2020.get("debias", True)) and "en" in languages
 
 
+def zhao2020_downloads(source):
+    """Whether ``source`` (vectors, dictionaries, mibs) is downloaded (``zhao2020.<source>.url``)
+    rather than trained on the world's text or generated from the demo lexicon."""
+    return bool(ZHAO2020.get(source, {}).get("url"))
+
+
+def zhao2020_url(source, filename):
+    """The URL of one downloaded resource: ``zhao2020.<source>.url`` with ``{filename}``."""
+    return ZHAO2020[source]["url"].format(filename=filename)
+
+
+def zhao2020_vectors(world, lang):
+    """A language's original .vec: the published wiki.{lang}.vec when ``zhao2020.vectors.url``
+    is set (the same file in every world), else the vectors trained on the world's text.
+    """
+    if zhao2020_downloads("vectors"):
+        return layout.path(
+            "raw_zhao2020", source="vectors", filename=f"wiki.{lang}.vec"
+        )
+    return layout.path("vectors", world=world, lang=lang)
+
+
 def zhao2020_space(world, space):
     """The .vec file of a space: a language's original vectors, or ENDEB."""
     if space == ZHAO2020_DEBIASED:
         return layout.path("zhao2020_debiased", world=world, lang="en")
-    return layout.path("vectors", world=world, lang=space)
+    return zhao2020_vectors(world, space)
+
+
+def zhao2020_dictionary_input(src, tgt, split):
+    """``{dico_<split>: file}`` (a downloaded MUSE dictionary) or ``{dictionaries: dir}``
+    (the demo's; the script reads ``params.dico_<split>`` in it)."""
+    name = zhao2020_dictionary(src, tgt, split)
+    if zhao2020_downloads("dictionaries"):
+        return {
+            f"dico_{split}": layout.path(
+                "raw_zhao2020", source="dictionaries", filename=name
+            )
+        }
+    return {"dictionaries": layout.path("zhao2020_dictionaries")}
+
+
+def zhao2020_mibs_input(lang):
+    """The MIBs lists of a language: the three downloaded files, or the demo's directory."""
+    if not zhao2020_downloads("mibs"):
+        return {"mibs": layout.path("zhao2020_mibs")}
+    from mgbias.embeddings.mibs import occupation_file_names, seed_file_name
+
+    male, female = occupation_file_names(lang)
+    files = {
+        "male_occupations": male,
+        "female_occupations": female,
+        "seeds": seed_file_name(lang),
+    }
+    return {
+        key: layout.path("raw_zhao2020", source="mibs", filename=name)
+        for key, name in files.items()
+    }
 
 
 def zhao2020_space_lang(space):
@@ -410,9 +463,9 @@ def zhao2020_inbias_space_input(wc):
         vec = layout.path("zhao2020_aligned", world=wc.world, src=wc.src, tgt=wc.tgt)
     return {
         "vec": vec,
-        "original": layout.path("vectors", world=wc.world, lang=lang),
+        "original": zhao2020_vectors(wc.world, lang),
         "reference": layout.path("zhao2020_inbias_scores", world=wc.world, lang=lang),
-        "mibs": layout.path("zhao2020_mibs"),
+        **zhao2020_mibs_input(lang),
     }
 
 
@@ -476,7 +529,7 @@ def zhao2020_figure1_spaces(wildcards):
         if tgt:
             paths.append(layout.path("zhao2020_aligned", world=world, src=src, tgt=tgt))
         else:
-            paths.append(layout.path("vectors", world=world, lang=src))
+            paths.append(zhao2020_vectors(world, src))
     return paths
 
 
@@ -704,8 +757,17 @@ def bios_names():
     return [names] if names else []
 
 
+def bios_titles_url(lang):
+    """``bios.titles.<lang>`` when it is a URL (downloaded by download_bios_titles)."""
+    titles = BIOS.get("titles", {}).get(lang)
+    return titles if titles and re.match(r"^(https?|file)://", titles) else None
+
+
 def bios_titles(wc):
-    """The configured title lexicon of ``wc.lang`` (none: the shipped demo lexicon)."""
+    """The configured title lexicon of ``wc.lang``: its download when a URL, else the
+    local file (none: the shipped demo lexicon)."""
+    if bios_titles_url(wc.lang):
+        return [layout.path("raw_bios_titles", lang=wc.lang)]
     titles = BIOS.get("titles", {}).get(wc.lang)
     return [titles] if titles else []
 

@@ -103,6 +103,53 @@ rule download_basta2020:
         "../scripts/download.py"
 
 
+# Zhao et al. (2020), §3: a published resource of the paper's configuration
+# (zhao2020.{vectors,dictionaries,mibs}.url); the demo trains and generates its own.
+rule download_zhao2020:
+    input:
+        code=script_code("download.py"),
+    output:
+        archive=out("raw_zhao2020"),
+        checksum=out("raw_zhao2020_checksum"),
+    log:
+        "logs/download_zhao2020/{source}/{filename}.log",
+    wildcard_constraints:
+        source="vectors|dictionaries|mibs",
+        filename=r"[^/]+(?<!\.sha256)",
+    retries: 1
+    conda:
+        "../envs/mgbias.yaml"
+    resources:
+        runtime=240,
+    params:
+        url=lambda wc: zhao2020_url(wc.source, wc.filename),
+        checksums=canonical(config["checksums"]),
+    script:
+        "../scripts/download.py"
+
+
+# Zhao et al. (2020), §4: a language's title lexicon given by URL (bios.titles).
+rule download_bios_titles:
+    input:
+        source=lambda wc: local_source(bios_titles_url(wc.lang)),
+        code=script_code("download.py"),
+    output:
+        archive=out("raw_bios_titles"),
+        checksum=out("raw_bios_titles_checksum"),
+    log:
+        "logs/download_bios_titles/{lang}.log",
+    wildcard_constraints:
+        lang="en|es|de|fr",
+    retries: 1
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        url=lambda wc: bios_titles_url(wc.lang),
+        checksums=canonical(config["checksums"]),
+    script:
+        "../scripts/download.py"
+
+
 # Zhao et al. (2020), §4: a Common Crawl snapshot's listing of WET files, then the
 # WET files shard by shard as planned from it (rules/bios.smk). A shard's files are
 # checksummed (.sha256 sidecars, sha256 in the manifest); a rerun keeps verified files.

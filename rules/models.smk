@@ -93,7 +93,7 @@ rule train_vectors:
 # Zhao et al. (2020): hard debiasing of the English space (ENDEB; rules/zhao2020.smk).
 rule zhao2020_debias:
     input:
-        vec=lambda wc: layout.path("vectors", world=wc.world, lang=wc.lang),
+        vec=lambda wc: zhao2020_vectors(wc.world, wc.lang),
         code=script_code("debias_vectors.py"),
     output:
         vec=out("zhao2020_debiased"),
@@ -109,9 +109,9 @@ rule zhao2020_debias:
 # Zhao et al. (2020): RCSLS alignment of one space into another (endeb: ENDEB).
 rule zhao2020_align:
     input:
+        unpack(lambda wc: zhao2020_dictionary_input(wc.src, wc.tgt, "train")),
         src=lambda wc: zhao2020_space(wc.world, wc.src),
         tgt=lambda wc: zhao2020_space(wc.world, wc.tgt),
-        dictionaries=out("zhao2020_dictionaries"),
         code=script_code("align_vectors.py"),
     output:
         vec=out("zhao2020_aligned"),

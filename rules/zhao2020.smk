@@ -8,8 +8,8 @@
 
 rule zhao2020_inbias:
     input:
-        vec=out("vectors"),
-        mibs=out("zhao2020_mibs"),
+        unpack(lambda wc: zhao2020_mibs_input(wc.lang)),
+        vec=lambda wc: zhao2020_vectors(wc.world, wc.lang),
         code=script_code("inbias.py"),
     output:
         json=out("zhao2020_inbias"),
@@ -54,9 +54,9 @@ rule zhao2020_inbias_original:
 
 rule zhao2020_bli:
     input:
+        unpack(lambda wc: zhao2020_dictionary_input(wc.src, wc.tgt, "test")),
         src=out("zhao2020_aligned"),
         tgt=lambda wc: zhao2020_space(wc.world, wc.tgt),
-        dictionaries=out("zhao2020_dictionaries"),
         code=script_code("bli.py"),
     output:
         json=out("zhao2020_bli"),
@@ -227,6 +227,7 @@ use rule zhao2020_table1 as zhao2020_table13 with:
 # space and aligned to the targets (en, de), per grid world.
 rule zhao2020_figure1:
     input:
+        unpack(lambda wc: zhao2020_mibs_input(zhao2020_figure1()["lang"])),
         spaces=zhao2020_figure1_spaces,
         scores=[
             layout.path(
@@ -234,7 +235,6 @@ rule zhao2020_figure1:
             )
             for w in zhao2020_grid_worlds()
         ],
-        mibs=out("zhao2020_mibs"),
         code=script_code("zhao2020_figure1.py"),
     output:
         figure=report(

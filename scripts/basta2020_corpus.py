@@ -8,6 +8,10 @@ params.member : str or None
     zip); None for gzip or plain text.
 params.max_lines : int
     Keep the first non-empty lines up to this count (0: all).
+params.format : str
+    ``lines`` (one sentence per line) or ``pubmed`` (PubMed XML: abstracts' sentences).
+params.lang : str
+    The domain's language (the sentencizer's punctuation rules).
 output.corpus : UTF-8 text, one sentence per line
 log : the job's log
 """
@@ -22,7 +26,11 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 with job_log(smk.log[0]) as log:
     verify_sidecar(smk.input.download)
     lines = read_domain_lines(
-        smk.input.download, member=smk.params.member, max_lines=smk.params.max_lines
+        smk.input.download,
+        member=smk.params.member,
+        max_lines=smk.params.max_lines,
+        format=smk.params.format,
+        lang=smk.params.lang,
     )
     write_text(smk.output.corpus, "\n".join(lines) + "\n")
     log.info("%d lines of %s", len(lines), smk.input.download)

@@ -26,6 +26,8 @@ with job_log(smk.log[0]) as log:
         titles=smk.input.titles[0] if smk.input.titles else None,
         french_conjunction_fix=bool(smk.params.french_conjunction_fix),
     )
+    titles = smk.input.titles[0] if smk.input.titles else "the shipped demo lexicon"
+    log.info("%s: %d titles from %s", smk.params.lang, len(rules.titles), titles)
     bios = []
     for entry in manifest["files"]:
         wet = Path(smk.params.dest_root) / entry["path"]

@@ -9,7 +9,8 @@ input.spaces : list of .vec paths, one per [world, space] of ``params.panels``
 input.scores : list of CSV paths, one per world of ``params.worlds``
     Per-occupation inBias scores of the original space (``scripts/inbias.py``), from
     which the default pairs are drawn.
-input.mibs : directory of MIBs-style lists (the seeds ``{lang}_gender_pairs.json``).
+input.seeds : the language's MIBs seed pairs (``{lang}_gender_pairs.json``), or
+input.mibs : a directory holding it (the demo's lists).
 params.lang, params.worlds, params.panels
 params.pairs : list of [masculine, feminine] or empty
     The pairs to plot; empty: the ``params.n_pairs`` gendered pairs with the highest
@@ -40,7 +41,11 @@ def keep_words(vectors: Vectors, words: set[str]) -> Vectors:
 
 
 with job_log(smk.log[0]) as log:
-    seeds = read_seed_pairs(Path(smk.input.mibs) / seed_file_name(smk.params.lang))
+    inputs = dict(smk.input.items())
+    if "seeds" in inputs:
+        seeds = read_seed_pairs(inputs["seeds"])
+    else:
+        seeds = read_seed_pairs(Path(inputs["mibs"]) / seed_file_name(smk.params.lang))
     panels = [tuple(panel) for panel in smk.params.panels]
     if len(panels) != len(smk.input.spaces):
         raise ValueError(f"{len(smk.input.spaces)} spaces for {len(panels)} panels")

@@ -396,8 +396,9 @@ def _check_bios(config: dict) -> None:
 
 
 def _check_zhao2020(config: dict) -> None:
-    """The ``zhao2020`` languages have monolingual text to train vectors on, and the
-    alignment grid's and Figure 1's languages and worlds are configured ones."""
+    """The ``zhao2020`` languages have monolingual text to train vectors on (unless the
+    vectors are downloaded), and the alignment grid's and Figure 1's languages and worlds
+    are configured ones."""
     section = config.get("zhao2020")
     if not section:
         return
@@ -405,7 +406,7 @@ def _check_zhao2020(config: dict) -> None:
 
     known = [PIVOT, *config["languages"]]
     unknown = [lang for lang in section["languages"] if lang not in known]
-    if unknown:
+    if unknown and not section["vectors"].get("url"):
         raise ConfigError(
             f"key 'zhao2020.languages': {unknown} have no monolingual text to train "
             f"vectors on; expected some of {known}"

@@ -648,6 +648,22 @@ _ZHAO2020 = [
         "directory: `{lang}_male_def_occ`, `{lang}_female_def_occ`, `{lang}_gender_pairs.json`",
     ),
     Output(
+        "raw_zhao2020",
+        "data/raw/zhao2020/{source}/{filename}",
+        "download_zhao2020",
+        "a downloaded resource of the paper's configuration: published fastText vectors "
+        "(`vectors`), a MUSE dictionary (`dictionaries`) or a MIBs word list (`mibs`)",
+        "as served: `wiki.{lang}.vec`, `{src}-{tgt}.{0-5000,5000-6500}.txt`, "
+        "`{lang}_{male,female}_def_occ`, `{lang}_gender_pairs.json`",
+    ),
+    Output(
+        "raw_zhao2020_checksum",
+        "data/raw/zhao2020/{source}/{filename}.sha256",
+        "download_zhao2020",
+        "the sha256 of the download, in `sha256sum` format",
+        "`<hex digest>  <file name>`",
+    ),
+    Output(
         "zhao2020_inbias",
         "results/zhao2020/inbias/{world}/{lang}.json",
         "zhao2020_inbias",
@@ -951,6 +967,21 @@ _BIOS = [
         "demo_bios",
         "the full names of the demo crawl: the patterns of the `blank` NER fallback",
         "UTF-8 text, one name per line",
+    ),
+    Output(
+        "raw_bios_titles",
+        "data/raw/bios/titles/{lang}.json",
+        "download_bios_titles",
+        "a language's title lexicon as downloaded (`bios.titles.<lang>` a URL: the "
+        "authors' `freq_titles*.json`)",
+        "JSON object: surface form -> normalised English title",
+    ),
+    Output(
+        "raw_bios_titles_checksum",
+        "data/raw/bios/titles/{lang}.json.sha256",
+        "download_bios_titles",
+        "the sha256 of the download, in `sha256sum` format",
+        "`<hex digest>  <file name>`",
     ),
     Output(
         "raw_bios_listing",

@@ -9,8 +9,10 @@ generated ``wet.paths.gz`` listings of 64,000 files for each of the 16 snapshots
 from __future__ import annotations
 
 import csv
+import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -38,6 +40,8 @@ def bios_run(tmp_path_factory) -> Path:
         "spacy": {"de": "blank"},
         "names": "demo",
         "figure2_min": 4,
+        # the shipped lexicon, by URL: downloaded and checksummed like the authors' ones
+        "titles": {"de": "file://src/mgbias/bios/data/titles_de.json"},
     }
     (workdir / "bios.yaml").write_text(yaml.safe_dump(config))
     checked(snakemake(workdir, *TARGETS, config="bios.yaml"))
@@ -61,6 +65,14 @@ def test_dataset_is_the_planted_bios(bios_run):
     assert all(p.read_text().strip() for p in shards)
 
 
+def test_a_title_lexicon_given_by_url_is_downloaded_and_read(bios_run):
+    lexicon = bios_run / "data/raw/bios/titles/de.json"
+    assert lexicon.read_bytes() == (REPO / "src/mgbias/bios/data/titles_de.json").read_bytes()
+    assert lexicon.with_name("de.json.sha256").read_text().split()[1] == "de.json"
+    log = (bios_run / f"logs/bios_extract/de/{SNAPSHOT}/00000.log").read_text()
+    assert "data/raw/bios/titles/de.json" in log
+
+
 def test_table5_and_counts_are_the_planted_counts(bios_run):
     assert read_csv(bios_run / "results/tables/bios_table5.csv") == [
         {"lang": "de", "occupations": "2", "instances": "8", "female": "4", "male": "4"}
@@ -73,6 +85,32 @@ def test_table5_and_counts_are_the_planted_counts(bios_run):
     assert [r["figure2"] for r in counts] == ["True", "True"]  # figure2_min: 4
     png = (bios_run / "results/figures/bios_figure2.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+
+
+def test_an_unparsable_wet_file_fails_its_extraction_job_alone(bios_run, tmp_path):
+    """A WET file that downloads (valid gzip) but is no WARC fails only the extraction of
+    its shard, naming the file; the other shard's extraction runs (``--keep-going``)."""
+    run = tmp_path / "run"
+    shutil.copytree(bios_run, run, symlinks=True)
+    manifest = json.loads((run / f"data/raw/bios/shards/{SNAPSHOT}/00001.json").read_text())
+    (entry,) = manifest["files"]
+    served = run / "data/demo/mirror/commoncrawl" / entry["path"]
+    served.write_bytes(gzip.compress(b"this is no WARC record\n" * 50))
+    for path in [
+        f"data/raw/bios/shards/{SNAPSHOT}/00001.json",
+        f"data/raw/bios/{entry['path']}",
+        f"data/raw/bios/{entry['path']}.sha256",
+        f"results/bios/shards/de/{SNAPSHOT}/00000.jsonl",
+        f"results/bios/shards/de/{SNAPSHOT}/00001.jsonl",
+    ]:
+        (run / path).unlink()
+    shards = [f"results/bios/shards/de/{SNAPSHOT}/0000{i}.jsonl" for i in (0, 1)]
+    result = snakemake(run, "--keep-going", *shards, config="bios.yaml")
+    assert result.returncode != 0
+    log = (run / f"logs/bios_extract/de/{SNAPSHOT}/00001.log").read_text()
+    assert "not a WARC/WET file" in log and entry["path"].rsplit("/", 1)[1] in log
+    assert (run / f"results/bios/shards/de/{SNAPSHOT}/00000.jsonl").read_text().strip()
+    assert not (run / f"results/bios/shards/de/{SNAPSHOT}/00001.jsonl").exists()
 
 
 def test_downloads_are_checksummed_and_a_failed_shard_reruns_alone(bios_run):

@@ -55,6 +55,9 @@ def test_paper_plan_has_every_language_corpus_and_model(plan):
     # themselves follow the plans: tests/integration/test_bios_workflow.py)
     assert counts["download_bios_listing"] == counts["bios_plan"] == 16
     assert "demo_bios" not in counts
+    # the title lexicons: BiosBias's (en) and the authors' (es, de, fr), pinned
+    assert counts["download_bios_titles"] == 4
+    assert "data/raw/bios/titles/es.json" in plan
     for model in [
         "gbert-base",
         "bert-base-japanese-wwm",
@@ -179,6 +182,7 @@ def test_paper_plan_probes_the_four_english_domains_and_spanish_wmt13_on_gpus(pl
         "model=bert-base-spanish-wwm-uncased, world=real, domain=WMT-es",
     }
     assert "data/raw/basta2020/real/Europarl/es-en.tgz" in plan
+    assert "data/raw/basta2020/real/PubMed/pubmed26n0001.xml.gz" in plan
     for target in [
         "basta2020_results.csv",
         "basta2020_table1.csv",
@@ -189,4 +193,46 @@ def test_paper_plan_probes_the_four_english_domains_and_spanish_wmt13_on_gpus(pl
         assert target in plan
     for block in blocks:
         if re.search(r"^rule (download_basta2020|basta2020_corpus|basta2020_probes):", block, re.M):
+            assert not re.search(r"\bgpu=", block), block
+
+
+def test_paper_plan_has_zhao2020s_alignment_grid_on_gpus_from_the_published_resources(plan):
+    """Zhao et al. (2020), §3: wiki.{en,es,de,fr}.vec, the MUSE dictionaries and the MIBs
+    lists downloaded (nothing trained or generated); every alignment of Tables 1-4 on a
+    GPU, with BLI and inBias of each aligned space."""
+    counts = job_counts(plan)
+    assert "train_vectors" not in counts and "demo_embedding_lists" not in counts
+    blocks = plan.split("\n\n")
+    downloads = {
+        re.search(r"wildcards: source=(\S+), filename=(\S+)", b).groups()
+        for b in blocks
+        if re.search(r"^rule download_zhao2020:", b, re.M)
+    }
+    languages = ["en", "es", "de", "fr"]
+    pairs = [f"{s}-{t}" for s in languages for t in languages if s != t]
+    assert downloads == {
+        *(("vectors", f"wiki.{lang}.vec") for lang in languages),
+        *(("dictionaries", f"{p}.{split}.txt") for p in pairs for split in ["0-5000", "5000-6500"]),
+        *(("mibs", f"{lang}_{g}_def_occ") for lang in languages for g in ["male", "female"]),
+        *(("mibs", f"{lang}_gender_pairs.json") for lang in languages),
+    }
+    alignments = [b for b in blocks if re.search(r"^rule zhao2020_align:", b, re.M)]
+    assert all(re.search(r"resources: .*\bgpu=1\b", b) for b in alignments)
+    directions = {
+        re.search(r"wildcards: world=real, src=(\S+), tgt=(\S+)", b).groups() for b in alignments
+    }
+    others = ["es", "de", "fr"]
+    assert directions == {
+        *((s, t) for s in languages for t in languages if s != t),
+        *(("endeb", t) for t in others),
+        *((s, "endeb") for s in others),
+    }
+    assert counts["zhao2020_bli"] == 18 and counts["zhao2020_inbias_space"] == 19
+    assert counts["zhao2020_debias"] == 1 and counts["zhao2020_inbias"] == 4
+    # the published English vectors are the source of ENDEB, the MUSE file trains es->de
+    assert "data/raw/zhao2020/vectors/wiki.en.vec" in plan
+    for block in blocks:
+        if re.search(r"^rule zhao2020_align:", block, re.M) and "src=es, tgt=de" in block:
+            assert "data/raw/zhao2020/dictionaries/es-de.0-5000.txt" in block
+        if re.search(r"^rule (download_zhao2020|zhao2020_inbias|zhao2020_debias):", block, re.M):
             assert not re.search(r"\bgpu=", block), block

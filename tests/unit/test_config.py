@@ -234,6 +234,15 @@ def test_zhao2020_languages_need_monolingual_text_and_settings_are_checked(demo_
     config["zhao2020"]["figure1"]["pairs"] = [["médico", "médica", "médicx"]]
     with pytest.raises(ConfigError, match=r"figure1"):
         validate_config(config)
+    # downloaded vectors need no monolingual text; a URL template names {filename}
+    config = copy.deepcopy(demo_config)
+    config["zhao2020"]["languages"] = ["en", "it"]
+    config["zhao2020"]["vectors"] = {"url": "https://example.org/wiki.{filename}"}
+    del config["zhao2020"]["figure1"]  # the demo's is Spanish
+    assert validate_config(config)["zhao2020"]["languages"] == ["en", "it"]
+    config["zhao2020"]["mibs"] = {"url": "https://example.org/intrinsic/"}
+    with pytest.raises(ConfigError, match=r"zhao2020.mibs.url': .* does not match"):
+        validate_config(config)
 
 
 @pytest.mark.parametrize(

@@ -96,9 +96,11 @@ def test_paper_config_takes_urls_languages_and_checksums_from_the_benchmarks(pap
     assert config["checksums"][CROWS] == CROWS_SHA
     assert config["checksums"][MCP.format(lang="de")] == MCP_DE_SHA
     # StereoSet is not pinned; the configuration pins Kaneko et al. (2022)'s two human
-    # translations itself
-    assert len(config["checksums"]) == 1 + 5 + 2
+    # translations and Zhao et al. (2020)'s 12 MIBs lists and 4 title lexicons itself
+    assert len(config["checksums"]) == 1 + 5 + 2 + 12 + 4
     assert sum("translated_data" in url for url in config["checksums"]) == 2
+    assert sum("intrinsic" in url for url in config["checksums"]) == 12
+    assert sum("freq_titles" in url for url in config["checksums"]) == 4
     # validating again changes nothing
     assert validate_config(copy.deepcopy(config)) == config
 
