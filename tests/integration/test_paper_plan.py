@@ -236,3 +236,15 @@ def test_paper_plan_has_zhao2020s_alignment_grid_on_gpus_from_the_published_reso
             assert "data/raw/zhao2020/dictionaries/es-de.0-5000.txt" in block
         if re.search(r"^rule (download_zhao2020|zhao2020_inbias|zhao2020_debias):", block, re.M):
             assert not re.search(r"\bgpu=", block), block
+
+
+def test_paper_plan_draws_zhao2020s_figure1_with_the_papers_six_spanish_pairs(plan):
+    import yaml
+
+    from mgbias.embeddings.projection import PAPER_FIGURE1_PAIRS_ES
+
+    figure1 = yaml.safe_load((REPO / "config/paper.yaml").read_text())["zhao2020"]["figure1"]
+    assert [tuple(p) for p in figure1["pairs"]] == list(PAPER_FIGURE1_PAIRS_ES)
+    assert "results/figures/zhao2020_figure1.png" in plan
+    for table in ["table1", "table2", "table3", "table4", "table12", "table13"]:
+        assert f"results/tables/zhao2020_{table}.csv" in plan
