@@ -669,9 +669,77 @@ def bios_pipeline(wc):
     return BIOS.get("spacy", {}).get(wc.lang, DEFAULT_PIPELINES[wc.lang])
 
 
+def bios_classifier_section():
+    """``bios: classifier:`` (settings and the experiment grid; empty: no classifier)."""
+    return BIOS.get("classifier") or {}
+
+
+def bios_classifier_settings():
+    """The classifier's settings, the authors' defaults completed (checked keys)."""
+    from dataclasses import asdict
+
+    from mgbias.bios.experiment import ClassifierSettings
+
+    return asdict(ClassifierSettings.from_config(bios_classifier_section()))
+
+
+def bios_classifier_experiments():
+    """(world, lang, space, text, sampling) of every configured monolingual run:
+    ``worlds`` (default: every world) x ``monolingual`` (language -> spaces) x ``texts``
+    (default: scrubbed) x ``samplings`` (default: original)."""
+    section = bios_classifier_section()
+    monolingual = section.get("monolingual", {})
+    unknown = sorted(set(monolingual) - set(BIOS.get("languages", [])))
+    if unknown:
+        raise ValueError(
+            f"bios.classifier.monolingual: languages {unknown} are not in bios.languages"
+        )
+    return [
+        (world, lang, space, text, sampling)
+        for world in section.get("worlds", config["worlds"])
+        for lang, spaces in monolingual.items()
+        for space in spaces
+        for text in section.get("texts", ["scrubbed"])
+        for sampling in section.get("samplings", ["original"])
+    ]
+
+
+def bios_space_vectors(wc):
+    """The .vec file of a classifier's space: the language's own vectors (``{lang}``),
+    ENDEB (``endeb``, English bios only), or the language aligned to another space
+    (``{lang}-{tgt}``, e.g. ``es-en``, ``de-endeb``; ``endeb-{tgt}`` for English)."""
+    own = "endeb" if wc.space == ZHAO2020_DEBIASED else wc.space
+    if wc.space == wc.lang or (own == ZHAO2020_DEBIASED and wc.lang == "en"):
+        return zhao2020_space(wc.world, wc.space)
+    src, _, tgt = wc.space.partition("-")
+    if not tgt or zhao2020_space_lang(src) != wc.lang:
+        raise ValueError(
+            f"bios.classifier.monolingual.{wc.lang}: space {wc.space!r} is not "
+            f"{wc.lang}, {wc.lang}-<target> or (English) endeb"
+        )
+    return layout.path("zhao2020_aligned", world=wc.world, src=src, tgt=tgt)
+
+
+def bios_classifier_seeds(wc):
+    """One seed per run (``bios.classifier.runs``, default 1), shared by every space,
+    text and sampling of a world and language, so that their runs are paired."""
+    runs = int(bios_classifier_section().get("runs", 1))
+    return [step_seed("bios_classifier", wc.world, wc.lang, run) for run in range(runs)]
+
+
+def bios_classifier_outputs():
+    """Every configured classifier run's metrics JSON."""
+    return [
+        layout.path("bios_classifier", world=w, lang=l, space=s, text=t, sampling=m)
+        for w, l, s, t, m in bios_classifier_experiments()
+    ]
+
+
 def bios_targets():
-    """Table 5, Figure 2 and its counts, when configured."""
+    """Table 5, Figure 2 and its counts, and the classifier table, when configured."""
     if not BIOS:
         return []
     keys = ["bios_table5", "bios_table5_markdown", "bios_counts", "bios_figure2"]
+    if bios_classifier_experiments():
+        keys += ["bios_monolingual", "bios_monolingual_markdown"]
     return [layout.path(key) for key in keys]

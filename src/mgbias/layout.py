@@ -972,6 +972,48 @@ _BIOS = [
         "with at least `bios.figure2_min`), one panel per language",
         "PNG",
     ),
+    Output(
+        "bios_split",
+        "results/bios/splits/{lang}.json",
+        "bios_split",
+        "the seeded 60/20/20 train/dev/test split of one language's bios, stratified by "
+        "title, as bio ids",
+        "JSON: `train`, `dev`, `test` (lists of ids)",
+    ),
+    Output(
+        "bios_classifier",
+        "results/bios/classifier/{world}/{lang}/{space}/{text}-{sampling}.json",
+        "bios_classifier",
+        "one occupation classifier experiment (BiGRU with attention on the frozen vectors "
+        "of `{space}`; `{text}`: scrubbed or raw bios; `{sampling}`: original or "
+        "gender-balanced train and dev): Avg, Female, Male accuracy and |Diff| on the test "
+        "split, in points, averaged over `bios.classifier.runs` seeds",
+        "JSON: `metrics` (avg, female, male, diff), `runs` (per seed: metrics, training, "
+        "dropped occupations, sizes), `experiment`, `settings`",
+    ),
+    Output(
+        "bios_classifier_tpr",
+        "results/bios/classifier/{world}/{lang}/{space}/{text}-{sampling}.tpr.csv",
+        "bios_classifier",
+        "the per-occupation true positive rates by gender behind |Diff| (each seed)",
+        "mgbias.bios.experiment:TPR_COLUMNS",
+    ),
+    Output(
+        "bios_monolingual",
+        "results/tables/bios_monolingual.csv",
+        "bios_monolingual",
+        "Zhao et al. (2020), Tables 6 and 14 (scrubbed, original sampling) and the "
+        "configured raw and gender-balanced variants: the monolingual classifier per "
+        "language and embedding space; `arrow`: |Diff| vs the language's own space",
+        "mgbias.bios.tables:MONOLINGUAL_COLUMNS",
+    ),
+    Output(
+        "bios_monolingual_markdown",
+        "results/tables/bios_monolingual.md",
+        "bios_monolingual",
+        "the same, as Markdown, one table per world and language",
+        "Markdown",
+    ),
 ]
 _OUTPUTS += _BIOS
 

@@ -82,3 +82,93 @@ def table5_markdown(rows: list[dict]) -> str:
     ]:
         lines.append(f"| {label} | " + " | ".join(str(row[key]) for row in rows) + " |")
     return "\n".join(lines) + "\n"
+
+
+MONOLINGUAL_COLUMNS = [
+    "table",
+    "world",
+    "lang",
+    "space",
+    "text",
+    "sampling",
+    "runs",
+    "avg",
+    "female",
+    "male",
+    "diff",
+    "arrow",
+]
+
+#: The paper's table of the monolingual runs (scrubbed bios, original sampling).
+MONOLINGUAL_TABLE = {"en": "6", "es": "6", "de": "14", "fr": "14"}
+
+
+def paper_table(lang: str, text: str, sampling: str) -> str:
+    """Zhao et al.'s table of a monolingual run ("" for the variants beyond the paper)."""
+    if text == "scrubbed" and sampling == "original":
+        return MONOLINGUAL_TABLE.get(lang, "")
+    return ""
+
+
+def arrow(diff: float, reference: float) -> str:
+    """``up`` if |Diff| exceeds the language's own space's, ``down`` if below, else ""."""
+    if diff > reference:
+        return "up"
+    if diff < reference:
+        return "down"
+    return ""
+
+
+def monolingual_rows(results: list[dict]) -> list[dict]:
+    """Rows of the monolingual table, in the order given; ``results``: dicts with world,
+    lang, space, text, sampling, runs and the metrics avg, female, male, diff. The arrow
+    compares |Diff| with the row of the language's own space (same world, text and
+    sampling), if configured."""
+    own = {
+        (r["world"], r["lang"], r["text"], r["sampling"]): r["diff"]
+        for r in results
+        if r["space"] == r["lang"]
+    }
+    rows = []
+    for r in results:
+        reference = own.get((r["world"], r["lang"], r["text"], r["sampling"]))
+        rows.append(
+            {
+                "table": paper_table(r["lang"], r["text"], r["sampling"]),
+                **{key: r[key] for key in ("world", "lang", "space", "text", "sampling")},
+                "runs": r["runs"],
+                **{key: round(r[key], 2) for key in ("avg", "female", "male", "diff")},
+                "arrow": ""
+                if reference is None or r["space"] == r["lang"]
+                else arrow(r["diff"], reference),
+            }
+        )
+    return rows
+
+
+def monolingual_markdown(rows: list[dict]) -> str:
+    """One Markdown table per world and language, in the shape of Tables 6 and 14."""
+    marks = {"up": " ↑", "down": " ↓", "": ""}
+    lines = [
+        "Zhao et al. (2020), Tables 6 and 14 (scrubbed, original): the occupation "
+        "classifier per embedding space (mgbias demo or run); accuracies and |Diff| in "
+        "points; arrows compare |Diff| with the language's own space.",
+    ]
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["world"], row["lang"]), []).append(row)
+    for (world, lang), group in groups.items():
+        lines += [
+            "",
+            f"**{lang.upper()} ({world})**",
+            "",
+            "| Table | Space | Text | Sampling | Avg. | Female | Male | \\|Diff\\| |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for row in group:
+            lines.append(
+                f"| {row['table']} | {row['space']} | {row['text']} | {row['sampling']} | "
+                f"{row['avg']:.2f} | {row['female']:.2f} | {row['male']:.2f} | "
+                f"{row['diff']:.2f}{marks[row['arrow']]} |"
+            )
+    return "\n".join(lines) + "\n"
