@@ -683,10 +683,23 @@ def bios_classifier_settings():
     return asdict(ClassifierSettings.from_config(bios_classifier_section()))
 
 
+def bios_classifier_variants():
+    """(text, sampling) of the runs: ``variants`` (``{text}-{sampling}``), else
+    ``texts`` (default: scrubbed) x ``samplings`` (default: original)."""
+    section = bios_classifier_section()
+    if "variants" in section:
+        return [tuple(variant.split("-")) for variant in section["variants"]]
+    return [
+        (text, sampling)
+        for text in section.get("texts", ["scrubbed"])
+        for sampling in section.get("samplings", ["original"])
+    ]
+
+
 def bios_classifier_experiments():
     """(world, lang, space, text, sampling) of every configured monolingual run:
-    ``worlds`` (default: every world) x ``monolingual`` (language -> spaces) x ``texts``
-    (default: scrubbed) x ``samplings`` (default: original)."""
+    ``worlds`` (default: every world) x ``monolingual`` (language -> spaces) x the
+    variants (:func:`bios_classifier_variants`)."""
     section = bios_classifier_section()
     monolingual = section.get("monolingual", {})
     unknown = sorted(set(monolingual) - set(BIOS.get("languages", [])))
@@ -699,8 +712,7 @@ def bios_classifier_experiments():
         for world in section.get("worlds", config["worlds"])
         for lang, spaces in monolingual.items()
         for space in spaces
-        for text in section.get("texts", ["scrubbed"])
-        for sampling in section.get("samplings", ["original"])
+        for text, sampling in bios_classifier_variants()
     ]
 
 

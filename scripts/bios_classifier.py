@@ -13,6 +13,8 @@ once the outputs are written.
 import json
 import os
 
+import torch
+
 from mgbias.atomic import write_json
 from mgbias.bios.experiment import (
     TPR_COLUMNS,
@@ -29,6 +31,7 @@ from mgbias.runlog import job_log
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0]) as log:
+    torch.set_num_threads(max(1, int(smk.threads)))
     settings = ClassifierSettings.from_config(dict(smk.params.settings))
     with open(smk.input.split, encoding="utf-8") as handle:
         parts = apply_split(read_records(smk.input.dataset), json.load(handle), smk.input.split)

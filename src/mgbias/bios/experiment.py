@@ -4,7 +4,9 @@
   default, checklist §1.11); :meth:`ClassifierSettings.from_config` rejects unknown keys.
 - :func:`split_ids` / :func:`apply_split`: the seeded 60/20/20 split by title
   (:func:`mgbias.bios.fairness.split_by_title`) kept as bio ids, and the parts it names.
-- :func:`read_vectors_for`: the rows of a ``.vec`` file for the vocabulary's words only.
+- :func:`read_vectors_for`: the rows of a ``.vec`` file for the vocabulary's words only;
+  :func:`unit_rows` scales them to unit length (``normalize``, off as the authors: for
+  barely trained demo vectors, whose tiny rows leave "er" and "sie" indistinguishable).
 - :func:`run_classifier`: vocabulary on the unscrubbed training bios, the fixed-size
   frozen embedding of the given vectors, gender-balanced upsampling of train and dev
   (optional; the test split is never balanced), training with a checkpoint, and the
@@ -43,6 +45,7 @@ class ClassifierSettings:
     hidden: int = 64
     dropout: float = 0.25
     tanh: bool = False
+    normalize: bool = False
     lr: float = 0.005
     weight_decay: float = 1e-5
     batch_size: int = 512
@@ -58,9 +61,9 @@ class ClassifierSettings:
     ) -> ClassifierSettings:
         """The settings of a config section; keys not named here are ignored only if
         they are the experiment grid's (``worlds``, ``monolingual``, ``texts``,
-        ``samplings``, ``runs``)."""
+        ``samplings``, ``variants``, ``runs``)."""
         section = dict(section or {})
-        grid = {"worlds", "monolingual", "texts", "samplings", "runs"}
+        grid = {"worlds", "monolingual", "texts", "samplings", "variants", "runs"}
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(section) - known - grid)
         if unknown:
@@ -124,6 +127,15 @@ def read_vectors_for(path: str | Path, words: Iterable[str]) -> dict[str, np.nda
                     )
                 found[word] = values
     return found
+
+
+def unit_rows(vectors: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Each vector scaled to unit length (a zero vector stays zero)."""
+    out = {}
+    for word, vector in vectors.items():
+        norm = float(np.linalg.norm(vector))
+        out[word] = vector / norm if norm > 0 else vector
+    return out
 
 
 def vec_dim(path: str | Path) -> int:
@@ -203,6 +215,8 @@ def run_classifier(
         return ids, np.array([index[r["title"]] for r in records], dtype=np.int64)
 
     vectors = read_vectors_for(vectors_path, vocabulary)
+    if settings.normalize:
+        vectors = unit_rows(vectors)
     matrix = embedding_matrix(
         vocabulary,
         vectors,
