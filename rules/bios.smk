@@ -208,3 +208,62 @@ rule bios_monolingual:
         part="monolingual",
     script:
         "../scripts/bios_tables.py"
+
+
+# Transfer (Tables 7-9, 15-18): train on the source language with the source space,
+# fine-tune on a seeded share of the target's training split with the target space,
+# test on the target's test split (the shared occupations only).
+rule bios_finetune:
+    input:
+        unpack(bios_transfer_input),
+        code=script_code("bios_finetune.py"),
+    output:
+        metrics=out("bios_finetune"),
+        tpr=out("bios_finetune_tpr"),
+    log:
+        "logs/bios_finetune/{world}/{src}/{tgt}/{src_space}/{tgt_space}/{text}-{sampling}.log",
+    wildcard_constraints:
+        src=alternatives(BIOS.get("languages", [])),
+        tgt=alternatives(BIOS.get("languages", [])),
+        text="scrubbed|raw",
+        sampling="original|balanced",
+    conda:
+        "../envs/mgbias.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+    params:
+        settings=canonical(bios_classifier_settings()),
+        transfer=canonical(bios_transfer_settings()),
+        seeds=bios_transfer_seeds,
+        world="{world}",
+        src="{src}",
+        tgt="{tgt}",
+        src_space="{src_space}",
+        tgt_space="{tgt_space}",
+        text="{text}",
+        sampling="{sampling}",
+    script:
+        "../scripts/bios_finetune.py"
+
+
+rule bios_transfer:
+    input:
+        results=bios_transfer_outputs(),
+        code=script_code("bios_tables.py"),
+    output:
+        table=report(
+            out("bios_transfer"),
+            caption="../report/bios_transfer.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Tables 7-9 and 15-18: transfer of the occupation classifier",
+        ),
+        markdown=out("bios_transfer_markdown"),
+    log:
+        "logs/bios_transfer.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="transfer",
+    script:
+        "../scripts/bios_tables.py"

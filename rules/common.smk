@@ -717,20 +717,93 @@ def bios_classifier_experiments():
     ]
 
 
-def bios_space_vectors(wc):
-    """The .vec file of a classifier's space: the language's own vectors (``{lang}``),
-    ENDEB (``endeb``, English bios only), or the language aligned to another space
-    (``{lang}-{tgt}``, e.g. ``es-en``, ``de-endeb``; ``endeb-{tgt}`` for English)."""
-    own = "endeb" if wc.space == ZHAO2020_DEBIASED else wc.space
-    if wc.space == wc.lang or (own == ZHAO2020_DEBIASED and wc.lang == "en"):
-        return zhao2020_space(wc.world, wc.space)
-    src, _, tgt = wc.space.partition("-")
-    if not tgt or zhao2020_space_lang(src) != wc.lang:
+def bios_vectors(world, lang, space, key="bios.classifier"):
+    """The .vec file of a classifier's space for ``lang`` bios: the language's own
+    vectors (``{lang}``), ENDEB (``endeb``, English only), or the language aligned to
+    another space (``{lang}-{tgt}``, e.g. ``es-en``, ``de-endeb``; ``endeb-{tgt}``)."""
+    if space == lang or (space == ZHAO2020_DEBIASED and lang == "en"):
+        return zhao2020_space(world, space)
+    src, _, tgt = space.partition("-")
+    if not tgt or zhao2020_space_lang(src) != lang:
         raise ValueError(
-            f"bios.classifier.monolingual.{wc.lang}: space {wc.space!r} is not "
-            f"{wc.lang}, {wc.lang}-<target> or (English) endeb"
+            f"{key}: space {space!r} of {lang} bios is not {lang}, {lang}-<target> "
+            "or (English) endeb"
         )
-    return layout.path("zhao2020_aligned", world=wc.world, src=src, tgt=tgt)
+    return layout.path("zhao2020_aligned", world=world, src=src, tgt=tgt)
+
+
+def bios_space_vectors(wc):
+    """The vectors of a monolingual run (:func:`bios_vectors`)."""
+    return bios_vectors(
+        wc.world, wc.lang, wc.space, f"bios.classifier.monolingual.{wc.lang}"
+    )
+
+
+def bios_transfer_section():
+    """``bios: classifier: transfer:`` (empty: no transfer runs)."""
+    return bios_classifier_section().get("transfer") or {}
+
+
+def bios_transfer_experiments():
+    """(world, src, tgt, src_space, tgt_space, text, sampling) of every transfer run."""
+    section = bios_transfer_section()
+    languages = set(BIOS.get("languages", []))
+    variants = section.get("variants", ["scrubbed-original"])
+    out = []
+    for src, tgt, src_space, tgt_space in section.get("runs", []):
+        if not {src, tgt} <= languages or src == tgt:
+            raise ValueError(
+                f"bios.classifier.transfer.runs: {src}->{tgt} needs two different "
+                "languages of bios.languages"
+            )
+        bios_vectors("-", src, src_space, "bios.classifier.transfer.runs")
+        bios_vectors("-", tgt, tgt_space, "bios.classifier.transfer.runs")
+        for world in bios_classifier_section().get("worlds", config["worlds"]):
+            for variant in variants:
+                text, sampling = variant.split("-")
+                out.append((world, src, tgt, src_space, tgt_space, text, sampling))
+    return out
+
+
+def bios_transfer_input(wc):
+    """Both languages' datasets, splits and spaces of a transfer run."""
+    return {
+        "source": layout.path("bios_dataset", lang=wc.src),
+        "target": layout.path("bios_dataset", lang=wc.tgt),
+        "source_split": layout.path("bios_split", lang=wc.src),
+        "target_split": layout.path("bios_split", lang=wc.tgt),
+        "source_vectors": bios_vectors(wc.world, wc.src, wc.src_space),
+        "target_vectors": bios_vectors(wc.world, wc.tgt, wc.tgt_space),
+    }
+
+
+def bios_transfer_settings():
+    """Share, full targets and labels of the transfer runs (the authors' defaults)."""
+    from mgbias.bios.experiment import TRANSFER_LABELS
+
+    section = bios_transfer_section()
+    return {
+        "share": section.get("share", 0.2),
+        "full": list(section.get("full", ["de"])),
+        "labels": list(section.get("labels", TRANSFER_LABELS)),
+    }
+
+
+def bios_transfer_seeds(wc):
+    """One seed per run (``bios.classifier.runs``) of a world and language pair."""
+    runs = int(bios_classifier_section().get("runs", 1))
+    return [
+        step_seed("bios_transfer", wc.world, wc.src, wc.tgt, run) for run in range(runs)
+    ]
+
+
+def bios_transfer_outputs():
+    """Every configured transfer run's metrics JSON."""
+    keys = ("world", "src", "tgt", "src_space", "tgt_space", "text", "sampling")
+    return [
+        layout.path("bios_finetune", **dict(zip(keys, run)))
+        for run in bios_transfer_experiments()
+    ]
 
 
 def bios_classifier_seeds(wc):
@@ -758,6 +831,8 @@ def bios_targets():
     if bios_classifier_experiments():
         if ZHAO2020:
             keys += ["bios_monolingual", "bios_monolingual_markdown"]
+            if bios_transfer_experiments():
+                keys += ["bios_transfer", "bios_transfer_markdown"]
         else:
             print(
                 "bios.classifier: no zhao2020: section (the word vectors), so the default "

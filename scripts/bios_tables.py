@@ -1,10 +1,12 @@
 """Tables of the bios (Zhao et al. 2020): Table 5 (``part=table5``), the instances per
 occupation and gender behind Figure 2 (``part=counts``), or the monolingual classifier
-runs, Tables 6 and 14 (``part=monolingual``).
+runs, Tables 6 and 14 (``part=monolingual``), or the transfer runs, Tables 7-9 and
+15-18 (``part=transfer``).
 
 Inputs: ``datasets``: one JSON lines dataset per language, in ``params.languages`` order
-(table5, counts); ``results``: the classifier runs' metrics JSON (monolingual).
-Outputs: ``table`` (CSV), and with ``table5`` and ``monolingual`` ``markdown``.
+(table5, counts); ``results``: the classifier runs' metrics JSON (monolingual,
+transfer).
+Outputs: ``table`` (CSV), and with ``table5``, ``monolingual``, ``transfer`` ``markdown``.
 """
 
 import json
@@ -15,11 +17,14 @@ from mgbias.bios.tables import (
     COUNT_COLUMNS,
     MONOLINGUAL_COLUMNS,
     TABLE5_COLUMNS,
+    TRANSFER_COLUMNS,
     counts,
     monolingual_markdown,
     monolingual_rows,
     table5,
     table5_markdown,
+    transfer_markdown,
+    transfer_rows,
     write_csv,
 )
 from mgbias.runlog import job_log
@@ -39,6 +44,10 @@ with job_log(smk.log[0]) as log:
         rows = monolingual_rows([run_result(path) for path in smk.input.results])
         write_csv(smk.output.table, rows, MONOLINGUAL_COLUMNS)
         write_text(smk.output.markdown, monolingual_markdown(rows))
+    elif smk.params.part == "transfer":
+        rows = transfer_rows([run_result(path) for path in smk.input.results])
+        write_csv(smk.output.table, rows, TRANSFER_COLUMNS)
+        write_text(smk.output.markdown, transfer_markdown(rows))
     else:
         datasets = {
             lang: read_records(path)

@@ -999,6 +999,39 @@ _BIOS = [
         "mgbias.bios.experiment:TPR_COLUMNS",
     ),
     Output(
+        "bios_finetune",
+        "results/bios/transfer/{world}/{src}/{tgt}/{src_space}/{tgt_space}/{text}-{sampling}.json",
+        "bios_finetune",
+        "one transfer experiment: trained on `{src}` bios with the `{src_space}` vectors, "
+        "fine-tuned on a seeded share of the `{tgt}` training split with the `{tgt_space}` "
+        "vectors (every weight but the embedding carried over), tested on the `{tgt}` "
+        "test split, the shared occupations only; Avg, Female, Male, |Diff| in points, "
+        "averaged over `bios.classifier.runs` seeds",
+        "JSON: `metrics` (avg, female, male, diff), `runs`, `experiment`, `settings`",
+    ),
+    Output(
+        "bios_finetune_tpr",
+        "results/bios/transfer/{world}/{src}/{tgt}/{src_space}/{tgt_space}/{text}-{sampling}.tpr.csv",
+        "bios_finetune",
+        "the per-occupation true positive rates by gender behind |Diff| (each seed)",
+        "mgbias.bios.experiment:TPR_COLUMNS",
+    ),
+    Output(
+        "bios_transfer",
+        "results/tables/bios_transfer.csv",
+        "bios_transfer",
+        "Zhao et al. (2020), Tables 7-9 and 15-18: the transfer runs, per source and "
+        "target language and (source, target) space; `table`: the paper's table",
+        "mgbias.bios.tables:TRANSFER_COLUMNS",
+    ),
+    Output(
+        "bios_transfer_markdown",
+        "results/tables/bios_transfer.md",
+        "bios_transfer",
+        "the same, as Markdown, one table per world and direction",
+        "Markdown",
+    ),
+    Output(
         "bios_monolingual",
         "results/tables/bios_monolingual.csv",
         "bios_monolingual",

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -63,7 +64,7 @@ class ClassifierSettings:
         they are the experiment grid's (``worlds``, ``monolingual``, ``texts``,
         ``samplings``, ``variants``, ``runs``)."""
         section = dict(section or {})
-        grid = {"worlds", "monolingual", "texts", "samplings", "variants", "runs"}
+        grid = {"worlds", "monolingual", "texts", "samplings", "variants", "runs", "transfer"}
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(section) - known - grid)
         if unknown:
@@ -280,3 +281,159 @@ TPR_COLUMNS = ["run", "title", "tpr_female", "tpr_male", "n_female", "n_male", "
 
 def _fmt(value: float) -> str:
     return "" if math.isnan(value) else f"{value:.4f}"
+
+
+#: Zhao et al.'s transfer label set (``filtered_occs_8``): occupations in every language.
+TRANSFER_LABELS = (
+    "architect",
+    "journalist",
+    "model",
+    "painter",
+    "poet",
+    "professor",
+    "psychologist",
+    "teacher",
+)
+
+
+def fine_tune_share(records: Sequence[dict], share: float, seed: int) -> list[dict]:
+    """A seeded ``share`` of ``records`` (at least one; all with ``share`` 1), in input
+    order: the target's training bios of the transfer's fine-tuning."""
+    check_seed(seed)
+    if not 0.0 < share <= 1.0:
+        raise ValueError(f"transfer share must be in (0, 1], got {share!r}")
+    if share == 1.0:
+        return list(records)
+    n = max(1, round(len(records) * share))
+    chosen = set(random.Random(derive_seed(seed, "fine-tune")).sample(range(len(records)), n))
+    return [record for i, record in enumerate(records) if i in chosen]
+
+
+def keep_labels(parts: Mapping[str, list[dict]], labels: Sequence[str]) -> dict[str, list[dict]]:
+    """The bios of ``labels`` only, in each part."""
+    wanted = set(labels)
+    return {name: [r for r in part if r["title"] in wanted] for name, part in parts.items()}
+
+
+def transfer_model(source, target_matrix: np.ndarray, settings: ClassifierSettings):
+    """A model on ``target_matrix`` with every other weight of ``source`` (trained);
+    raises if the embedding after loading is not the target's."""
+    import torch
+
+    from mgbias.bios.classifier import BiGRUAttention, load_for_transfer
+
+    model = BiGRUAttention(
+        target_matrix,
+        source.out.out_features,
+        hidden=settings.hidden,
+        dropout=settings.dropout,
+        tanh=settings.tanh,
+    )
+    load_for_transfer(model, source.state_dict())
+    if not torch.equal(model.embedding.weight, torch.as_tensor(target_matrix, dtype=torch.float32)):
+        raise AssertionError("the transferred model lost the target embedding")
+    return model
+
+
+def run_transfer(
+    source_parts: Mapping[str, list[dict]],
+    target_parts: Mapping[str, list[dict]],
+    source_vectors: str | Path,
+    target_vectors: str | Path,
+    settings: ClassifierSettings,
+    *,
+    labels: Sequence[str],
+    share: float,
+    text: str,
+    balanced: bool,
+    seed: int,
+    checkpoints: tuple[str | Path, str | Path] | None = None,
+) -> RunResult:
+    """Train on the source language with the source space, fine-tune on a seeded
+    ``share`` of the target's training split with the target space (all weights but
+    the embedding carried over), test on the target's test split; only ``labels``."""
+    import torch
+
+    from mgbias.bios.classifier import BiGRUAttention, encode, fit_vocabulary, train
+
+    check_seed(seed)
+    if text not in TEXTS:
+        raise ValueError(f"text must be one of {sorted(TEXTS)}, got {text!r}")
+    field = TEXTS[text]
+    labels = sorted(labels)
+    index = {title: i for i, title in enumerate(labels)}
+    source = keep_labels(source_parts, labels)
+    target = keep_labels(target_parts, labels)
+    target = {**target, "train": fine_tune_share(target["train"], share, seed)}
+    for name, parts in (("source", source), ("target", target)):
+        for part, records in parts.items():
+            if not records:
+                raise ValueError(f"no {name} {part} bios of the transfer labels {labels}")
+    dims = {vec_dim(source_vectors), vec_dim(target_vectors)}
+    if len(dims) != 1:
+        raise ValueError(
+            f"{source_vectors} and {target_vectors} differ in dimension: {sorted(dims)}"
+        )
+
+    def side(parts, vectors_path, key):
+        vocabulary = fit_vocabulary(
+            [r["raw"] for r in parts["train"]], min_df=settings.min_df, max_df=settings.max_df
+        )
+        used, dropped = prepare_parts(parts, balanced=balanced, seed=derive_seed(seed, key))
+        vectors = read_vectors_for(vectors_path, vocabulary)
+        if settings.normalize:
+            vectors = unit_rows(vectors)
+        matrix = embedding_matrix_for(vocabulary, vectors, settings, vectors_path, seed, key)
+
+        def data(name):
+            records = used[name]
+            ids = encode([r[field] for r in records], vocabulary, settings.max_len)
+            return ids, np.array([index[r["title"]] for r in records], dtype=np.int64)
+
+        return used, dropped, matrix, data
+
+    first, second = checkpoints if checkpoints is not None else (None, None)
+    _, dropped_src, src_matrix, src_data = side(source, source_vectors, "source")
+    torch.manual_seed(derive_seed(seed, "init"))
+    model = BiGRUAttention(
+        src_matrix,
+        len(labels),
+        hidden=settings.hidden,
+        dropout=settings.dropout,
+        tanh=settings.tanh,
+    )
+    train_settings = settings.train_settings(derive_seed(seed, "train"))
+    trained = train(model, src_data("train"), src_data("dev"), train_settings, checkpoint=first)
+    used, dropped_tgt, tgt_matrix, tgt_data = side(target, target_vectors, "target")
+    tuned_model = transfer_model(model, tgt_matrix, settings)
+    tune_settings = settings.train_settings(derive_seed(seed, "fine-tune"))
+    tuned = train(tuned_model, tgt_data("train"), tgt_data("dev"), tune_settings, checkpoint=second)
+    test_ids, _ = tgt_data("test")
+    from mgbias.bios.classifier import predict
+
+    predicted = [labels[i] for i in predict(tuned_model, test_ids, settings.batch_size)]
+    test = used["test"]
+    gap = gender_gap(
+        [r["title"] for r in test], predicted, [r["gender"] for r in test], skip=settings.skip
+    )
+    return RunResult(
+        metrics={"avg": gap.avg, "female": gap.female, "male": gap.male, "diff": gap.diff},
+        tpr=gap.tpr,
+        occupations=gap.occupations,
+        training={"source": trained, "fine_tune": tuned},
+        dropped=sorted(set(dropped_src) | set(dropped_tgt)),
+        n={name: len(part) for name, part in used.items()},
+    )
+
+
+def embedding_matrix_for(vocabulary, vectors, settings, vectors_path, seed, key=None):
+    """The frozen matrix of a vocabulary (rows, the vectors' dimension, seeded rows for
+    words without a vector)."""
+    from mgbias.bios.classifier import embedding_matrix
+
+    row_seed = (
+        derive_seed(seed, "embedding") if key is None else derive_seed(seed, "embedding", key)
+    )
+    return embedding_matrix(
+        vocabulary, vectors, rows=settings.rows, dim=vec_dim(vectors_path), seed=row_seed
+    )

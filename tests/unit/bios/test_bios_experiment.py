@@ -59,7 +59,7 @@ def bios(counts: dict[tuple[str, str], int], seed: int = 0) -> list[dict]:
     for (title, gender), n in counts.items():
         for i in range(n):
             words = [rng.choice(filler) for _ in range(5)] + [
-                {"nurse": "patients", "poet": "poems"}[title]
+                {"nurse": "patients", "poet": "poems", "chef": "meals"}[title]
             ]
             rng.shuffle(words)
             body = " ".join(words)
@@ -203,3 +203,74 @@ def test_monolingual_table_arrows_compare_with_the_languages_own_space():
         and paper_table("en", "raw", "original") == ""
     )
     assert arrow(1.0, 1.0) == ""
+
+
+def write_vec(path, words, seed):
+    rng = np.random.default_rng(seed)
+    path.write_text(
+        f"{len(words)} 4\n"
+        + "".join(f"{w} {' '.join(map(str, rng.normal(size=4)))}\n" for w in words),
+        encoding="utf-8",
+    )
+    return path
+
+
+def spanish(rows: list[dict]) -> list[dict]:
+    words = {"patients": "pacientes", "poems": "poemas", "city": "ciudad", "years": "años"}
+    out = []
+    for row in rows:
+        out.append(
+            {
+                **row,
+                "id": "es-" + row["id"],
+                **{k: " ".join(words.get(w, w) for w in row[k].split()) for k in ("raw", "bio")},
+            }
+        )
+    return out
+
+
+def test_transfer_fine_tunes_with_the_target_embedding_and_resumes(tmp_path):
+    from mgbias.bios.experiment import fine_tune_share, run_transfer
+
+    counts = {("nurse", "F"): 20, ("nurse", "M"): 20, ("poet", "F"): 20, ("poet", "M"): 20}
+    en = bios(counts, seed=1) + bios({("chef", "F"): 10, ("chef", "M"): 10}, seed=2)
+    es = spanish(bios(counts, seed=3))
+    en_parts = apply_split(en, split_ids(en, 1))
+    es_parts = apply_split(es, split_ids(es, 2))
+    en_vec = write_vec(tmp_path / "en.vec", ["patients", "poems", "city", "she", "he"], 0)
+    es_vec = write_vec(tmp_path / "es.vec", ["pacientes", "poemas", "ciudad", "she", "he"], 1)
+    checkpoints = (tmp_path / "src.pt", tmp_path / "tune.pt")
+    kwargs = dict(labels=["poet", "nurse"], share=0.5, text="scrubbed", balanced=False, seed=4)
+    result = run_transfer(en_parts, es_parts, en_vec, es_vec, SETTINGS, **kwargs)
+    # chef is not a transfer label; half the 48 target training bios fine-tune
+    assert result.n == {"train": 24, "dev": 16, "test": 16}
+    assert result.metrics["avg"] >= 75.0
+    assert set(result.training) == {"source", "fine_tune"}
+    again = run_transfer(
+        en_parts, es_parts, en_vec, es_vec, SETTINGS, checkpoints=checkpoints, **kwargs
+    )
+    assert again.metrics == result.metrics  # checkpoints change nothing
+    resumed = run_transfer(
+        en_parts, es_parts, en_vec, es_vec, SETTINGS, checkpoints=checkpoints, **kwargs
+    )
+    assert resumed.training["fine_tune"]["history"] == again.training["fine_tune"]["history"]
+    assert fine_tune_share(list(range(10)), 1.0, 1) == list(range(10))
+    assert fine_tune_share(list(range(10)), 0.2, 1) == fine_tune_share(list(range(10)), 0.2, 1)
+    assert len(fine_tune_share(list(range(10)), 0.2, 1)) == 2
+    with pytest.raises(ValueError, match="differ in dimension"):
+        (tmp_path / "bad.vec").write_text("1 3\nhe 1 2 3\n", encoding="utf-8")
+        run_transfer(en_parts, es_parts, en_vec, tmp_path / "bad.vec", SETTINGS, **kwargs)
+
+
+def test_transferred_model_keeps_the_target_matrix_and_the_source_weights():
+    import torch
+
+    from mgbias.bios.classifier import BiGRUAttention
+    from mgbias.bios.experiment import transfer_model
+
+    source = BiGRUAttention(np.ones((6, 4), dtype=np.float32), 3, hidden=8)
+    target_matrix = np.full((6, 4), 2.0, dtype=np.float32)
+    model = transfer_model(source, target_matrix, SETTINGS)
+    assert torch.equal(model.embedding.weight, torch.full((6, 4), 2.0))
+    assert torch.equal(model.gru.weight_ih_l0, source.gru.weight_ih_l0)
+    assert torch.equal(model.out.weight, source.out.weight)
