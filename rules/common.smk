@@ -828,15 +828,17 @@ def bios_targets():
     if not BIOS:
         return []
     keys = ["bios_table5", "bios_table5_markdown", "bios_counts", "bios_figure2"]
+    tables = []
     if bios_classifier_experiments():
-        if ZHAO2020:
-            keys += ["bios_monolingual", "bios_monolingual_markdown"]
-            if bios_transfer_experiments():
-                keys += ["bios_transfer", "bios_transfer_markdown"]
-        else:
-            print(
-                "bios.classifier: no zhao2020: section (the word vectors), so the default "
-                "target leaves out bios_monolingual",
-                file=sys.stderr,
-            )
+        tables += ["bios_monolingual", "bios_monolingual_markdown"]
+    if bios_transfer_experiments():
+        tables += ["bios_transfer", "bios_transfer_markdown"]
+    if tables and not ZHAO2020:
+        print(
+            "bios.classifier: no zhao2020: section (the word vectors), so the default "
+            "target leaves out bios_monolingual and bios_transfer",
+            file=sys.stderr,
+        )
+    elif tables:
+        keys += tables
     return [layout.path(key) for key in keys]
