@@ -128,3 +128,142 @@ rule bios_figure2:
         min_instances=BIOS.get("figure2_min", 200),
     script:
         "../scripts/bios_figure2.py"
+
+
+# Zhao et al. (2020), §5: the occupation classifier. Each language's bios are split
+# 60/20/20 by title (seeded); each run trains the BiGRU with attention on the frozen
+# vectors of one space (the language's own, ENDEB, or aligned to another language),
+# on the scrubbed or raw bios, with the original or gender-balanced train and dev; the
+# monolingual table (Tables 6 and 14 and the variants) gathers the runs. Only with
+# `bios: classifier:`.
+
+
+rule bios_split:
+    input:
+        dataset=out("bios_dataset"),
+        code=script_code("bios_split.py"),
+    output:
+        split=out("bios_split"),
+    log:
+        "logs/bios_split/{lang}.log",
+    wildcard_constraints:
+        lang=alternatives(BIOS.get("languages", [])),
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        seed=lambda wc: step_seed("bios", "split", wc.lang),
+    script:
+        "../scripts/bios_split.py"
+
+
+rule bios_classifier:
+    input:
+        dataset=lambda wc: layout.path("bios_dataset", lang=wc.lang),
+        split=lambda wc: layout.path("bios_split", lang=wc.lang),
+        vectors=bios_space_vectors,
+        code=script_code("bios_classifier.py"),
+    output:
+        metrics=out("bios_classifier"),
+        tpr=out("bios_classifier_tpr"),
+    log:
+        "logs/bios_classifier/{world}/{lang}/{space}/{text}-{sampling}.log",
+    wildcard_constraints:
+        lang=alternatives(BIOS.get("languages", [])),
+        text="scrubbed|raw",
+        sampling="original|balanced",
+    conda:
+        "../envs/mgbias.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+    params:
+        settings=canonical(bios_classifier_settings()),
+        seeds=bios_classifier_seeds,
+        world="{world}",
+        lang="{lang}",
+        space="{space}",
+        text="{text}",
+        sampling="{sampling}",
+    script:
+        "../scripts/bios_classifier.py"
+
+
+rule bios_monolingual:
+    input:
+        results=bios_classifier_outputs(),
+        code=script_code("bios_tables.py"),
+    output:
+        table=report(
+            out("bios_monolingual"),
+            caption="../report/bios_monolingual.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Tables 6 and 14: the occupation classifier",
+        ),
+        markdown=out("bios_monolingual_markdown"),
+    log:
+        "logs/bios_monolingual.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="monolingual",
+    script:
+        "../scripts/bios_tables.py"
+
+
+# Transfer (Tables 7-9, 15-18): train on the source language with the source space,
+# fine-tune on a seeded share of the target's training split with the target space,
+# test on the target's test split (the shared occupations only).
+rule bios_finetune:
+    input:
+        unpack(bios_transfer_input),
+        code=script_code("bios_finetune.py"),
+    output:
+        metrics=out("bios_finetune"),
+        tpr=out("bios_finetune_tpr"),
+    log:
+        "logs/bios_finetune/{world}/{src}/{tgt}/{src_space}/{tgt_space}/{text}-{sampling}.log",
+    wildcard_constraints:
+        src=alternatives(BIOS.get("languages", [])),
+        tgt=alternatives(BIOS.get("languages", [])),
+        text="scrubbed|raw",
+        sampling="original|balanced",
+    conda:
+        "../envs/mgbias.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+    params:
+        settings=canonical(bios_classifier_settings()),
+        transfer=canonical(bios_transfer_settings()),
+        seeds=bios_transfer_seeds,
+        world="{world}",
+        src="{src}",
+        tgt="{tgt}",
+        src_space="{src_space}",
+        tgt_space="{tgt_space}",
+        text="{text}",
+        sampling="{sampling}",
+    script:
+        "../scripts/bios_finetune.py"
+
+
+rule bios_transfer:
+    input:
+        results=bios_transfer_outputs(),
+        code=script_code("bios_tables.py"),
+    output:
+        table=report(
+            out("bios_transfer"),
+            caption="../report/bios_transfer.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Tables 7-9 and 15-18: transfer of the occupation classifier",
+        ),
+        markdown=out("bios_transfer_markdown"),
+    log:
+        "logs/bios_transfer.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="transfer",
+    script:
+        "../scripts/bios_tables.py"

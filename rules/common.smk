@@ -1,6 +1,7 @@
 # Configuration checks and the helpers every rule file uses.
 import os
 import re
+import sys
 from mgbias.code_inputs import import_closure
 from mgbias.config import validate_config
 from mgbias.corpora.opus import opus_pair
@@ -779,9 +780,175 @@ def bios_pipeline(wc):
     return BIOS.get("spacy", {}).get(wc.lang, DEFAULT_PIPELINES[wc.lang])
 
 
+def bios_classifier_section():
+    """``bios: classifier:`` (settings and the experiment grid; empty: no classifier)."""
+    return BIOS.get("classifier") or {}
+
+
+def bios_classifier_settings():
+    """The classifier's settings, the authors' defaults completed (checked keys)."""
+    from dataclasses import asdict
+
+    from mgbias.bios.experiment import ClassifierSettings
+
+    return asdict(ClassifierSettings.from_config(bios_classifier_section()))
+
+
+def bios_classifier_variants():
+    """(text, sampling) of the runs: ``variants`` (``{text}-{sampling}``), else
+    ``texts`` (default: scrubbed) x ``samplings`` (default: original)."""
+    section = bios_classifier_section()
+    if "variants" in section:
+        return [tuple(variant.split("-")) for variant in section["variants"]]
+    return [
+        (text, sampling)
+        for text in section.get("texts", ["scrubbed"])
+        for sampling in section.get("samplings", ["original"])
+    ]
+
+
+def bios_classifier_experiments():
+    """(world, lang, space, text, sampling) of every configured monolingual run:
+    ``worlds`` (default: every world) x ``monolingual`` (language -> spaces) x the
+    variants (:func:`bios_classifier_variants`)."""
+    section = bios_classifier_section()
+    monolingual = section.get("monolingual", {})
+    unknown = sorted(set(monolingual) - set(BIOS.get("languages", [])))
+    if unknown:
+        raise ValueError(
+            f"bios.classifier.monolingual: languages {unknown} are not in bios.languages"
+        )
+    return [
+        (world, lang, space, text, sampling)
+        for world in section.get("worlds", config["worlds"])
+        for lang, spaces in monolingual.items()
+        for space in spaces
+        for text, sampling in bios_classifier_variants()
+    ]
+
+
+def bios_vectors(world, lang, space, key="bios.classifier"):
+    """The .vec file of a classifier's space for ``lang`` bios: the language's own
+    vectors (``{lang}``), ENDEB (``endeb``, English only), or the language aligned to
+    another space (``{lang}-{tgt}``, e.g. ``es-en``, ``de-endeb``; ``endeb-{tgt}``)."""
+    if space == lang or (space == ZHAO2020_DEBIASED and lang == "en"):
+        return zhao2020_space(world, space)
+    src, _, tgt = space.partition("-")
+    if not tgt or zhao2020_space_lang(src) != lang:
+        raise ValueError(
+            f"{key}: space {space!r} of {lang} bios is not {lang}, {lang}-<target> "
+            "or (English) endeb"
+        )
+    return layout.path("zhao2020_aligned", world=world, src=src, tgt=tgt)
+
+
+def bios_space_vectors(wc):
+    """The vectors of a monolingual run (:func:`bios_vectors`)."""
+    return bios_vectors(
+        wc.world, wc.lang, wc.space, f"bios.classifier.monolingual.{wc.lang}"
+    )
+
+
+def bios_transfer_section():
+    """``bios: classifier: transfer:`` (empty: no transfer runs)."""
+    return bios_classifier_section().get("transfer") or {}
+
+
+def bios_transfer_experiments():
+    """(world, src, tgt, src_space, tgt_space, text, sampling) of every transfer run."""
+    section = bios_transfer_section()
+    languages = set(BIOS.get("languages", []))
+    variants = section.get("variants", ["scrubbed-original"])
+    out = []
+    for src, tgt, src_space, tgt_space in section.get("runs", []):
+        if not {src, tgt} <= languages or src == tgt:
+            raise ValueError(
+                f"bios.classifier.transfer.runs: {src}->{tgt} needs two different "
+                "languages of bios.languages"
+            )
+        bios_vectors("-", src, src_space, "bios.classifier.transfer.runs")
+        bios_vectors("-", tgt, tgt_space, "bios.classifier.transfer.runs")
+        for world in bios_classifier_section().get("worlds", config["worlds"]):
+            for variant in variants:
+                text, sampling = variant.split("-")
+                out.append((world, src, tgt, src_space, tgt_space, text, sampling))
+    return out
+
+
+def bios_transfer_input(wc):
+    """Both languages' datasets, splits and spaces of a transfer run."""
+    return {
+        "source": layout.path("bios_dataset", lang=wc.src),
+        "target": layout.path("bios_dataset", lang=wc.tgt),
+        "source_split": layout.path("bios_split", lang=wc.src),
+        "target_split": layout.path("bios_split", lang=wc.tgt),
+        "source_vectors": bios_vectors(wc.world, wc.src, wc.src_space),
+        "target_vectors": bios_vectors(wc.world, wc.tgt, wc.tgt_space),
+    }
+
+
+def bios_transfer_settings():
+    """Share, full targets and labels of the transfer runs (the authors' defaults)."""
+    from mgbias.bios.experiment import TRANSFER_LABELS
+
+    section = bios_transfer_section()
+    return {
+        "share": section.get("share", 0.2),
+        "full": list(section.get("full", ["de"])),
+        "labels": list(section.get("labels", TRANSFER_LABELS)),
+    }
+
+
+def bios_transfer_seeds(wc):
+    """One seed per run (``bios.classifier.runs``) of a world and language pair."""
+    runs = int(bios_classifier_section().get("runs", 1))
+    return [
+        step_seed("bios_transfer", wc.world, wc.src, wc.tgt, run) for run in range(runs)
+    ]
+
+
+def bios_transfer_outputs():
+    """Every configured transfer run's metrics JSON."""
+    keys = ("world", "src", "tgt", "src_space", "tgt_space", "text", "sampling")
+    return [
+        layout.path("bios_finetune", **dict(zip(keys, run)))
+        for run in bios_transfer_experiments()
+    ]
+
+
+def bios_classifier_seeds(wc):
+    """One seed per run (``bios.classifier.runs``, default 1), shared by every space,
+    text and sampling of a world and language, so that their runs are paired."""
+    runs = int(bios_classifier_section().get("runs", 1))
+    return [step_seed("bios_classifier", wc.world, wc.lang, run) for run in range(runs)]
+
+
+def bios_classifier_outputs():
+    """Every configured classifier run's metrics JSON."""
+    return [
+        layout.path("bios_classifier", world=w, lang=l, space=s, text=t, sampling=m)
+        for w, l, s, t, m in bios_classifier_experiments()
+    ]
+
+
 def bios_targets():
-    """Table 5, Figure 2 and its counts, when configured."""
+    """Table 5, Figure 2 and its counts, and the classifier table when configured and
+    the vectors are (``zhao2020:``; without it the classifier's table is named on
+    stderr as not planned, and can still be asked for as a target)."""
     if not BIOS:
         return []
     keys = ["bios_table5", "bios_table5_markdown", "bios_counts", "bios_figure2"]
+    tables = []
+    if bios_classifier_experiments():
+        tables += ["bios_monolingual", "bios_monolingual_markdown"]
+    if bios_transfer_experiments():
+        tables += ["bios_transfer", "bios_transfer_markdown"]
+    if tables and not ZHAO2020:
+        print(
+            "bios.classifier: no zhao2020: section (the word vectors), so the default "
+            "target leaves out bios_monolingual and bios_transfer",
+            file=sys.stderr,
+        )
+    elif tables:
+        keys += tables
     return [layout.path(key) for key in keys]

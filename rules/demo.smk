@@ -97,6 +97,8 @@ rule demo_bios:
         root=lambda wc, output: bios_dest_root(output.listings[0], 3),
         snapshots=BIOS.get("snapshots", []),
         n_files=BIOS.get("demo_files", 2),
+        scale=BIOS.get("demo_scale", 1),
+        ambiguous=BIOS.get("demo_ambiguous", 0.0),
         languages=["en", "es", "de", "fr"],
     script:
         "../scripts/demo_bios.py"

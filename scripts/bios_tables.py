@@ -1,34 +1,63 @@
-"""Counts of the bios datasets (Zhao et al. 2020): Table 5 (``part=table5``) or the
-instances per occupation and gender behind Figure 2 (``part=counts``).
+"""Tables of the bios (Zhao et al. 2020): Table 5 (``part=table5``), the instances per
+occupation and gender behind Figure 2 (``part=counts``), or the monolingual classifier
+runs, Tables 6 and 14 (``part=monolingual``), or the transfer runs, Tables 7-9 and
+15-18 (``part=transfer``).
 
-Inputs: ``datasets``: one JSON lines dataset per language, in ``params.languages`` order.
-Outputs: ``table`` (CSV), and with ``table5`` ``markdown``.
+Inputs: ``datasets``: one JSON lines dataset per language, in ``params.languages`` order
+(table5, counts); ``results``: the classifier runs' metrics JSON (monolingual,
+transfer).
+Outputs: ``table`` (CSV), and with ``table5``, ``monolingual``, ``transfer`` ``markdown``.
 """
+
+import json
 
 from mgbias.atomic import write_text
 from mgbias.bios.pipeline import read_records
 from mgbias.bios.tables import (
     COUNT_COLUMNS,
+    MONOLINGUAL_COLUMNS,
     TABLE5_COLUMNS,
+    TRANSFER_COLUMNS,
     counts,
+    monolingual_markdown,
+    monolingual_rows,
     table5,
     table5_markdown,
+    transfer_markdown,
+    transfer_rows,
     write_csv,
 )
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
+
+def run_result(path: str) -> dict:
+    """The experiment keys, the number of runs and the mean metrics of a run's JSON."""
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    return {**data["experiment"], "runs": len(data["runs"]), **data["metrics"]}
+
+
 with job_log(smk.log[0]) as log:
-    datasets = {
-        lang: read_records(path)
-        for lang, path in zip(smk.params.languages, smk.input.datasets, strict=True)
-    }
-    if smk.params.part == "table5":
-        rows = table5(datasets)
-        write_csv(smk.output.table, rows, TABLE5_COLUMNS)
-        write_text(smk.output.markdown, table5_markdown(rows))
+    if smk.params.part == "monolingual":
+        rows = monolingual_rows([run_result(path) for path in smk.input.results])
+        write_csv(smk.output.table, rows, MONOLINGUAL_COLUMNS)
+        write_text(smk.output.markdown, monolingual_markdown(rows))
+    elif smk.params.part == "transfer":
+        rows = transfer_rows([run_result(path) for path in smk.input.results])
+        write_csv(smk.output.table, rows, TRANSFER_COLUMNS)
+        write_text(smk.output.markdown, transfer_markdown(rows))
     else:
-        rows = counts(datasets, int(smk.params.figure2_min))
-        write_csv(smk.output.table, rows, COUNT_COLUMNS)
+        datasets = {
+            lang: read_records(path)
+            for lang, path in zip(smk.params.languages, smk.input.datasets, strict=True)
+        }
+        if smk.params.part == "table5":
+            rows = table5(datasets)
+            write_csv(smk.output.table, rows, TABLE5_COLUMNS)
+            write_text(smk.output.markdown, table5_markdown(rows))
+        else:
+            rows = counts(datasets, int(smk.params.figure2_min))
+            write_csv(smk.output.table, rows, COUNT_COLUMNS)
     log.info("%s: %d rows", smk.output.table, len(rows))

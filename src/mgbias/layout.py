@@ -1059,6 +1059,81 @@ _BIOS = [
         "with at least `bios.figure2_min`), one panel per language",
         "PNG",
     ),
+    Output(
+        "bios_split",
+        "results/bios/splits/{lang}.json",
+        "bios_split",
+        "the seeded 60/20/20 train/dev/test split of one language's bios, stratified by "
+        "title, as bio ids",
+        "JSON: `train`, `dev`, `test` (lists of ids)",
+    ),
+    Output(
+        "bios_classifier",
+        "results/bios/classifier/{world}/{lang}/{space}/{text}-{sampling}.json",
+        "bios_classifier",
+        "one occupation classifier experiment (BiGRU with attention on the frozen vectors "
+        "of `{space}`; `{text}`: scrubbed or raw bios; `{sampling}`: original or "
+        "gender-balanced train and dev): Avg, Female, Male accuracy and |Diff| on the test "
+        "split, in points, averaged over `bios.classifier.runs` seeds",
+        "JSON: `metrics` (avg, female, male, diff), `runs` (per seed: metrics, training, "
+        "dropped occupations, sizes), `experiment`, `settings`",
+    ),
+    Output(
+        "bios_classifier_tpr",
+        "results/bios/classifier/{world}/{lang}/{space}/{text}-{sampling}.tpr.csv",
+        "bios_classifier",
+        "the per-occupation true positive rates by gender behind |Diff| (each seed)",
+        "mgbias.bios.experiment:TPR_COLUMNS",
+    ),
+    Output(
+        "bios_finetune",
+        "results/bios/transfer/{world}/{src}/{tgt}/{src_space}/{tgt_space}/{text}-{sampling}.json",
+        "bios_finetune",
+        "one transfer experiment: trained on `{src}` bios with the `{src_space}` vectors, "
+        "fine-tuned on a seeded share of the `{tgt}` training split with the `{tgt_space}` "
+        "vectors (every weight but the embedding carried over), tested on the `{tgt}` "
+        "test split, the shared occupations only; Avg, Female, Male, |Diff| in points, "
+        "averaged over `bios.classifier.runs` seeds",
+        "JSON: `metrics` (avg, female, male, diff), `runs`, `experiment`, `settings`",
+    ),
+    Output(
+        "bios_finetune_tpr",
+        "results/bios/transfer/{world}/{src}/{tgt}/{src_space}/{tgt_space}/{text}-{sampling}.tpr.csv",
+        "bios_finetune",
+        "the per-occupation true positive rates by gender behind |Diff| (each seed)",
+        "mgbias.bios.experiment:TPR_COLUMNS",
+    ),
+    Output(
+        "bios_transfer",
+        "results/tables/bios_transfer.csv",
+        "bios_transfer",
+        "Zhao et al. (2020), Tables 7-9 and 15-18: the transfer runs, per source and "
+        "target language and (source, target) space; `table`: the paper's table",
+        "mgbias.bios.tables:TRANSFER_COLUMNS",
+    ),
+    Output(
+        "bios_transfer_markdown",
+        "results/tables/bios_transfer.md",
+        "bios_transfer",
+        "the same, as Markdown, one table per world and direction",
+        "Markdown",
+    ),
+    Output(
+        "bios_monolingual",
+        "results/tables/bios_monolingual.csv",
+        "bios_monolingual",
+        "Zhao et al. (2020), Tables 6 and 14 (scrubbed, original sampling) and the "
+        "configured raw and gender-balanced variants: the monolingual classifier per "
+        "language and embedding space; `arrow`: |Diff| vs the language's own space",
+        "mgbias.bios.tables:MONOLINGUAL_COLUMNS",
+    ),
+    Output(
+        "bios_monolingual_markdown",
+        "results/tables/bios_monolingual.md",
+        "bios_monolingual",
+        "the same, as Markdown, one table per world and language",
+        "Markdown",
+    ),
 ]
 _OUTPUTS += _BIOS
 

@@ -1,9 +1,11 @@
-"""The bios rules (Zhao et al. 2020, §4) on the demo crawl, and the paper's plan at scale.
+"""The bios rules (Zhao et al. 2020, §4-5) on the demo crawl, and the paper's plan at scale.
 
 One run of the tiny config with a one-language, one-snapshot bios section (two WET
-files, one per job: two shards): the dataset equals the planted bios, Table 5 and the
-counts equal the planted counts, and a lost shard reruns alone. The paper plan reads
-generated ``wet.paths.gz`` listings of 64,000 files for each of the 16 snapshots.
+files, one per job: two shards; the planted bios x 24, half of each group without their
+place of work): the dataset equals the planted bios, Table 5 and the counts equal the
+planted counts, the classifier on unscrubbed skewed bios has a larger |Diff| than on
+scrubbed balanced ones, and a lost shard reruns alone. The paper plan reads generated
+``wet.paths.gz`` listings of 64,000 files for each of the 16 snapshots.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from snakerun import checked, copy_workflow, planned_jobs, snakemake
 REPO = Path(__file__).resolve().parents[2]
 SNAPSHOT = "CC-MAIN-2018-34"
 TARGETS = ["bios_table5", "bios_counts", "bios_figure2"]
+SCALE = 24
 
 
 @pytest.fixture(scope="module")
@@ -42,9 +45,18 @@ def bios_run(tmp_path_factory) -> Path:
         "figure2_min": 4,
         # the shipped lexicon, by URL: downloaded and checksummed like the authors' ones
         "titles": {"de": "file://src/mgbias/bios/data/titles_de.json"},
+        "demo_scale": SCALE,
+        "demo_ambiguous": 0.5,
+        "classifier": {
+            **{"min_df": 2, "rows": 300, "hidden": 16, "batch_size": 16, "normalize": True},
+            **{"max_epochs": 30, "min_epochs": 2, "patience": 5, "runs": 3},
+            "worlds": ["planted"],
+            "monolingual": {"de": ["de"]},
+            "variants": ["raw-original", "scrubbed-balanced"],
+        },
     }
     (workdir / "bios.yaml").write_text(yaml.safe_dump(config))
-    checked(snakemake(workdir, *TARGETS, config="bios.yaml"))
+    checked(snakemake(workdir, *TARGETS, "bios_monolingual", config="bios.yaml"))
     return workdir
 
 
@@ -58,7 +70,7 @@ def test_dataset_is_the_planted_bios(bios_run):
     expected = sorted((p["name"], p["title"], p["gender"]) for p in planted if p["lang"] == "de")
     rows = [json.loads(line) for line in open(bios_run / "results/bios/datasets/de.jsonl")]
     assert sorted((r["name"], r["title"], r["gender"]) for r in rows) == expected
-    assert len(rows) == 8
+    assert len(rows) == 8 * SCALE
     # the two shards each hold one WET file and their own share of the bios
     shards = sorted((bios_run / f"results/bios/shards/de/{SNAPSHOT}").glob("*.jsonl"))
     assert [p.name for p in shards] == ["00000.jsonl", "00001.jsonl"]
@@ -75,12 +87,12 @@ def test_a_title_lexicon_given_by_url_is_downloaded_and_read(bios_run):
 
 def test_table5_and_counts_are_the_planted_counts(bios_run):
     assert read_csv(bios_run / "results/tables/bios_table5.csv") == [
-        {"lang": "de", "occupations": "2", "instances": "8", "female": "4", "male": "4"}
+        {"lang": "de", "occupations": "2", "instances": "192", "female": "96", "male": "96"}
     ]
     counts = read_csv(bios_run / "results/tables/bios_counts.csv")
     assert [(r["title"], r["female"], r["male"], r["total"]) for r in counts] == [
-        ("journalist", "1", "3", "4"),
-        ("nurse", "3", "1", "4"),
+        ("journalist", "24", "72", "96"),
+        ("nurse", "72", "24", "96"),
     ]
     assert [r["figure2"] for r in counts] == ["True", "True"]  # figure2_min: 4
     png = (bios_run / "results/figures/bios_figure2.png").read_bytes()
@@ -111,6 +123,53 @@ def test_an_unparsable_wet_file_fails_its_extraction_job_alone(bios_run, tmp_pat
     assert "not a WARC/WET file" in log and entry["path"].rsplit("/", 1)[1] in log
     assert (run / f"results/bios/shards/de/{SNAPSHOT}/00000.jsonl").read_text().strip()
     assert not (run / f"results/bios/shards/de/{SNAPSHOT}/00001.jsonl").exists()
+
+
+def classifier_result(run: Path, text: str, sampling: str) -> dict:
+    path = run / f"results/bios/classifier/planted/de/de/{text}-{sampling}.json"
+    return json.loads(path.read_text())
+
+
+def test_split_is_60_20_20_by_title(bios_run):
+    split = json.loads((bios_run / "results/bios/splits/de.json").read_text())
+    rows = {r["id"]: r for r in map(json.loads, open(bios_run / "results/bios/datasets/de.jsonl"))}
+    assert sorted(i for part in split.values() for i in part) == sorted(rows)
+    for part, n in [("train", 58), ("dev", 19), ("test", 19)]:  # 96 per title
+        titles = [rows[i]["title"] for i in split[part]]
+        assert (titles.count("nurse"), titles.count("journalist")) == (n, n), part
+
+
+def test_classifier_gap_is_larger_on_unscrubbed_skewed_than_scrubbed_balanced(bios_run):
+    skewed = classifier_result(bios_run, "raw", "original")
+    fair = classifier_result(bios_run, "scrubbed", "balanced")
+    assert [run["seed"] for run in skewed["runs"]] == [run["seed"] for run in fair["runs"]]
+    assert len(skewed["runs"]) == 3
+    # unscrubbed, "sie"/"er" tells the skewed occupation of the ambiguous bios; scrubbed,
+    # a female and a male bio of one occupation are one text
+    assert skewed["metrics"]["diff"] > fair["metrics"]["diff"] + 20
+    # balanced: train and dev repeat the minority gender (12 of 48 per title) to parity
+    assert fair["runs"][0]["n"]["train"] > skewed["runs"][0]["n"]["train"] == 116
+    assert fair["runs"][0]["n"]["test"] == skewed["runs"][0]["n"]["test"] == 38
+    # the per-occupation TPRs behind |Diff| (run 0)
+    tpr = [
+        r
+        for r in read_csv(bios_run / "results/bios/classifier/planted/de/de/raw-original.tpr.csv")
+        if r["run"] == "0"
+    ]
+    assert [r["title"] for r in tpr] == ["journalist", "nurse"]
+    diff = sum(abs(float(r["tpr_male"]) - float(r["tpr_female"])) for r in tpr) / 2
+    assert diff == pytest.approx(skewed["runs"][0]["metrics"]["diff"])
+    table = read_csv(bios_run / "results/tables/bios_monolingual.csv")
+    assert [(r["text"], r["sampling"], r["table"]) for r in table] == [
+        ("raw", "original", ""),
+        ("scrubbed", "balanced", ""),
+    ]
+    assert float(table[0]["diff"]) == pytest.approx(skewed["metrics"]["diff"], abs=0.01)
+    assert (
+        "|  | de | raw | original |"
+        in (bios_run / "results/tables/bios_monolingual.md").read_text()
+    )
+    assert not list((bios_run / "results/bios/classifier").rglob("*.pt"))
 
 
 def test_downloads_are_checksummed_and_a_failed_shard_reruns_alone(bios_run):

@@ -10,7 +10,9 @@ duplicate, kept once), and writes the snapshot's ``wet.paths.gz``. The names of 
 page go to a name list, the patterns of the ``blank`` NER fallback.
 
 The extracted dataset of a language is then exactly the planted bios: per occupation
-and gender, :data:`PLANTED` bios per snapshot.
+and gender, :data:`PLANTED` bios per snapshot (times ``scale``). A share of them
+(``ambiguous``) do not name their place of work: the classifier's demo (rules/bios.smk)
+can tell their occupation only from gendered words, which scrubbing removes.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ _LANG = {
             "nurse": "in hospital wards caring for patients",
             "journalist": "in newsrooms writing reports for newspapers",
         },
+        neutral="in several places working with many people",
         titles={
             ("nurse", "F"): "nurse",
             ("nurse", "M"): "nurse",
@@ -75,6 +78,7 @@ _LANG = {
             "nurse": "en hospitales cuidando pacientes",
             "journalist": "en periódicos escribiendo reportajes",
         },
+        neutral="en varios lugares con mucha gente",
         titles={
             ("nurse", "F"): "enfermera",
             ("nurse", "M"): "enfermero",
@@ -100,6 +104,7 @@ _LANG = {
     "de": dict(
         iso="deu",
         work={"nurse": "in Kliniken mit Patienten", "journalist": "in Redaktionen mit Reportagen"},
+        neutral="an vielen Orten mit Menschen",
         titles={
             ("nurse", "F"): "Krankenschwester",
             ("nurse", "M"): "Krankenpfleger",
@@ -109,11 +114,11 @@ _LANG = {
         isa={"F": "ist eine", "M": "ist ein"},
         body={
             "M": "Er arbeitet seit zwanzig Jahren {work} in Hamburg "
-            "und Berlin, und seine Arbeit wurde mehrfach ausgezeichnet. Er lebt mit seiner "
+            "und Berlin, und die Arbeit wurde mehrfach ausgezeichnet. Er lebt mit der "
             "Familie in der Stadt.",
             "F": "Sie arbeitet seit zwanzig Jahren {work} in "
-            "Hamburg und Berlin, und ihre Arbeit wurde mehrfach ausgezeichnet. Sie lebt mit "
-            "ihrer Familie in der Stadt.",
+            "Hamburg und Berlin, und die Arbeit wurde mehrfach ausgezeichnet. Sie lebt mit "
+            "der Familie in der Stadt.",
         },
         first_person="Ich liebe meine Arbeit.",
         gendered={"F": "Sie hilft oft.", "M": "Er hilft oft."},
@@ -128,6 +133,7 @@ _LANG = {
             "nurse": "dans des hôpitaux auprès des patients",
             "journalist": "dans des journaux comme reporter",
         },
+        neutral="dans plusieurs endroits avec des gens",
         titles={
             ("nurse", "F"): "infirmière",
             ("nurse", "M"): "infirmier",
@@ -154,6 +160,9 @@ _LANG = {
 
 LANGUAGES = tuple(_LANG)
 
+#: Names per language, gender and snapshot (enough for ``scale`` 40).
+_MAX_NAMES = 256
+
 
 @dataclass(frozen=True)
 class Page:
@@ -166,29 +175,53 @@ class Page:
     name: str
     title: str  # the occupation (planted pages)
     gender: str
+    ambiguous: bool = False  # a planted bio whose body does not tell the occupation
 
 
 def _names(lang: str, gender: str, snapshot_index: int):
     spec = _LANG[lang]
     offset = snapshot_index * 7
-    for i in range(64):
+    for i in range(_MAX_NAMES):
         firsts = spec["first"][gender]
         last = spec["last"][(i + offset) % len(spec["last"])]
         yield f"{firsts[i % len(firsts)]} {last}{'' if i < 20 else ' ' + str(i)}"
 
 
-def _line(lang: str, name: str, occupation: str, gender: str) -> str:
+def _line(lang: str, name: str, occupation: str, gender: str, ambiguous: bool = False) -> str:
     spec = _LANG[lang]
     title = spec["titles"][(occupation, gender)]
-    body = spec["body"][gender].format(work=spec["work"][occupation])
+    work = spec["neutral"] if ambiguous else spec["work"][occupation]
+    body = spec["body"][gender].format(work=work)
     return f"{name} {spec['isa'][gender]} {title} {spec['place']}. {body}"
 
 
-def demo_pages(lang: str, snapshot: str, snapshot_index: int = 0) -> list[Page]:
+def n_ambiguous(count: int, share: float) -> int:
+    """How many of a group of ``count`` planted bios are ambiguous (rounded half up)."""
+    return int(count * share + 0.5)
+
+
+def demo_pages(
+    lang: str,
+    snapshot: str,
+    snapshot_index: int = 0,
+    *,
+    scale: int = 1,
+    ambiguous: float = 0.0,
+) -> list[Page]:
     """The planted bios and distractors of ``lang`` in ``snapshot`` (names differ per
-    snapshot, so no bio of one snapshot duplicates one of another)."""
+    snapshot, so no bio of one snapshot duplicates one of another).
+
+    ``scale`` multiplies the :data:`PLANTED` counts; the first ``ambiguous`` share of each
+    (occupation, gender) group (:func:`n_ambiguous`) has a body with the language's
+    neutral place of work, so that only the gendered words of the unscrubbed bio hint at
+    the occupation (through the planted skew).
+    """
     if lang not in _LANG:
         raise ValueError(f"no demo bios for language {lang!r}; known: {LANGUAGES}")
+    if not isinstance(scale, int) or scale < 1:
+        raise ValueError(f"demo scale must be an integer >= 1, got {scale!r}")
+    if not 0.0 <= ambiguous <= 1.0:
+        raise ValueError(f"demo ambiguous share must be in [0, 1], got {ambiguous!r}")
     spec = _LANG[lang]
     pages: list[Page] = []
     used: set[str] = set()
@@ -200,14 +233,18 @@ def demo_pages(lang: str, snapshot: str, snapshot_index: int = 0) -> list[Page]:
                 return name
         raise AssertionError("demo names exhausted")
 
-    def add(kind: str, name: str, text: str, occupation: str = "", gender: str = "") -> None:
+    def add(
+        kind: str, name: str, text: str, occupation: str = "", gender: str = "", vague=False
+    ) -> None:
         uri = f"http://demo-{lang}.example.org/{snapshot}/{kind}/{len(pages)}"
-        pages.append(Page(lang, uri, text, kind, name, occupation, gender))
+        pages.append(Page(lang, uri, text, kind, name, occupation, gender, vague))
 
     for (occupation, gender), count in PLANTED.items():
-        for _ in range(count):
+        vague = n_ambiguous(count * scale, ambiguous)
+        for j in range(count * scale):
             name = fresh(gender)
-            add("planted", name, _line(lang, name, occupation, gender), occupation, gender)
+            line = _line(lang, name, occupation, gender, j < vague)
+            add("planted", name, line, occupation, gender, j < vague)
     other = {"F": "M", "M": "F"}
     for kind in DISTRACTORS:
         gender = "F"
@@ -303,10 +340,17 @@ def write_wet(
 
 
 def write_demo_crawl(
-    root: str | Path, snapshots: list[str], n_files: int, languages: list[str] | None = None
+    root: str | Path,
+    snapshots: list[str],
+    n_files: int,
+    languages: list[str] | None = None,
+    *,
+    scale: int = 1,
+    ambiguous: float = 0.0,
 ) -> dict:
     """Write each snapshot's WET files and ``wet.paths.gz`` under ``root`` (the crawl's
-    root); return the planted bios and every name: ``{"planted": [...], "names": [...]}``."""
+    root); return the planted bios and every name: ``{"planted": [...], "names": [...]}``.
+    ``scale`` and ``ambiguous`` as in :func:`demo_pages`."""
     languages = list(LANGUAGES) if languages is None else languages
     if n_files < 1:
         raise ValueError(f"n_files must be >= 1, got {n_files}")
@@ -318,7 +362,7 @@ def write_demo_crawl(
         files: list[list[tuple[str, str, str | None]]] = [[] for _ in paths]
         position = 0
         for lang in languages:
-            pages = demo_pages(lang, snapshot, index)
+            pages = demo_pages(lang, snapshot, index, scale=scale, ambiguous=ambiguous)
             for page in pages:
                 files[position % n_files].append((page.uri, page.text, _LANG[lang]["iso"]))
                 position += 1
@@ -331,6 +375,7 @@ def write_demo_crawl(
                             "name": page.name,
                             "title": page.title,
                             "gender": page.gender,
+                            "ambiguous": page.ambiguous,
                         }
                     )
             first = pages[0]

@@ -82,3 +82,174 @@ def table5_markdown(rows: list[dict]) -> str:
     ]:
         lines.append(f"| {label} | " + " | ".join(str(row[key]) for row in rows) + " |")
     return "\n".join(lines) + "\n"
+
+
+MONOLINGUAL_COLUMNS = [
+    "table",
+    "world",
+    "lang",
+    "space",
+    "text",
+    "sampling",
+    "runs",
+    "avg",
+    "female",
+    "male",
+    "diff",
+    "arrow",
+]
+
+#: The paper's table of the monolingual runs (scrubbed bios, original sampling).
+MONOLINGUAL_TABLE = {"en": "6", "es": "6", "de": "14", "fr": "14"}
+
+
+def paper_table(lang: str, text: str, sampling: str) -> str:
+    """Zhao et al.'s table of a monolingual run ("" for the variants beyond the paper)."""
+    if text == "scrubbed" and sampling == "original":
+        return MONOLINGUAL_TABLE.get(lang, "")
+    return ""
+
+
+def arrow(diff: float, reference: float) -> str:
+    """``up`` if |Diff| exceeds the language's own space's, ``down`` if below, else ""."""
+    if diff > reference:
+        return "up"
+    if diff < reference:
+        return "down"
+    return ""
+
+
+def monolingual_rows(results: list[dict]) -> list[dict]:
+    """Rows of the monolingual table, in the order given; ``results``: dicts with world,
+    lang, space, text, sampling, runs and the metrics avg, female, male, diff. The arrow
+    compares |Diff| with the row of the language's own space (same world, text and
+    sampling), if configured."""
+    own = {
+        (r["world"], r["lang"], r["text"], r["sampling"]): r["diff"]
+        for r in results
+        if r["space"] == r["lang"]
+    }
+    rows = []
+    for r in results:
+        reference = own.get((r["world"], r["lang"], r["text"], r["sampling"]))
+        rows.append(
+            {
+                "table": paper_table(r["lang"], r["text"], r["sampling"]),
+                **{key: r[key] for key in ("world", "lang", "space", "text", "sampling")},
+                "runs": r["runs"],
+                **{key: round(r[key], 2) for key in ("avg", "female", "male", "diff")},
+                "arrow": ""
+                if reference is None or r["space"] == r["lang"]
+                else arrow(r["diff"], reference),
+            }
+        )
+    return rows
+
+
+def monolingual_markdown(rows: list[dict]) -> str:
+    """One Markdown table per world and language, in the shape of Tables 6 and 14."""
+    marks = {"up": " ↑", "down": " ↓", "": ""}
+    lines = [
+        "Zhao et al. (2020), Tables 6 and 14 (scrubbed, original): the occupation "
+        "classifier per embedding space (mgbias demo or run); accuracies and |Diff| in "
+        "points; arrows compare |Diff| with the language's own space.",
+    ]
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["world"], row["lang"]), []).append(row)
+    for (world, lang), group in groups.items():
+        lines += [
+            "",
+            f"**{lang.upper()} ({world})**",
+            "",
+            "| Table | Space | Text | Sampling | Avg. | Female | Male | \\|Diff\\| |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for row in group:
+            lines.append(
+                f"| {row['table']} | {row['space']} | {row['text']} | {row['sampling']} | "
+                f"{row['avg']:.2f} | {row['female']:.2f} | {row['male']:.2f} | "
+                f"{row['diff']:.2f}{marks[row['arrow']]} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+TRANSFER_COLUMNS = [
+    "table",
+    "world",
+    "src",
+    "tgt",
+    "src_space",
+    "tgt_space",
+    "text",
+    "sampling",
+    "runs",
+    "avg",
+    "female",
+    "male",
+    "diff",
+]
+
+#: The paper's transfer tables per language pair: (unbalanced, balanced).
+TRANSFER_TABLES = {
+    frozenset({"en", "es"}): ("7", "8"),
+    frozenset({"en", "de"}): ("15", "17"),
+    frozenset({"en", "fr"}): ("16", "18"),
+}
+
+
+def transfer_table(
+    src: str, tgt: str, src_space: str, tgt_space: str, text: str, sampling: str
+) -> str:
+    """Zhao et al.'s table of a transfer run: 7/15/16 (unbalanced), 8/17/18 (balanced),
+    9 for the EN-ES runs aligned to ENDEB; "" beyond the paper."""
+    tables = TRANSFER_TABLES.get(frozenset({src, tgt}))
+    if tables is None or text != "scrubbed":
+        return ""
+    if sampling == "original":
+        return tables[0]
+    if tables[0] == "7" and "endeb" in (src_space + tgt_space):
+        return "9"
+    return tables[1]
+
+
+def transfer_rows(results: list[dict]) -> list[dict]:
+    """Rows of the transfer table, in the order given (``results``: dicts with the
+    experiment keys, runs and the metrics)."""
+    keys = ("world", "src", "tgt", "src_space", "tgt_space", "text", "sampling")
+    return [
+        {
+            "table": transfer_table(*(r[k] for k in keys[1:])),
+            **{key: r[key] for key in keys},
+            "runs": r["runs"],
+            **{key: round(r[key], 2) for key in ("avg", "female", "male", "diff")},
+        }
+        for r in results
+    ]
+
+
+def transfer_markdown(rows: list[dict]) -> str:
+    """One Markdown table per world and direction, in the shape of Tables 7-9, 15-18."""
+    lines = [
+        "Zhao et al. (2020), Tables 7-9 and 15-18: train on the source language (Src. "
+        "space), fine-tune on a share of the target's training bios (Tgt. space), test on "
+        "the target; accuracies and |Diff| in points.",
+    ]
+    groups: dict[tuple[str, str, str], list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["world"], row["src"], row["tgt"]), []).append(row)
+    for (world, src, tgt), group in groups.items():
+        lines += [
+            "",
+            f"**{src.upper()} → {tgt.upper()} ({world})**",
+            "",
+            "| Table | Src. | Tgt. | Text | Sampling | Avg. | Female | Male | \\|Diff\\| |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for row in group:
+            lines.append(
+                f"| {row['table']} | {row['src_space']} | {row['tgt_space']} | {row['text']} | "
+                f"{row['sampling']} | {row['avg']:.2f} | {row['female']:.2f} | "
+                f"{row['male']:.2f} | {row['diff']:.2f} |"
+            )
+    return "\n".join(lines) + "\n"

@@ -30,6 +30,11 @@ def test_demo_and_paper_sections_fill_defaults(demo):
     assert bios["french_conjunction_fix"] is False and bios["retries"] == 2
     paper = yaml.safe_load((REPO / "config/paper.yaml").read_text(encoding="utf-8"))
     assert len(validate_config(paper, schema_path())["bios"]["snapshots"]) == 16
+    # the classifier grids: Tables 6/14 (4 languages x 5 spaces) and 7-9/15-18 (30 runs)
+    classifier = paper["bios"]["classifier"]
+    assert sum(len(spaces) for spaces in classifier["monolingual"].values()) == 20
+    assert len(classifier["transfer"]["runs"]) == 30
+    assert classifier["transfer"]["share"] == 0.2 and classifier["transfer"]["full"] == ["de"]
 
 
 @pytest.mark.parametrize(
@@ -43,6 +48,13 @@ def test_demo_and_paper_sections_fill_defaults(demo):
         ({"url": "https://data.commoncrawl.org"}, "not the demo mirror"),
         ({"url": "data/demo/mirror/commoncrawl"}, "crawl root"),
         ({"spacy": {"it": "blank"}}, "it"),
+        ({"demo_scale": 0}, "demo_scale"),
+        ({"demo_ambiguous": 1.5}, "demo_ambiguous"),
+        ({"classifier": {"epochs": 3}}, "epochs"),
+        ({"classifier": {"variants": ["scrubbed-skewed"]}}, "scrubbed-skewed"),
+        ({"classifier": {"monolingual": {"it": ["it"]}}}, "it"),
+        ({"classifier": {"transfer": {"runs": [["en", "es", "en"]]}}}, "runs"),
+        ({"classifier": {"transfer": {"share": 0}}}, "share"),
     ],
 )
 def test_bad_sections_are_rejected_with_the_key(demo, changes, message):

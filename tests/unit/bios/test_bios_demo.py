@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,39 @@ def test_the_demo_crawl_is_the_same_bytes_every_time(tmp_path):
     for name in files:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
     assert snapshot_date("CC-MAIN-2018-13") == "2018-03-26T00:00:00Z"
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de", "fr"])
+def test_scaled_world_with_ambiguous_bios_extracts_and_scrubs_gender_away(tmp_path, lang):
+    world = write_demo_crawl(tmp_path, ["CC-MAIN-2018-34"], 1, [lang], scale=3, ambiguous=0.5)
+    files = [tmp_path / path for path in wet_paths("CC-MAIN-2018-34", 1)]
+    rows = extract_dataset(files, lang, pipeline="blank", names=world["names"])
+    planted = {p["name"]: p for p in world["planted"]}
+    assert sorted((r["name"], r["title"], r["gender"]) for r in rows) == sorted(
+        (p["name"], p["title"], p["gender"]) for p in planted.values()
+    )
+    assert len(rows) == 3 * sum(PLANTED.values()) == 24
+    # groups of 9 and 3: 5 and 2 ambiguous (half, rounded up)
+    vague = Counter((p["title"], p["gender"]) for p in planted.values() if p["ambiguous"])
+    assert vague == {
+        ("nurse", "F"): 5,
+        ("nurse", "M"): 2,
+        ("journalist", "M"): 5,
+        ("journalist", "F"): 2,
+    }
+    # scrubbed, a bio tells its occupation (or nothing) but not its gender
+    texts = {}
+    for row in rows:
+        key = (row["title"], planted[row["name"]]["ambiguous"])
+        texts.setdefault(key, set()).add(row["bio"])
+        assert row["raw"] != row["bio"]
+    assert all(len(bodies) == 1 for bodies in texts.values()), texts
+    assert texts[("nurse", True)] == texts[("journalist", True)]
+    assert len({next(iter(b)) for b in texts.values()}) == 3
+
+
+def test_scale_and_ambiguous_are_checked(tmp_path):
+    with pytest.raises(ValueError, match="scale"):
+        demo_pages("en", "CC-MAIN-2018-34", scale=0)
+    with pytest.raises(ValueError, match="ambiguous"):
+        demo_pages("en", "CC-MAIN-2018-34", ambiguous=1.5)

@@ -1,0 +1,78 @@
+"""Train and test the occupation classifier on one language's bios with one embedding
+space (Zhao et al. 2020, §5), once per seed.
+
+Inputs: ``dataset`` (bios JSON lines), ``split`` (ids per part), ``vectors`` (.vec).
+Outputs: ``metrics``: JSON (mean metrics, each run's); ``tpr``: CSV
+(mgbias.bios.experiment.TPR_COLUMNS).
+Params: ``settings`` (mgbias.bios.experiment.ClassifierSettings fields); ``seeds``;
+``world``, ``lang``, ``space``, ``text`` (scrubbed/raw), ``sampling`` (original/balanced).
+A checkpoint per run (``<metrics>.<run>.pt``) lets a killed job resume; it is removed
+once the outputs are written.
+"""
+
+import json
+import os
+
+import torch
+
+from mgbias.atomic import write_json
+from mgbias.bios.experiment import (
+    TPR_COLUMNS,
+    ClassifierSettings,
+    apply_split,
+    mean_metrics,
+    run_classifier,
+    tpr_rows,
+)
+from mgbias.bios.pipeline import read_records
+from mgbias.bios.tables import write_csv
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+with job_log(smk.log[0]) as log:
+    torch.set_num_threads(max(1, int(smk.threads)))
+    settings = ClassifierSettings.from_config(dict(smk.params.settings))
+    with open(smk.input.split, encoding="utf-8") as handle:
+        parts = apply_split(read_records(smk.input.dataset), json.load(handle), smk.input.split)
+    runs, rows, checkpoints = [], [], []
+    for run, seed in enumerate(smk.params.seeds):
+        checkpoint = f"{smk.output.metrics}.{run}.pt"
+        checkpoints.append(checkpoint)
+        result = run_classifier(
+            parts,
+            smk.input.vectors,
+            settings,
+            text=smk.params.text,
+            balanced=smk.params.sampling == "balanced",
+            seed=int(seed),
+            checkpoint=checkpoint,
+        )
+        runs.append(
+            {
+                "seed": int(seed),
+                "metrics": result.metrics,
+                "occupations": list(result.occupations),
+                "dropped": result.dropped,
+                "n": result.n,
+                "training": result.training,
+            }
+        )
+        rows += tpr_rows(result, run)
+        log.info("run %d (seed %d): %s", run, seed, result.metrics)
+    experiment = {
+        key: getattr(smk.params, key) for key in ("world", "lang", "space", "text", "sampling")
+    }
+    write_csv(smk.output.tpr, rows, TPR_COLUMNS)
+    write_json(
+        smk.output.metrics,
+        {
+            "experiment": experiment,
+            "metrics": mean_metrics([run["metrics"] for run in runs]),
+            "runs": runs,
+            "settings": dict(smk.params.settings),
+        },
+    )
+    for checkpoint in checkpoints:
+        if os.path.exists(checkpoint):
+            os.remove(checkpoint)

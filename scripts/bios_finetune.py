@@ -1,0 +1,92 @@
+"""Train the occupation classifier on one language, fine-tune it on another with that
+language's space, and test it there (Zhao et al. 2020, §5 transfer), once per seed.
+
+Inputs: ``source``/``target`` (bios JSON lines), ``source_split``/``target_split``
+(ids per part), ``source_vectors``/``target_vectors`` (.vec, one dimension).
+Outputs: ``metrics``: JSON (mean metrics, each run's); ``tpr``: CSV
+(mgbias.bios.experiment.TPR_COLUMNS).
+Params: ``settings`` (ClassifierSettings fields); ``transfer`` (``share``, ``full``:
+targets fine-tuned on their whole training split, ``labels``); ``seeds``; ``world``,
+``src``, ``tgt``, ``src_space``, ``tgt_space``, ``text``, ``sampling``.
+Checkpoints per run and stage (``<metrics>.<run>.source.pt`` / ``.fine_tune.pt``) let a
+killed job resume; they are removed once the outputs are written.
+"""
+
+import json
+import os
+
+import torch
+
+from mgbias.atomic import write_json
+from mgbias.bios.experiment import (
+    TPR_COLUMNS,
+    ClassifierSettings,
+    apply_split,
+    mean_metrics,
+    run_transfer,
+    tpr_rows,
+)
+from mgbias.bios.pipeline import read_records
+from mgbias.bios.tables import write_csv
+from mgbias.runlog import job_log
+
+smk = snakemake  # noqa: F821 (provided by Snakemake)
+
+
+def parts(dataset: str, split: str) -> dict:
+    with open(split, encoding="utf-8") as handle:
+        return apply_split(read_records(dataset), json.load(handle), split)
+
+
+with job_log(smk.log[0]) as log:
+    torch.set_num_threads(max(1, int(smk.threads)))
+    settings = ClassifierSettings.from_config(dict(smk.params.settings))
+    transfer = dict(smk.params.transfer)
+    share = 1.0 if smk.params.tgt in transfer["full"] else float(transfer["share"])
+    source = parts(smk.input.source, smk.input.source_split)
+    target = parts(smk.input.target, smk.input.target_split)
+    runs, rows, checkpoints = [], [], []
+    for run, seed in enumerate(smk.params.seeds):
+        stages = tuple(
+            f"{smk.output.metrics}.{run}.{stage}.pt" for stage in ("source", "fine_tune")
+        )
+        checkpoints += stages
+        result = run_transfer(
+            source,
+            target,
+            smk.input.source_vectors,
+            smk.input.target_vectors,
+            settings,
+            labels=transfer["labels"],
+            share=share,
+            text=smk.params.text,
+            balanced=smk.params.sampling == "balanced",
+            seed=int(seed),
+            checkpoints=stages,
+        )
+        runs.append(
+            {
+                "seed": int(seed),
+                "metrics": result.metrics,
+                "occupations": list(result.occupations),
+                "dropped": result.dropped,
+                "n": result.n,
+                "training": result.training,
+            }
+        )
+        rows += tpr_rows(result, run)
+        log.info("run %d (seed %d): %s", run, seed, result.metrics)
+    keys = ("world", "src", "tgt", "src_space", "tgt_space", "text", "sampling")
+    write_csv(smk.output.tpr, rows, TPR_COLUMNS)
+    write_json(
+        smk.output.metrics,
+        {
+            "experiment": {key: getattr(smk.params, key) for key in keys},
+            "metrics": mean_metrics([run["metrics"] for run in runs]),
+            "runs": runs,
+            "settings": {**dict(smk.params.settings), "transfer": transfer, "share": share},
+        },
+    )
+    for checkpoint in checkpoints:
+        if os.path.exists(checkpoint):
+            os.remove(checkpoint)

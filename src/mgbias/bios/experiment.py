@@ -1,0 +1,439 @@
+"""One run of the occupation classifier of Zhao et al. (2020), §5, on a bios dataset.
+
+- :class:`ClassifierSettings`: the ``bios: classifier:`` settings (the authors' values by
+  default, checklist §1.11); :meth:`ClassifierSettings.from_config` rejects unknown keys.
+- :func:`split_ids` / :func:`apply_split`: the seeded 60/20/20 split by title
+  (:func:`mgbias.bios.fairness.split_by_title`) kept as bio ids, and the parts it names.
+- :func:`read_vectors_for`: the rows of a ``.vec`` file for the vocabulary's words only;
+  :func:`unit_rows` scales them to unit length (``normalize``, off as the authors: for
+  barely trained demo vectors, whose tiny rows leave "er" and "sie" indistinguishable).
+- :func:`run_classifier`: vocabulary on the unscrubbed training bios, the fixed-size
+  frozen embedding of the given vectors, gender-balanced upsampling of train and dev
+  (optional; the test split is never balanced), training with a checkpoint, and the
+  gender gap on the test split (:func:`mgbias.bios.fairness.gender_gap`).
+- :func:`mean_metrics`: the metrics of several seeded runs, averaged.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import numpy as np
+
+from mgbias.bios.fairness import balance_genders, gender_gap, split_by_title
+from mgbias.seeds import check_seed, derive_seed
+
+#: The texts a run can train on: the scrubbed bio (``bio``) or the unscrubbed one (``raw``).
+TEXTS = {"scrubbed": "bio", "raw": "raw"}
+#: Train and dev as extracted, or gender-balanced by upsampling.
+SAMPLINGS = ("original", "balanced")
+#: The metrics of a run, in percentage points.
+METRICS = ("avg", "female", "male", "diff")
+
+
+@dataclass(frozen=True)
+class ClassifierSettings:
+    """Vocabulary, network and training settings (defaults: the authors')."""
+
+    min_df: float = 20
+    max_df: float = 0.8
+    max_len: int = 110
+    rows: int = 10_000
+    hidden: int = 64
+    dropout: float = 0.25
+    tanh: bool = False
+    normalize: bool = False
+    lr: float = 0.005
+    weight_decay: float = 1e-5
+    batch_size: int = 512
+    clip: float = 5.0
+    max_epochs: int = 50
+    min_epochs: int = 5
+    patience: int = 5
+    skip: tuple[str, ...] = ("accountant", "dentist")
+
+    @classmethod
+    def from_config(
+        cls, section: Mapping | None, where: str = "bios.classifier"
+    ) -> ClassifierSettings:
+        """The settings of a config section; keys not named here are ignored only if
+        they are the experiment grid's (``worlds``, ``monolingual``, ``texts``,
+        ``samplings``, ``variants``, ``runs``)."""
+        section = dict(section or {})
+        grid = {"worlds", "monolingual", "texts", "samplings", "variants", "runs", "transfer"}
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(section) - known - grid)
+        if unknown:
+            raise ValueError(f"{where}: unknown keys {unknown}; known: {sorted(known | grid)}")
+        values = {k: v for k, v in section.items() if k in known}
+        if "skip" in values:
+            values["skip"] = tuple(values["skip"])
+        return cls(**values)
+
+    def train_settings(self, seed: int):
+        """The :class:`mgbias.bios.classifier.TrainSettings` of one run."""
+        from mgbias.bios.classifier import TrainSettings
+
+        keys = {f.name for f in fields(TrainSettings)} - {"seed"}
+        return TrainSettings(**{k: v for k, v in asdict(self).items() if k in keys}, seed=seed)
+
+
+def split_ids(records: Sequence[dict], seed: int) -> dict[str, list[str]]:
+    """The ids of the train, dev and test bios (:func:`split_by_title`)."""
+    train, dev, test = split_by_title(records, seed)
+    return {
+        name: [r["id"] for r in part]
+        for name, part in zip(("train", "dev", "test"), (train, dev, test), strict=True)
+    }
+
+
+def apply_split(
+    records: Sequence[dict], split: Mapping[str, Sequence[str]], where: str = "split"
+) -> dict[str, list[dict]]:
+    """The records of each part of ``split``; an id not in ``records`` is an error."""
+    by_id = {record["id"]: record for record in records}
+    parts = {}
+    for name in ("train", "dev", "test"):
+        if name not in split:
+            raise ValueError(f"{where}: no {name!r} part")
+        missing = [i for i in split[name] if i not in by_id]
+        if missing:
+            raise ValueError(
+                f"{where}: {len(missing)} {name} ids not in the dataset, e.g. {missing[0]!r}"
+            )
+        parts[name] = [by_id[i] for i in split[name]]
+    return parts
+
+
+def read_vectors_for(path: str | Path, words: Iterable[str]) -> dict[str, np.ndarray]:
+    """The vectors of ``words`` found in the ``.vec`` file ``path`` (first row of a word)."""
+    wanted = set(words)
+    found: dict[str, np.ndarray] = {}
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        header = handle.readline().split()
+        if len(header) != 2:
+            raise ValueError(f"{path}, line 1: expected the header 'n d'")
+        dim = int(header[1])
+        for number, line in enumerate(handle, start=2):
+            word, _, rest = line.rstrip("\n").partition(" ")
+            if word in wanted and word not in found:
+                values = np.array(rest.split(), dtype=np.float32)
+                if values.shape != (dim,):
+                    raise ValueError(
+                        f"{path}, line {number}: {len(values)} values, header says {dim}"
+                    )
+                found[word] = values
+    return found
+
+
+def unit_rows(vectors: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Each vector scaled to unit length (a zero vector stays zero)."""
+    out = {}
+    for word, vector in vectors.items():
+        norm = float(np.linalg.norm(vector))
+        out[word] = vector / norm if norm > 0 else vector
+    return out
+
+
+def vec_dim(path: str | Path) -> int:
+    """The dimension in the header of a ``.vec`` file."""
+    with open(path, encoding="utf-8") as handle:
+        header = handle.readline().split()
+    if len(header) != 2:
+        raise ValueError(f"{path}, line 1: expected the header 'n d'")
+    return int(header[1])
+
+
+@dataclass
+class RunResult:
+    """The metrics of one run (percentage points), the per-occupation TPRs and the
+    training record."""
+
+    metrics: dict[str, float]
+    tpr: dict[str, dict[str, float]]
+    occupations: tuple[str, ...]
+    training: dict
+    dropped: list[str]
+    n: dict[str, int]
+
+
+def prepare_parts(
+    parts: Mapping[str, list[dict]], *, balanced: bool, seed: int
+) -> tuple[dict[str, list[dict]], list[str]]:
+    """Train and dev upsampled to gender parity per occupation when ``balanced``
+    (occupations missing a gender dropped from them), test untouched."""
+    if not balanced:
+        return dict(parts), []
+    out, dropped = {"test": list(parts["test"])}, set()
+    for name in ("train", "dev"):
+        result = balance_genders(parts[name], derive_seed(seed, "balance", name))
+        out[name] = result.records
+        dropped.update(result.dropped)
+    return out, sorted(dropped)
+
+
+def run_classifier(
+    parts: Mapping[str, list[dict]],
+    vectors_path: str | Path,
+    settings: ClassifierSettings,
+    *,
+    text: str,
+    balanced: bool,
+    seed: int,
+    checkpoint: str | Path | None = None,
+) -> RunResult:
+    """Train on ``parts['train']`` (model selection on dev) and test on ``parts['test']``."""
+    import torch
+
+    from mgbias.bios.classifier import (
+        BiGRUAttention,
+        embedding_matrix,
+        encode,
+        fit_vocabulary,
+        predict,
+        train,
+    )
+
+    check_seed(seed)
+    if text not in TEXTS:
+        raise ValueError(f"text must be one of {sorted(TEXTS)}, got {text!r}")
+    field = TEXTS[text]
+    # the authors fit the vocabulary on the unscrubbed training bios, for either text
+    vocabulary = fit_vocabulary(
+        [r["raw"] for r in parts["train"]], min_df=settings.min_df, max_df=settings.max_df
+    )
+    used, dropped = prepare_parts(parts, balanced=balanced, seed=seed)
+    labels = sorted({r["title"] for part in used.values() for r in part})
+    index = {title: i for i, title in enumerate(labels)}
+
+    def data(name: str) -> tuple[np.ndarray, np.ndarray]:
+        records = used[name]
+        ids = encode([r[field] for r in records], vocabulary, settings.max_len)
+        return ids, np.array([index[r["title"]] for r in records], dtype=np.int64)
+
+    vectors = read_vectors_for(vectors_path, vocabulary)
+    if settings.normalize:
+        vectors = unit_rows(vectors)
+    matrix = embedding_matrix(
+        vocabulary,
+        vectors,
+        rows=settings.rows,
+        dim=vec_dim(vectors_path),
+        seed=derive_seed(seed, "embedding"),
+    )
+    torch.manual_seed(derive_seed(seed, "init"))
+    model = BiGRUAttention(
+        matrix, len(labels), hidden=settings.hidden, dropout=settings.dropout, tanh=settings.tanh
+    )
+    training = train(
+        model,
+        data("train"),
+        data("dev"),
+        settings.train_settings(derive_seed(seed, "train")),
+        checkpoint=checkpoint,
+    )
+    test_ids, _ = data("test")
+    predicted = [labels[i] for i in predict(model, test_ids, settings.batch_size)]
+    test = used["test"]
+    gap = gender_gap(
+        [r["title"] for r in test], predicted, [r["gender"] for r in test], skip=settings.skip
+    )
+    training.update(vocabulary=len(vocabulary), with_vector=len(vectors))
+    return RunResult(
+        metrics={"avg": gap.avg, "female": gap.female, "male": gap.male, "diff": gap.diff},
+        tpr=gap.tpr,
+        occupations=gap.occupations,
+        training=training,
+        dropped=dropped,
+        n={name: len(part) for name, part in used.items()},
+    )
+
+
+def mean_metrics(runs: Sequence[Mapping[str, float]]) -> dict[str, float]:
+    """The mean of each metric over runs (NaN stays NaN)."""
+    if not runs:
+        raise ValueError("no runs")
+    return {key: float(np.mean([run[key] for run in runs])) for key in METRICS}
+
+
+def tpr_rows(result: RunResult, run: int) -> list[dict]:
+    """The per-occupation TPR rows of one run (the artifact behind |Diff|)."""
+    return [
+        {
+            "run": run,
+            "title": title,
+            "tpr_female": _fmt(values["F"]),
+            "tpr_male": _fmt(values["M"]),
+            "n_female": values["n_F"],
+            "n_male": values["n_M"],
+            "in_diff": title in result.occupations,
+        }
+        for title, values in result.tpr.items()
+    ]
+
+
+TPR_COLUMNS = ["run", "title", "tpr_female", "tpr_male", "n_female", "n_male", "in_diff"]
+
+
+def _fmt(value: float) -> str:
+    return "" if math.isnan(value) else f"{value:.4f}"
+
+
+#: Zhao et al.'s transfer label set (``filtered_occs_8``): occupations in every language.
+TRANSFER_LABELS = (
+    "architect",
+    "journalist",
+    "model",
+    "painter",
+    "poet",
+    "professor",
+    "psychologist",
+    "teacher",
+)
+
+
+def fine_tune_share(records: Sequence[dict], share: float, seed: int) -> list[dict]:
+    """A seeded ``share`` of ``records`` (at least one; all with ``share`` 1), in input
+    order: the target's training bios of the transfer's fine-tuning."""
+    check_seed(seed)
+    if not 0.0 < share <= 1.0:
+        raise ValueError(f"transfer share must be in (0, 1], got {share!r}")
+    if share == 1.0:
+        return list(records)
+    n = max(1, round(len(records) * share))
+    chosen = set(random.Random(derive_seed(seed, "fine-tune")).sample(range(len(records)), n))
+    return [record for i, record in enumerate(records) if i in chosen]
+
+
+def keep_labels(parts: Mapping[str, list[dict]], labels: Sequence[str]) -> dict[str, list[dict]]:
+    """The bios of ``labels`` only, in each part."""
+    wanted = set(labels)
+    return {name: [r for r in part if r["title"] in wanted] for name, part in parts.items()}
+
+
+def transfer_model(source, target_matrix: np.ndarray, settings: ClassifierSettings):
+    """A model on ``target_matrix`` with every other weight of ``source`` (trained);
+    raises if the embedding after loading is not the target's."""
+    import torch
+
+    from mgbias.bios.classifier import BiGRUAttention, load_for_transfer
+
+    model = BiGRUAttention(
+        target_matrix,
+        source.out.out_features,
+        hidden=settings.hidden,
+        dropout=settings.dropout,
+        tanh=settings.tanh,
+    )
+    load_for_transfer(model, source.state_dict())
+    if not torch.equal(model.embedding.weight, torch.as_tensor(target_matrix, dtype=torch.float32)):
+        raise AssertionError("the transferred model lost the target embedding")
+    return model
+
+
+def run_transfer(
+    source_parts: Mapping[str, list[dict]],
+    target_parts: Mapping[str, list[dict]],
+    source_vectors: str | Path,
+    target_vectors: str | Path,
+    settings: ClassifierSettings,
+    *,
+    labels: Sequence[str],
+    share: float,
+    text: str,
+    balanced: bool,
+    seed: int,
+    checkpoints: tuple[str | Path, str | Path] | None = None,
+) -> RunResult:
+    """Train on the source language with the source space, fine-tune on a seeded
+    ``share`` of the target's training split with the target space (all weights but
+    the embedding carried over), test on the target's test split; only ``labels``."""
+    import torch
+
+    from mgbias.bios.classifier import BiGRUAttention, encode, fit_vocabulary, train
+
+    check_seed(seed)
+    if text not in TEXTS:
+        raise ValueError(f"text must be one of {sorted(TEXTS)}, got {text!r}")
+    field = TEXTS[text]
+    labels = sorted(labels)
+    index = {title: i for i, title in enumerate(labels)}
+    source = keep_labels(source_parts, labels)
+    target = keep_labels(target_parts, labels)
+    target = {**target, "train": fine_tune_share(target["train"], share, seed)}
+    for name, parts in (("source", source), ("target", target)):
+        for part, records in parts.items():
+            if not records:
+                raise ValueError(f"no {name} {part} bios of the transfer labels {labels}")
+    dims = {vec_dim(source_vectors), vec_dim(target_vectors)}
+    if len(dims) != 1:
+        raise ValueError(
+            f"{source_vectors} and {target_vectors} differ in dimension: {sorted(dims)}"
+        )
+
+    def side(parts, vectors_path, key):
+        vocabulary = fit_vocabulary(
+            [r["raw"] for r in parts["train"]], min_df=settings.min_df, max_df=settings.max_df
+        )
+        used, dropped = prepare_parts(parts, balanced=balanced, seed=derive_seed(seed, key))
+        vectors = read_vectors_for(vectors_path, vocabulary)
+        if settings.normalize:
+            vectors = unit_rows(vectors)
+        matrix = embedding_matrix_for(vocabulary, vectors, settings, vectors_path, seed, key)
+
+        def data(name):
+            records = used[name]
+            ids = encode([r[field] for r in records], vocabulary, settings.max_len)
+            return ids, np.array([index[r["title"]] for r in records], dtype=np.int64)
+
+        return used, dropped, matrix, data
+
+    first, second = checkpoints if checkpoints is not None else (None, None)
+    _, dropped_src, src_matrix, src_data = side(source, source_vectors, "source")
+    torch.manual_seed(derive_seed(seed, "init"))
+    model = BiGRUAttention(
+        src_matrix,
+        len(labels),
+        hidden=settings.hidden,
+        dropout=settings.dropout,
+        tanh=settings.tanh,
+    )
+    train_settings = settings.train_settings(derive_seed(seed, "train"))
+    trained = train(model, src_data("train"), src_data("dev"), train_settings, checkpoint=first)
+    used, dropped_tgt, tgt_matrix, tgt_data = side(target, target_vectors, "target")
+    tuned_model = transfer_model(model, tgt_matrix, settings)
+    tune_settings = settings.train_settings(derive_seed(seed, "fine-tune"))
+    tuned = train(tuned_model, tgt_data("train"), tgt_data("dev"), tune_settings, checkpoint=second)
+    test_ids, _ = tgt_data("test")
+    from mgbias.bios.classifier import predict
+
+    predicted = [labels[i] for i in predict(tuned_model, test_ids, settings.batch_size)]
+    test = used["test"]
+    gap = gender_gap(
+        [r["title"] for r in test], predicted, [r["gender"] for r in test], skip=settings.skip
+    )
+    return RunResult(
+        metrics={"avg": gap.avg, "female": gap.female, "male": gap.male, "diff": gap.diff},
+        tpr=gap.tpr,
+        occupations=gap.occupations,
+        training={"source": trained, "fine_tune": tuned},
+        dropped=sorted(set(dropped_src) | set(dropped_tgt)),
+        n={name: len(part) for name, part in used.items()},
+    )
+
+
+def embedding_matrix_for(vocabulary, vectors, settings, vectors_path, seed, key=None):
+    """The frozen matrix of a vocabulary (rows, the vectors' dimension, seeded rows for
+    words without a vector)."""
+    from mgbias.bios.classifier import embedding_matrix
+
+    row_seed = (
+        derive_seed(seed, "embedding") if key is None else derive_seed(seed, "embedding", key)
+    )
+    return embedding_matrix(
+        vocabulary, vectors, rows=settings.rows, dim=vec_dim(vectors_path), seed=row_seed
+    )
