@@ -248,3 +248,15 @@ def test_paper_plan_draws_zhao2020s_figure1_with_the_papers_six_spanish_pairs(pl
     assert "results/figures/zhao2020_figure1.png" in plan
     for table in ["table1", "table2", "table3", "table4", "table12", "table13"]:
         assert f"results/tables/zhao2020_{table}.csv" in plan
+
+
+def test_paper_plan_trains_the_occupation_classifier_on_the_published_and_aligned_spaces(plan):
+    """Zhao et al. (2020), §5: the monolingual grid (Tables 6 and 14: 20 spaces x original
+    and balanced) and the transfer grid (Tables 7-9, 15-18), on the downloaded vectors."""
+    counts = job_counts(plan)
+    assert counts["bios_split"] == 4 and counts["bios_classifier"] == 40
+    assert counts["bios_finetune"] == 60
+    assert counts["bios_monolingual"] == counts["bios_transfer"] == 1
+    blocks = [b for b in plan.split("\n\n") if re.search(r"^rule bios_classifier:", b, re.M)]
+    own = next(b for b in blocks if "lang=es, space=es, text=scrubbed, sampling=original" in b)
+    assert "data/raw/zhao2020/vectors/wiki.es.vec" in own
