@@ -196,7 +196,7 @@ def plan_probes(
 
     # Exp. 6: nouns of grammatical gender
     noun_targets, noun_male = _gendered_nouns(
-        split, noun_analyser, gendered | professions | wanted, max_per_word, seed
+        sentences, split, noun_analyser, gendered | professions | wanted, max_per_word, seed
     )
 
     every = {t for pair in pairs for t in pair[:2]} | set(direct_targets) | set(occurrence_targets)
@@ -226,6 +226,7 @@ def plan_probes(
 
 
 def _gendered_nouns(
+    sentences: Sequence[str],
     split: Sequence[Sequence[str]],
     analyser: Analyser | None,
     excluded: frozenset[str] | set[str],
@@ -237,8 +238,11 @@ def _gendered_nouns(
         return [], []
     by_noun: dict[str, list[tuple[int, int]]] = {}
     votes: dict[str, list[int]] = {}
-    for i, ws in enumerate(split):
-        infos = analyser(ws)
+    # the analyser reads the words in their case (a capital marks a name)
+    cased = [split_words(s) for s in sentences]
+    many = getattr(analyser, "many", None)
+    analysed = many(cased) if many is not None else [analyser(ws) for ws in cased]
+    for i, (ws, infos) in enumerate(zip(split, analysed, strict=True)):
         for j, (w, info) in enumerate(zip(ws, infos, strict=True)):
             if info.pos == "NOUN" and info.gender in {"Masc", "Fem"} and w.isalpha():
                 if w not in excluded:
