@@ -20,9 +20,9 @@ Spanish (Exp. 6-9): two more models trained on the worlds' Spanish text, probed 
 spaCy analyser (swap agreement, nouns of Exp. 6). The grammar list (masculine vs feminine
 profession forms) separates with both models; the stereotype shows in the planted model's
 KNN only. Training is the cost (6000 steps on one thread: 132 and 129 CPU seconds for the
-English models, 152 and 151 for the Spanish ones, on a loaded 2-core machine), so the
-module is marked ``demo_probes``: ``make test`` leaves it out, ``make test-demo-probes``
-runs it.
+English models, 130 and 136 for the Spanish ones, 302 s for the Spanish tests alone, on a
+loaded 2-core machine), so the module is marked ``demo_probes``: ``make test`` leaves it
+out, ``make test-demo-probes`` runs it.
 """
 
 from __future__ import annotations
