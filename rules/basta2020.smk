@@ -204,3 +204,135 @@ rule basta2020_clusters:
         ],
     script:
         "../scripts/basta2020_clusters.py"
+
+
+rule basta2020_figure1:
+    input:
+        summaries=expand_jobs(layout.template("basta2020_summary"), BASTA2020_JOBS),
+        code=script_code("basta2020_tables.py"),
+    output:
+        figure=report(
+            out("basta2020_figure1"),
+            caption="../report/basta2020_figure1.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Figure 1",
+        ),
+    log:
+        "logs/basta2020_figure1.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="figure1",
+        jobs=BASTA2020_JOBS,
+    script:
+        "../scripts/basta2020_tables.py"
+
+
+# Spanish (§5.3.2): Exp. 6-9 run in the probe jobs of Spanish domains.
+rule basta2020_table6:
+    input:
+        results=out("basta2020_results"),
+        code=script_code("basta2020_tables.py"),
+    output:
+        table=report(
+            out("basta2020_table6"),
+            caption="../report/basta2020_table6.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Table 6",
+        ),
+        markdown=out("basta2020_table6_markdown"),
+    log:
+        "logs/basta2020_table6.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="table6",
+    script:
+        "../scripts/basta2020_tables.py"
+
+
+rule basta2020_table7:
+    input:
+        results=out("basta2020_results"),
+        code=script_code("basta2020_tables.py"),
+    output:
+        table=report(
+            out("basta2020_table7"),
+            caption="../report/basta2020_table7.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Table 7",
+        ),
+        markdown=out("basta2020_table7_markdown"),
+    log:
+        "logs/basta2020_table7.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="table7",
+    script:
+        "../scripts/basta2020_tables.py"
+
+
+rule basta2020_figure7:
+    input:
+        results=out("basta2020_results"),
+        code=script_code("basta2020_tables.py"),
+    output:
+        figure=report(
+            out("basta2020_figure7"),
+            caption="../report/basta2020_figure7.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Figure 7",
+        ),
+    log:
+        "logs/basta2020_figure7.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="figure7",
+    script:
+        "../scripts/basta2020_tables.py"
+
+
+rule basta2020_figure8:
+    input:
+        summaries=expand_jobs(layout.template("basta2020_summary"), BASTA2020_ES_JOBS),
+        code=script_code("basta2020_tables.py"),
+    output:
+        figure=report(
+            out("basta2020_figure8"),
+            caption="../report/basta2020_figure8.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Figures 8-9",
+        ),
+    log:
+        "logs/basta2020_figure8.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="figure8",
+        jobs=BASTA2020_ES_JOBS,
+    script:
+        "../scripts/basta2020_tables.py"
+
+
+rule basta2020_figure9:
+    input:
+        summaries=expand_jobs(layout.template("basta2020_summary"), BASTA2020_ES_JOBS),
+        code=script_code("basta2020_tables.py"),
+    output:
+        figure=report(
+            out("basta2020_figure9"),
+            caption="../report/basta2020_figure9.rst",
+            category=BASTA2020_PAPER,
+            subcategory="Figures 8-9",
+        ),
+    log:
+        "logs/basta2020_figure9.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="figure9",
+        jobs=BASTA2020_ES_JOBS,
+    script:
+        "../scripts/basta2020_tables.py"

@@ -12,6 +12,7 @@ from mgbias.seeds import derive_seed
 from mgbias.workflow import (
     allows_untrained_head,
     basta2020_download,
+    basta2020_grammatical_jobs,
     basta2020_jobs,
     basta2020_url,
     expand_jobs,
@@ -62,6 +63,7 @@ ZHAO2020_PAPER = "Zhao et al. 2020 (multilingual embeddings)"
 BASTA2020 = config.get("basta2020", {})
 BASTA2020_PAPER = "Basta et al. 2020 (contextual embeddings)"
 BASTA2020_JOBS = basta2020_jobs(config) if BASTA2020 else []
+BASTA2020_ES_JOBS = basta2020_grammatical_jobs(config) if BASTA2020 else []
 BIOS = config.get("bios", {})
 
 
@@ -669,11 +671,16 @@ def basta2020_settings(wc, kind):
 
 
 def basta2020_targets():
-    """The probe tables and figures, when configured."""
+    """The probe tables and figures, when configured (Tables 6-7 and Figures 7-9 with a
+    Spanish domain)."""
     if not BASTA2020:
         return []
     keys = ["basta2020_results", "basta2020_table1", "basta2020_tables2to5"]
     keys += ["basta2020_pca_variance", "basta2020_layers", "basta2020_clusters"]
+    keys += ["basta2020_figure1"]
+    if BASTA2020_ES_JOBS:
+        keys += ["basta2020_table6", "basta2020_table7"]
+        keys += ["basta2020_figure7", "basta2020_figure8", "basta2020_figure9"]
     return [layout.path(key) for key in keys]
 
 

@@ -1,4 +1,4 @@
-"""Basta et al. (2020): the long probe table, Table 1, Tables 2-5 and Figures 2-5
+"""Basta et al. (2020): the long probe table, Tables 1-7 and Figures 1-5 and 7-9
 (one part per rule).
 
 Snakemake interface
@@ -8,8 +8,14 @@ params.part : str
     params.jobs) -> output.results, every probe row with the job's columns in front;
     ``table1``: input.summaries (the JSON per job) -> output.table, output.markdown;
     ``tables2to5``: input.results -> output.markdown, one table per domain;
-    ``pca_variance`` / ``layers``: input.results -> output.figure (PNG).
-params.jobs : list of dicts ``model``, ``world``, ``domain``, ``lang`` (results, table1)
+    ``pca_variance`` / ``layers``: input.results -> output.figure (PNG);
+    ``table6`` / ``table7``: input.results -> output.table (CSV), output.markdown (Spanish);
+    ``figure7``: input.results -> output.figure (the Spanish swap PCA);
+    ``figure1``: input.summaries -> output.figure (profession counts per domain);
+    ``figure8`` / ``figure9``: input.summaries (Spanish jobs) -> output.figure (nouns /
+    professions on d_s and d_g).
+params.jobs : list of dicts ``model``, ``world``, ``domain``, ``lang`` (results, table1,
+    figure1, figure8, figure9)
 log : the job's log
 """
 
@@ -23,6 +29,15 @@ from mgbias.report.basta2020 import (
     table1,
     table1_markdown,
     tables2to5_markdown,
+)
+from mgbias.report.basta2020_spanish import (
+    direction_figure,
+    profession_figure,
+    spanish_pca_figure,
+    table6,
+    table6_markdown,
+    table7,
+    table7_markdown,
 )
 from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
@@ -39,6 +54,13 @@ with job_log(smk.log[0]) as log:
         counts = table1(smk.params.jobs, [read_json(p) for p in smk.input.summaries])
         write_csv(counts, smk.output.table)
         write_text(smk.output.markdown, table1_markdown(counts))
+    elif part in {"figure1", "figure8", "figure9"}:
+        summaries = [read_json(p) for p in smk.input.summaries]
+        if part == "figure1":
+            profession_figure(smk.params.jobs, summaries, smk.output.figure)
+        else:
+            kind = "nouns" if part == "figure8" else "professions"
+            direction_figure(smk.params.jobs, summaries, smk.output.figure, kind)
     else:
         frame = pd.read_csv(smk.input.results, dtype={"layer": str})
         if part == "tables2to5":
@@ -47,5 +69,12 @@ with job_log(smk.log[0]) as log:
             pca_figure(frame, smk.output.figure)
         elif part == "layers":
             layer_figure(frame, smk.output.figure)
+        elif part in {"table6", "table7"}:
+            table = table6(frame) if part == "table6" else table7(frame)
+            write_csv(table, smk.output.table)
+            markdown = table6_markdown(table) if part == "table6" else table7_markdown(table)
+            write_text(smk.output.markdown, markdown)
+        elif part == "figure7":
+            spanish_pca_figure(frame, smk.output.figure)
         else:
             raise ValueError(f"unknown part {part!r}")

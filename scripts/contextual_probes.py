@@ -1,4 +1,4 @@
-"""Experiments 1-5 of Basta et al. (2020) on cached word vectors, every layer (``mgbias
+"""Experiments 1-9 of Basta et al. (2020) on cached word vectors, every layer (``mgbias
 probe`` gives the same numbers).
 
 Snakemake interface
@@ -8,9 +8,11 @@ input.vectors : the word-vector cache
 input.static : optional static vectors, as for scripts/contextual_vectors.py
 params.lang : str
 params.probes : dict
-    ``experiments`` (default [1, 2, 3, 4, 5]), ``runs`` (10), ``seed``, ``n_train``
-    (1000), ``knn_k`` (100), ``n_knn`` (100), ``n_permutations`` (100), ``n_bootstrap``
-    (1000), ``svm_gamma`` ("scale"), and the list sizes of scripts/contextual_vectors.py;
+    ``experiments`` (default [1, ..., 9]; 6-9 where the plan holds gendered nouns),
+    ``runs`` (10), ``seed``, ``n_train`` (1000), ``knn_k`` (100), ``n_knn`` (100),
+    ``n_permutations`` (100), ``n_bootstrap`` (1000), ``svm_gamma`` ("scale"),
+    ``n_lda_train`` (3000 noun types per gender, Exp. 6), and the list sizes of
+    scripts/contextual_vectors.py;
     ``lists``: ``demo`` for the demo lexicon's occupations with their planted bias.
 output.table : CSV: layer, experiment, measure, mean, min, max, range, n_items, n_runs
 output.summary : JSON: every result object per layer, Table 1's counts
@@ -49,7 +51,7 @@ with job_log(smk.log[0] if smk.log else None) as log:
         ProbePlan.from_dict(read_json(smk.input.plan)),
         lists,
         static=static,
-        experiments=options.get("experiments", [1, 2, 3, 4, 5]),
+        experiments=options.get("experiments", [1, 2, 3, 4, 5, 6, 7, 8, 9]),
         runs=options.get("runs", 10),
         seed=options.get("seed", 0),
         n_train=options.get("n_train", 1000),
@@ -58,6 +60,7 @@ with job_log(smk.log[0] if smk.log else None) as log:
         n_permutations=options.get("n_permutations", 100),
         n_bootstrap=options.get("n_bootstrap", 1000),
         svm_gamma=options.get("svm_gamma", "scale"),
+        n_lda_train=options.get("n_lda_train", 3000),
     )
     write_csv(results.frame(), smk.output.table)
     write_json(smk.output.summary, results.summary)

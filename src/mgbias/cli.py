@@ -368,7 +368,8 @@ def _add_probe_command(commands) -> None:
     probe = commands.add_parser(
         "probe",
         help="contextual-embedding probes of one encoder on one corpus (Basta et al. 2020, "
-        "Exp. 1-5: gender direction, direct bias, clustering, SVM, KNN), per layer",
+        "Exp. 1-5: gender direction, direct bias, clustering, SVM, KNN; Exp. 6-9 in "
+        "Spanish), per layer",
         description="The numbers of the workflow's scripts/contextual_probes.py for one "
         "encoder and corpus. Layers: indices of hidden_states (0 = embeddings), 'last', "
         "'concat' (all joined; the paper's ELMo 'concatenation'), or 'all'.",
@@ -377,7 +378,11 @@ def _add_probe_command(commands) -> None:
     probe.add_argument("--revision", default=None)
     probe.add_argument("--corpus", required=True, type=Path, help="text, one sentence a line")
     probe.add_argument("--lang", default="en", help="en or es (shipped lists)")
-    probe.add_argument("--experiments", default="1,2,3,4,5")
+    probe.add_argument(
+        "--experiments", default="1,2,3,4,5,6,7,8,9",
+        help="Exp. 6-9 (Spanish: directions, Table 6, Table 7) run where the corpus has "
+        "nouns of grammatical gender (--lang es with --spacy)",
+    )  # fmt: skip
     probe.add_argument("--layers", default="all")
     probe.add_argument(
         "--vectors", type=Path, default=None, help="static .vec/.bin for the biased lists "

@@ -934,6 +934,72 @@ _BASTA2020 = [
         "every measure per layer, one curve per domain (beyond the paper's two layers)",
         "PNG",
     ),
+    Output(
+        "basta2020_table6",
+        "results/tables/basta2020_table6.csv",
+        "basta2020_table6",
+        "Basta et al. (2020), Table 6 (Exp. 7): direct bias of the feminine, masculine and all "
+        "forms of Spanish professions on the semantic direction d_s and the grammatical d_g, "
+        "every layer",
+        "`model`, `world`, `domain`, `lang`, `layer`, `direction`, `forms`, `direct_bias`, "
+        "`n_occurrences`",
+    ),
+    Output(
+        "basta2020_table6_markdown",
+        "results/tables/basta2020_table6.md",
+        "basta2020_table6",
+        "the same, forms by direction and layer (the last layer and the concatenation)",
+        "Markdown",
+    ),
+    Output(
+        "basta2020_table7",
+        "results/tables/basta2020_table7.csv",
+        "basta2020_table7",
+        "Basta et al. (2020), Table 7 (Exp. 8-9): classification and clustering accuracy of "
+        "the semantic and the grammar biased lists, with Exp. 6's LDA accuracy (held out by "
+        "noun type) and <d_pca, d_g>, every layer",
+        "`model`, `world`, `domain`, `lang`, `layer`, `list`, `experiment`, `mean`, `min`, "
+        "`max`, `range`, `n_items`, `n_runs`",
+    ),
+    Output(
+        "basta2020_table7_markdown",
+        "results/tables/basta2020_table7.md",
+        "basta2020_table7",
+        "the same, lists by experiment, per layer (the last layer and the concatenation)",
+        "Markdown",
+    ),
+    Output(
+        "basta2020_figure1",
+        "results/figures/basta2020_figure1.png",
+        "basta2020_figure1",
+        "Basta et al. (2020), Figure 1: occurrences of the most frequent professions in each "
+        "domain's corpus",
+        "PNG",
+    ),
+    Output(
+        "basta2020_figure7",
+        "results/figures/basta2020_figure7.png",
+        "basta2020_figure7",
+        "Basta et al. (2020), Figure 7: variance explained by the 10 components of the swap "
+        "PCA in the Spanish domains",
+        "PNG",
+    ),
+    Output(
+        "basta2020_figure8",
+        "results/figures/basta2020_figure8.png",
+        "basta2020_figure8",
+        "Basta et al. (2020), Figure 8: Spanish nouns on the semantic (x) and the grammatical "
+        "(y) direction, coloured by grammatical gender, in the last layer",
+        "PNG",
+    ),
+    Output(
+        "basta2020_figure9",
+        "results/figures/basta2020_figure9.png",
+        "basta2020_figure9",
+        "Basta et al. (2020), Figure 9: Spanish profession forms on the semantic (x) and the "
+        "grammatical (y) direction, coloured by grammatical gender, in the last layer",
+        "PNG",
+    ),
 ]
 _OUTPUTS += _BASTA2020
 

@@ -384,6 +384,15 @@ def basta2020_download(config: Mapping[str, Any], world: str, domain: str) -> st
     return layout.path("raw_basta2020", world=world, domain=domain, filename=filename)
 
 
+#: Languages whose probe jobs run Exp. 6-9 (grammatical gender on nouns and professions).
+BASTA2020_GRAMMATICAL = ("es",)
+
+
+def basta2020_grammatical_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The probe jobs of :data:`BASTA2020_GRAMMATICAL` languages (Tables 6-7, Figs. 7-9)."""
+    return [job for job in basta2020_jobs(config) if job["lang"] in BASTA2020_GRAMMATICAL]
+
+
 def basta2020_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     """Every (model, world, domain, lang) probe job, in config order (models outer).
 

@@ -324,6 +324,48 @@ def test_contextual_probes_write_tables_1_to_5_and_figures_2_to_5(demo_run):
         assert (demo_run / "results" / "figures" / figure).stat().st_size > 0
 
 
+def test_spanish_probes_write_tables_6_7_and_figures_1_7_to_9(demo_run):
+    # Basta et al. (2020), Exp. 6-9 on the Spanish domain: plumbing and exact properties
+    # (d_s orthogonal to d_g, LDA by noun type), no bias threshold (one balanced world)
+    import json
+
+    tables = demo_run / "results" / "tables"
+    table6 = pd.read_csv(tables / "basta2020_table6.csv", dtype={"layer": str})
+    assert set(table6.domain) == {"news-crawl-es"} and set(table6.layer) == {
+        "0",
+        "1",
+        "2",
+        "concat",
+    }
+    assert set(table6.direction) == {"semantic", "grammatical"}
+    for _, block in table6.groupby(["layer", "direction"]):
+        n = block.set_index("forms")["n_occurrences"]
+        assert n["female"] > 0 and n["male"] > 0 and n["female"] + n["male"] <= n["all"]
+        assert block.direct_bias.between(0, 1).all()
+    table7 = pd.read_csv(tables / "basta2020_table7.csv", dtype={"layer": str}).fillna("")
+    lists = table7[table7.list != ""]
+    assert len(lists) == 4 * 2 * 2  # layers x lists x experiments
+    assert lists[lists.experiment == "clustering"]["mean"].between(0.5, 1).all()
+    assert (lists.n_items >= 4).all()
+    assert "| Grammar biased words |" in (tables / "basta2020_table7.md").read_text()
+    assert "| Female-version of professions |" in (tables / "basta2020_table6.md").read_text()
+    summary = json.loads(
+        (demo_run / "results/basta2020/probes/demo-planted/balanced/news-crawl-es.json").read_text()
+    )
+    for layer, done in summary["layers"].items():
+        directions = done["spanish"]["directions"]
+        assert abs(directions["dot_semantic_grammatical"]) < 1e-6, layer
+        lda = directions["lda"]
+        assert min(lda["n_types"]) >= 4
+        assert len(lda["held_out"]["values"]) == 3
+    counts = pd.read_csv(tables / "basta2020_table1.csv").set_index(["domain", "statistic"])
+    assert counts.loc[("news-crawl-es", "nouns_feminine"), "value"] > 0
+    assert counts.loc[("news-crawl-es", "nouns_masculine"), "value"] > 0
+    assert ("TED2020", "nouns_feminine") not in counts.index
+    for figure in ("figure1", "figure7", "figure8", "figure9"):
+        assert (demo_run / "results" / "figures" / f"basta2020_{figure}.png").stat().st_size > 0
+
+
 def _zhao2020_json(demo_run, kind, pair):
     import json
 

@@ -189,6 +189,13 @@ def test_paper_plan_probes_the_four_english_domains_and_spanish_wmt13_on_gpus(pl
         "basta2020_tables2to5.md",
         "basta2020_pca_variance.png",
         "basta2020_layers.png",
+        "basta2020_figure1.png",
+        # Spanish (WMT-es): Exp. 6-9
+        "basta2020_table6.csv",
+        "basta2020_table7.csv",
+        "basta2020_figure7.png",
+        "basta2020_figure8.png",
+        "basta2020_figure9.png",
     ]:
         assert target in plan
     for block in blocks:

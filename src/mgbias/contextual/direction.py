@@ -33,6 +33,7 @@ __all__ = [
     "grammatical_direction",
     "orthogonalise",
     "swap_pca",
+    "type_split",
 ]
 
 CENTRINGS = ("pair", "global")
@@ -149,6 +150,32 @@ def _lda_direction(
     return d, lda
 
 
+def type_split(
+    nouns: Sequence[str], masculine: Sequence[bool], per_gender: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Training mask of one LDA run (Exp. 6): ``per_gender`` random noun *types* of each
+    gender, with every occurrence of them; the other types' occurrences are the test set,
+    so no noun type is in both (a noun's gender is a property of its type)."""
+    nouns = np.asarray(nouns, dtype=object).astype(str)
+    male = np.asarray(masculine, dtype=int)
+    both = set(nouns[male == 0]) & set(nouns[male == 1])
+    if both:
+        raise ValueError(
+            f"type_split: {len(both)} noun type(s) labelled with both genders, e.g. "
+            f"{sorted(both)[:3]}; a type must have one gender to be held out"
+        )
+    chosen: set[str] = set()
+    for g in (0, 1):
+        types = sorted(set(nouns[male == g]))
+        if per_gender > len(types):
+            raise ValueError(
+                f"type_split: {per_gender} training types asked of {len(types)} "
+                f"{'masculine' if g else 'feminine'} noun types"
+            )
+        chosen.update(rng.choice(types, size=per_gender, replace=False).tolist())
+    return np.array([noun in chosen for noun in nouns], dtype=bool)
+
+
 def grammatical_direction(
     matrix: np.ndarray,
     nouns: Sequence[str],
@@ -177,11 +204,7 @@ def grammatical_direction(
     per_gender = min(n_train, len(types[0]) // 2, len(types[1]) // 2)
     held, trained = [], []
     for run in range(runs):
-        rng = run_rng(seed, "lda", run)
-        chosen = set()
-        for g in (0, 1):
-            chosen.update(rng.choice(types[g], size=per_gender, replace=False).tolist())
-        in_train = np.array([noun in chosen for noun in nouns])
+        in_train = type_split(nouns, male, per_gender, run_rng(seed, "lda", run))
         _, lda = _lda_direction(x[in_train], male[in_train])
         trained.append(float(lda.score(x[in_train], male[in_train])))
         held.append(float(lda.score(x[~in_train], male[~in_train])))

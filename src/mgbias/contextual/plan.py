@@ -9,7 +9,11 @@ the experiments need, so that one extraction pass (:mod:`.hidden`) serves them a
 - **Exp. 2**: every profession occurrence in a sentence without any definitional or
   equivalent word (Table 1's "lines in direct bias");
 - **Exp. 3–5**: occurrences of the biased-list, extended-list and profession words, at
-  most ``max_per_word`` per word (a seeded sample), as each run draws one per word.
+  most ``max_per_word`` per word (a seeded sample), as each run draws one per word;
+- **Exp. 6** (languages with grammatical gender, given a ``noun_analyser``): occurrences
+  of nouns the analyser marks ``Masc`` or ``Fem`` (part of speech ``NOUN``), list words
+  and professions excluded; a noun type takes the gender of most of its occurrences
+  (ties dropped), at most ``max_per_word`` occurrences per type.
 
 Words are matched in lower case. The plan is a pure function of its inputs and the seed,
 JSON-serialisable (:meth:`ProbePlan.to_dict`), so the extraction and the experiments can
@@ -25,7 +29,7 @@ import numpy as np
 
 from mgbias.contextual.lists import ProbeLists
 from mgbias.contextual.repeated import run_rng
-from mgbias.contextual.swap import Swapper, swap_corpus
+from mgbias.contextual.swap import Analyser, Swapper, swap_corpus
 from mgbias.contextual.words import words as split_words
 
 __all__ = ["ProbePlan", "plan_probes"]
@@ -55,6 +59,10 @@ class ProbePlan:
         Swap statistics of the sentences holding a definitional word.
     n_direct_lines
         Sentences contributing to Exp. 2.
+    nouns
+        Target indices of the noun occurrences of Exp. 6.
+    noun_masculine
+        The grammatical gender of each of ``nouns`` (True: masculine).
     """
 
     sentences: tuple[str, ...]
@@ -67,6 +75,8 @@ class ProbePlan:
     occurrences: np.ndarray
     swap_counts: dict = field(default_factory=dict)
     n_direct_lines: int = 0
+    nouns: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    noun_masculine: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     def to_dict(self) -> dict:
         return {
@@ -80,6 +90,8 @@ class ProbePlan:
             "occurrences": self.occurrences.tolist(),
             "swap_counts": self.swap_counts,
             "n_direct_lines": self.n_direct_lines,
+            "nouns": self.nouns.tolist(),
+            "noun_masculine": self.noun_masculine.tolist(),
         }
 
     @classmethod
@@ -98,6 +110,8 @@ class ProbePlan:
             occurrences=ints("occurrences"),
             swap_counts=dict(data.get("swap_counts", {})),
             n_direct_lines=int(data.get("n_direct_lines", 0)),
+            nouns=np.asarray(data.get("nouns", []), dtype=np.int64),
+            noun_masculine=np.asarray(data.get("noun_masculine", []), dtype=bool),
         )
 
 
@@ -110,6 +124,7 @@ def plan_probes(
     n_pca_sentences: int = 1000,
     max_per_word: int = 20,
     seed: int = 0,
+    noun_analyser: Analyser | None = None,
 ) -> ProbePlan:
     """The probe plan of a corpus.
 
@@ -127,6 +142,8 @@ def plan_probes(
         Sentences of Exp. 1 (a seeded sample of those that swap cleanly).
     max_per_word
         Occurrences kept per probe word (a seeded sample; <= 0 keeps all).
+    noun_analyser
+        Tags the nouns of Exp. 6 (None: no nouns, as in English).
     """
     definitional = lists.definitional_words
     gendered = lists.gendered_words
@@ -177,7 +194,13 @@ def plan_probes(
             found = [found[k] for k in np.sort(rng.choice(len(found), max_per_word, False))]
         occurrence_targets.extend(found)
 
+    # Exp. 6: nouns of grammatical gender
+    noun_targets, noun_male = _gendered_nouns(
+        sentences, split, noun_analyser, gendered | professions | wanted, max_per_word, seed
+    )
+
     every = {t for pair in pairs for t in pair[:2]} | set(direct_targets) | set(occurrence_targets)
+    every |= set(noun_targets)
     targets = np.array(sorted(every), dtype=np.int64).reshape(-1, 2)
     row = {tuple(t): k for k, t in enumerate(targets.tolist())}
     words = tuple(
@@ -197,4 +220,43 @@ def plan_probes(
         occurrences=np.array([row[t] for t in occurrence_targets], dtype=np.int64),
         swap_counts=counts.to_dict(),
         n_direct_lines=n_direct_lines,
+        nouns=np.array([row[t] for t in noun_targets], dtype=np.int64),
+        noun_masculine=np.array(noun_male, dtype=bool),
     )
+
+
+def _gendered_nouns(
+    sentences: Sequence[str],
+    split: Sequence[Sequence[str]],
+    analyser: Analyser | None,
+    excluded: frozenset[str] | set[str],
+    max_per_word: int,
+    seed: int,
+) -> tuple[list[tuple[int, int]], list[bool]]:
+    """Noun occurrences with a grammatical gender, one gender per type (see the module)."""
+    if analyser is None:
+        return [], []
+    by_noun: dict[str, list[tuple[int, int]]] = {}
+    votes: dict[str, list[int]] = {}
+    # the analyser reads the words in their case (a capital marks a name)
+    cased = [split_words(s) for s in sentences]
+    many = getattr(analyser, "many", None)
+    analysed = many(cased) if many is not None else [analyser(ws) for ws in cased]
+    for i, (ws, infos) in enumerate(zip(split, analysed, strict=True)):
+        for j, (w, info) in enumerate(zip(ws, infos, strict=True)):
+            if info.pos == "NOUN" and info.gender in {"Masc", "Fem"} and w.isalpha():
+                if w not in excluded:
+                    by_noun.setdefault(w, []).append((i, j))
+                    votes.setdefault(w, [0, 0])[info.gender == "Masc"] += 1
+    rng = run_rng(seed, "nouns", 0)
+    targets, male = [], []
+    for w in sorted(by_noun):
+        fem, masc = votes[w]
+        if fem == masc:
+            continue
+        found = by_noun[w]
+        if 0 < max_per_word < len(found):
+            found = [found[k] for k in np.sort(rng.choice(len(found), max_per_word, False))]
+        targets.extend(found)
+        male.extend([masc > fem] * len(found))
+    return targets, male

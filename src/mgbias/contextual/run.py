@@ -1,4 +1,4 @@
-"""Experiments 1–5 of Basta et al. (2020) on cached vectors and a probe plan, per layer.
+"""Experiments 1–9 of Basta et al. (2020) on cached vectors and a probe plan, per layer.
 
 :func:`run_probes` reads a :class:`~mgbias.contextual.hidden.WordVectors` (never a model)
 and a :class:`~mgbias.contextual.plan.ProbePlan` and returns :class:`ProbeResults`: one
@@ -11,11 +11,21 @@ Lists (§1.2, §1.9 of the checklist): the biased list (Exp. 3) and the extended
 vectors; without them, the professions split by the sign of their bias stand in for both
 (the demo's planted associations). Exp. 5 takes the ``n_knn`` most female- and most
 male-biased professions by ``profession_bias`` (default: the lists' scores).
+
+Exp. 6–9 (:mod:`.spanish`) run where the plan holds nouns of grammatical gender (Spanish
+with a spaCy analyser): the directions ``d_pca``, ``d_g`` and ``d_s`` (experiment
+``directions``), the direct bias of feminine, masculine and all profession forms on
+``d_s`` and ``d_g`` (``direct_bias_forms``, Table 6), and k-means and the SVM on the
+semantic and the grammar list (``clustering_lists``, ``classification_lists``, Table 7).
+Without static vectors the semantic list is the professions by their bias and the grammar
+list the professions' masculine and feminine forms. The summary also holds each noun's and
+profession's mean ``cos`` with ``d_s`` and ``d_g`` (Figs. 8–9) and the count of every
+profession in the corpus (Fig. 1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,12 +34,21 @@ import pandas as pd
 from mgbias.contextual.biased_words import BiasedWords
 from mgbias.contextual.classification import classification_experiment
 from mgbias.contextual.clustering import clustering_experiment
-from mgbias.contextual.columns import COLUMNS, EXPERIMENTS
+from mgbias.contextual.columns import COLUMNS, EXPERIMENTS, SPANISH_EXPERIMENTS
 from mgbias.contextual.direct_bias import contextual_direct_bias
 from mgbias.contextual.direction import swap_pca
 from mgbias.contextual.hidden import WordVectors
 from mgbias.contextual.lists import ProbeLists
 from mgbias.contextual.plan import ProbePlan
+from mgbias.contextual.spanish import (
+    direction_projections,
+    form_direct_bias,
+    form_genders,
+    grammar_list,
+    semantic_list,
+    spanish_directions,
+)
+from mgbias.contextual.words import words as split_words
 
 __all__ = ["COLUMNS", "EXPERIMENTS", "ProbeResults", "run_probes", "stand_in_lists"]
 
@@ -77,7 +96,7 @@ def run_probes(
     lists: ProbeLists,
     *,
     layers: Iterable[str] | None = None,
-    experiments: Iterable[int] = EXPERIMENTS,
+    experiments: Iterable[int] = EXPERIMENTS + SPANISH_EXPERIMENTS,
     biased: BiasedWords | None = None,
     extended: BiasedWords | None = None,
     profession_bias: Mapping[str, float] | None = None,
@@ -90,12 +109,17 @@ def run_probes(
     n_permutations: int = 100,
     n_bootstrap: int = 1000,
     svm_gamma: str | float = "scale",
+    n_lda_train: int = 3000,
 ) -> ProbeResults:
-    """Run the chosen experiments in every layer (default: all the vectors hold)."""
+    """Run the chosen experiments in every layer (default: all the vectors hold).
+
+    Exp. 6–9 are skipped for a plan without gendered nouns (English).
+    """
     experiments = sorted(set(experiments))
-    bad = [e for e in experiments if e not in EXPERIMENTS]
+    known = EXPERIMENTS + SPANISH_EXPERIMENTS
+    bad = [e for e in experiments if e not in known]
     if bad:
-        raise ValueError(f"experiments {bad}: expected some of {list(EXPERIMENTS)}")
+        raise ValueError(f"experiments {bad}: expected some of {list(known)}")
     if len(vectors) != len(plan.targets) or not np.array_equal(
         np.c_[vectors.sentence_index, vectors.word_index], plan.targets
     ):
@@ -116,6 +140,22 @@ def run_probes(
     classify_idx, classify_words = _select(plan, vectors, plan.occurrences, extended.labels())
     knn_idx, knn_list = _select(plan, vectors, plan.occurrences, knn_bias)
 
+    spanish = len(plan.nouns) > 0
+    spanish_data: dict = {}
+    if spanish:
+        keep = np.asarray(vectors.found, dtype=bool)[plan.nouns]
+        spanish_data["nouns"] = (
+            plan.nouns[keep],
+            [plan.words[k] for k in plan.nouns[keep]],
+            plan.noun_masculine[keep],
+        )
+        spanish_data["lists"] = {}
+        for name, labels in (
+            ("semantic", semantic_list(bias)),
+            ("grammar", grammar_list(lists.profession_pairs)),
+        ):
+            found = _select(plan, vectors, plan.occurrences, labels)
+            spanish_data["lists"][name] = (labels, *found)
     rows, summary = [], {"layers": {}}
     for layer in layers:
         matrix = vectors.layer(layer)
@@ -183,6 +223,12 @@ def run_probes(
                     n_items=result.n_items,
                 )
             )
+        if spanish and set(SPANISH_EXPERIMENTS) & set(experiments):
+            done["spanish"] = _spanish_probes(
+                layer, matrix, plan, rows, experiments, direct_idx, direct_words,
+                spanish_data, runs=runs, seed=seed, n_components=n_components,
+                n_lda_train=n_lda_train, n_train=n_train, svm_gamma=svm_gamma,
+            )  # fmt: skip
         summary["layers"][layer] = done
 
     def share_female(words, labels):
@@ -204,6 +250,112 @@ def run_probes(
         "pca_pairs": len(plan.pca_female),
         **{f"swap_{k}": v for k, v in plan.swap_counts.items() if k != "refused"},
     }
+    if spanish:
+        noun_words = [plan.words[k] for k in plan.nouns]
+        for label, flag in (("feminine", False), ("masculine", True)):
+            chosen = {w for w, m in zip(noun_words, plan.noun_masculine, strict=True) if m == flag}
+            table1[f"nouns_{label}"] = len(chosen)
+        genders = form_genders(lists.profession_pairs)
+        for kind in ("female", "male"):
+            table1[f"lines_direct_bias_{kind}_forms"] = len(
+                {int(plan.targets[k][0]) for k, w in zip(direct_idx, direct_words, strict=True)
+                 if genders.get(w) == kind}
+            )  # fmt: skip
     summary["table1"] = table1
+    summary["profession_counts"] = profession_counts(
+        plan.sentences[: plan.n_corpus], set(bias) | {w.lower() for w in lists.professions}
+    )
     summary["lists"] = "static vectors" if biased is not stand_in else "professions (stand-in)"
     return ProbeResults(rows, summary, table1)
+
+
+def profession_counts(sentences: Iterable[str], professions: set[str]) -> dict[str, int]:
+    """Occurrences of each profession word in the corpus (Fig. 1), most frequent first."""
+    counts: dict[str, int] = {}
+    for sentence in sentences:
+        for word in split_words(sentence):
+            word = word.lower()
+            if word in professions:
+                counts[word] = counts.get(word, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def _spanish_probes(
+    layer: str,
+    matrix: np.ndarray,
+    plan: ProbePlan,
+    rows: list,
+    experiments: Sequence[int],
+    direct_idx: np.ndarray,
+    direct_words: Sequence[str],
+    data: Mapping,
+    *,
+    runs: int,
+    seed: int,
+    n_components: int,
+    n_lda_train: int,
+    n_train: int,
+    svm_gamma: str | float,
+) -> dict:
+    """Exp. 6–9 in one layer; appends their rows, returns their summary."""
+    done: dict = {}
+    if 6 in experiments or 7 in experiments:
+        noun_idx, noun_words, noun_male = data["nouns"]
+        directions = spanish_directions(
+            matrix[plan.pca_female], matrix[plan.pca_male], matrix[noun_idx], noun_words,
+            noun_male, n_components=n_components, n_train=n_lda_train, runs=runs,
+            seed=seed,
+        )  # fmt: skip
+        done["directions"] = directions.to_dict()
+        n_pairs = len(plan.pca_female)
+        rows.append(_row(layer, "directions", "lda_held_out", directions.grammatical.held_out))
+        rows.append(_row(layer, "directions", "lda_train", directions.grammatical.train))
+        for measure, value, n in (
+            ("dot_pca_grammatical", directions.dot, n_pairs),
+            ("variance_pca", directions.variance_pca, n_pairs),
+            ("variance_semantic", directions.variance_semantic, n_pairs),
+        ):
+            rows.append(_row(layer, "directions", measure, value=value, n_items=n))
+        projections = {
+            "nouns": direction_projections(matrix[noun_idx], noun_words, directions.directions),
+            "professions": {},
+        }
+        gender = dict(zip(noun_words, noun_male.tolist(), strict=True))
+        for word, entry in projections["nouns"].items():
+            entry["masculine"] = bool(gender[word])
+        genders = {w: ("male" if m else "female") for w, m in data["lists"]["grammar"][0].items()}
+        if 7 in experiments and len(direct_idx):
+            table6 = form_direct_bias(
+                matrix[direct_idx], direct_words, genders, directions.directions
+            )
+            done["direct_bias_forms"] = table6
+            for entry in table6:
+                rows.append(
+                    _row(
+                        layer, "direct_bias_forms", f"{entry['direction']}_{entry['forms']}",
+                        value=entry["value"], n_items=entry["n"],
+                    )
+                )  # fmt: skip
+            projections["professions"] = direction_projections(
+                matrix[direct_idx], direct_words, directions.directions
+            )
+            for word, entry in projections["professions"].items():
+                entry["form"] = genders.get(word, "")
+        done["projections"] = projections
+    for name in ("semantic", "grammar"):
+        labels, idx, words = data["lists"][name]
+        if len({labels[w] for w in words}) < 2:
+            continue
+        if 8 in experiments:
+            result = clustering_experiment(matrix[idx], words, labels, runs=runs, seed=seed)
+            done[f"clustering_{name}"] = result.to_dict()
+            rows.append(_row(layer, "clustering_lists", name, result))
+        if 9 in experiments:
+            n_words = len(set(words))
+            train = n_train if n_train <= n_words - 2 else n_words // 2
+            result = classification_experiment(
+                matrix[idx], words, labels, n_train=train, runs=runs, seed=seed, gamma=svm_gamma
+            )
+            done[f"classification_{name}"] = result.to_dict()
+            rows.append(_row(layer, "classification_lists", name, result))
+    return done

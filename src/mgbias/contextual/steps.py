@@ -112,14 +112,18 @@ def plan_corpus(
     max_per_word: int = 20,
     seed: int = 0,
 ) -> ProbePlan:
-    """:func:`~.plan.plan_probes` with the language's swapper and every probe word."""
+    """:func:`~.plan.plan_probes` with the language's swapper and every probe word; in a
+    language that marks gender on professions, the swapper's analyser tags the nouns of
+    Exp. 6."""
     probe_words = set(lists.professions)
     if static is not None:
         probe_words |= set(static.biased.labels()) | set(static.extended.labels())
+    swapper = _swapper(lists, spacy_model)
     return plan_probes(
         sentences,
         lists,
-        _swapper(lists, spacy_model),
+        swapper,
+        noun_analyser=swapper.analyser if lists.profession_pairs else None,
         probe_words=probe_words,
         n_pca_sentences=n_pca_sentences,
         max_per_word=max_per_word,

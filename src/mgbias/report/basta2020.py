@@ -59,6 +59,10 @@ TABLE1_STATISTICS = {
     "swap_n_swapped": "Sentences swapped",
     "swap_n_unchanged": "Sentences left unchanged by the swap",
     "swap_n_refused": "Sentences whose swap was refused",
+    "lines_direct_bias_female_forms": "Lines in direct bias, feminine forms (Exp. 7)",
+    "lines_direct_bias_male_forms": "Lines in direct bias, masculine forms (Exp. 7)",
+    "nouns_feminine": "Feminine noun types (Exp. 6 LDA)",
+    "nouns_masculine": "Masculine noun types (Exp. 6 LDA)",
 }
 _PERCENT = {"female_share_knn", "female_share_cluster", "female_share_classify"}
 #: Rows of Tables 2-5: (experiment, measure, label, digits, percent).
