@@ -158,3 +158,20 @@ def test_static_lists_rank_on_the_two_directions():
     assert all(w.startswith("cosa") for w in grammar.male + grammar.female)
     assert all(letters.index(w[-1]) % 2 == 1 for w in grammar.male)
     assert all(letters.index(w[-1]) % 2 == 0 for w in grammar.female)
+
+
+def test_a_near_chance_grammatical_direction_is_flagged_weak_and_logged(caplog):
+    """Checklist B10: d_g from nouns with no gender signal is reported, flagged and warned
+    about (held-out accuracy < 0.6); the planted nouns' is not."""
+    female, male, noun_rows, nouns, masc, *_ = _planted()
+    noise = np.random.default_rng(5).normal(size=noun_rows.shape)
+    with caplog.at_level("WARNING", logger="mgbias.contextual.direction"):
+        weak = spanish_directions(female, male, noise, nouns, masc, n_train=10, runs=4)
+    assert weak.grammatical.held_out.mean < 0.6 and weak.grammatical.weak
+    assert weak.to_dict()["lda"]["weak"] is True
+    assert "below 0.60" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="mgbias.contextual.direction"):
+        strong = spanish_directions(female, male, noun_rows, nouns, masc, n_train=10, runs=4)
+    assert not strong.grammatical.weak and strong.to_dict()["lda"]["weak"] is False
+    assert "below" not in caplog.text
