@@ -30,6 +30,7 @@ from mgbias.workflow import (
     mbe_table_jobs,
     mining_jobs,
     model_is_trained,
+    pair_dataset_languages,
     pair_file,
     pair_jobs,
     pair_url,

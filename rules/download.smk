@@ -198,6 +198,18 @@ rule download_bios_shard:
         "../scripts/bios_fetch_shard.py"
 
 
+# Every pair benchmark file of the configured datasets and languages (a target for
+# `snakemake pair_downloads`: `--until download_pairs` cannot pass the files made from
+# other downloads, e.g. the native-name pairs rewritten from the human translations).
+rule pair_downloads:
+    input:
+        [
+            pair_file(config, dataset, lang)
+            for dataset in config.get("pair_datasets", {})
+            for lang in pair_dataset_languages(config, dataset)
+        ],
+
+
 # Every shard's download of the configured snapshots (a target for `snakemake
 # bios_downloads`: the shards follow the checkpoint, which `--until` does not pass).
 rule bios_downloads:
