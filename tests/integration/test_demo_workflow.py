@@ -162,9 +162,11 @@ def test_second_run_has_nothing_to_do(demo_run):
 
 
 # Kaneko et al. (2023): the balanced demo MLM fine-tuned on its own text at male
-# rates r = 0, 0.5, 1 (config/config.yaml: also 0.25 and 0.75), per language.
+# rates r = 0, 0.5, 1 (config/config.yaml: also 0.25 and 0.75), per language, three
+# times per r (tests/configs/test.yaml: repeats 3; seeds 42, 43, 44 and three D_r samples).
 KANEKO2023_LANGUAGES = ["de", "en"]  # tests/configs/test.yaml (config/config.yaml: all four)
 KANEKO2023_RATES = [0.0, 0.5, 1.0]
+KANEKO2023_REPEATS = 3
 
 
 @pytest.fixture(scope="session")
@@ -174,21 +176,25 @@ def kaneko2023_figure2(demo_run) -> pd.DataFrame:
 
 
 def test_bias_control_moves_the_pronoun_share_with_r_in_every_language(kaneko2023_figure2):
-    """he/(he+she) at "[MASK] is a(n) [occupation]." (er/sie, él/ella, il/elle) rises
-    strictly with r, by at least 0.5 from r = 0 to 1, and is near 0.5 at r = 0.5.
+    """he/(he+she) at "[MASK] is a(n) [occupation]." (er/sie, él/ella, il/elle), the mean of
+    three fine-tunings per r, rises strictly with r, by at least 0.5 from r = 0 to 1, and
+    lies within 0.1 of 0.5 at r = 0.5 (issue 11).
 
-    Measured with one fine-tuning per r (seed 42): at r = 0.5, en 0.42, de 0.37,
-    es 0.56, fr 0.51 (the tiny model's pronoun prior, the same for every target,
-    moves with the last batches), so each language is held to 0.15 of 0.5, not
-    the 0.1 the prototype suggested; `kaneko2023.repeats` averages several seeds.
+    One fine-tuning is not enough for the last bound: at r = 0.5 the share of a single run
+    moves with the masking seed alone (the same D_r and example order, seeds 42-47: English
+    0.42, 0.53, 0.51, 0.45, 0.50, 0.51; with the order free too, German 0.37-0.51), because
+    on 1,000 sentences the number of masked "he" and "she" labels differs by chance. The
+    mean of three runs, each with its own D_r sample and seed, measured 0.48 (en) and 0.44
+    (de); the endpoints are stable (0.02-0.03 at r = 0, 0.96-0.97 at r = 1).
     """
     assert sorted(set(kaneko2023_figure2.language)) == KANEKO2023_LANGUAGES
     for lang, block in kaneko2023_figure2.groupby("language"):
         share = block.set_index("r")["male_share"]
         assert list(share.index) == KANEKO2023_RATES, lang
+        assert (block["n_seeds"] == KANEKO2023_REPEATS).all(), (lang, block)
         assert share.is_monotonic_increasing and share.is_unique, (lang, share)
         assert share[1.0] - share[0.0] >= 0.5, (lang, share)
-        assert abs(share[0.5] - 0.5) <= 0.15, (lang, share)
+        assert abs(share[0.5] - 0.5) <= 0.1, (lang, share)
 
 
 def test_oriented_aula_ranks_the_bias_controlled_models_by_r(demo_run):
@@ -229,8 +235,10 @@ def test_mbe_agrees_with_the_original_score_across_the_bias_controlled_grid(demo
     """
     tables = demo_run / "results" / "tables"
     models = pd.read_csv(tables / "mbe_table3_models.csv")
-    assert len(models) == 3 and set(models.dataset) == {"multilingual_crows_pairs"}
-    assert set(models.model) == {f"demo-balanced-news-en-r{r:03d}-s0" for r in (0, 50, 100)}
+    assert len(models) == 9 and set(models.dataset) == {"multilingual_crows_pairs"}
+    assert set(models.model) == {
+        f"demo-balanced-news-en-r{r:03d}-s{k}" for r in (0, 50, 100) for k in range(3)
+    }
     assert (models.n_male > 0).all() and (models.n_female > 0).all()
     table = pd.read_csv(tables / "mbe_table3.csv").set_index(["metric", "method"])
     assert set(table.index) == {
