@@ -1,11 +1,12 @@
 """The bios rules (Zhao et al. 2020, §4-5) on the demo crawl, and the paper's plan at scale.
 
-One run of the tiny config with a one-language, one-snapshot bios section (two WET
-files, one per job: two shards; the planted bios x 24, half of each group without their
-place of work): the dataset equals the planted bios, Table 5 and the counts equal the
-planted counts, the classifier on unscrubbed skewed bios has a larger |Diff| than on
-scrubbed balanced ones, and a lost shard reruns alone. The paper plan reads generated
-``wet.paths.gz`` listings of 64,000 files for each of the 16 snapshots.
+One run of the tiny config with a two-language (en, de), one-snapshot bios section (two
+WET files, one per job: two shards; the planted bios x 24, half of each group without
+their place of work): the dataset equals the planted bios, Table 5 and the counts equal
+the planted counts, the classifier on unscrubbed skewed bios has a larger |Diff| than on
+scrubbed balanced ones, Tables 10 and 11 come from a frozen (random, character-level)
+encoder saved as a local model, and a lost shard reruns alone. The paper plan reads
+generated ``wet.paths.gz`` listings of 64,000 files for each of the 16 snapshots.
 """
 
 from __future__ import annotations
@@ -28,20 +29,39 @@ from snakerun import checked, copy_workflow, planned_jobs, snakemake
 REPO = Path(__file__).resolve().parents[2]
 SNAPSHOT = "CC-MAIN-2018-34"
 TARGETS = ["bios_table5", "bios_counts", "bios_figure2"]
+CLASSIFIER_TABLES = ["bios_monolingual", "bios_table10", "bios_table11"]
+LABELS = ["journalist", "nurse"]
 SCALE = 24
+
+
+def save_character_encoder(directory: Path) -> Path:
+    """A seeded random 2-layer BERT (hidden 16, 64 positions) over single characters (a
+    WordPiece vocabulary of letters and ``##`` letters: no bio word is unknown), saved as a
+    local model: the frozen encoder of Tables 10 and 11 at no training cost."""
+    from fixtures.tiny_models import build_model, save_pretrained
+
+    from mgbias.mlm.wordpiece import build_bert_tokenizer
+
+    characters = "abcdefghijklmnopqrstuvwxyzäöüßéèàç0123456789_.,;:'-()"
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *characters]
+    vocab += [f"##{c}" for c in characters]
+    tokenizer = build_bert_tokenizer(vocab, model_max_length=64)
+    return save_pretrained(build_model("bert", len(vocab), seed=3), tokenizer, directory)
 
 
 @pytest.fixture(scope="module")
 def bios_run(tmp_path_factory) -> Path:
     workdir = copy_workflow(tmp_path_factory.mktemp("bios") / "run")
     config = yaml.safe_load((workdir / "tests/configs/tiny.yaml").read_text())
+    save_character_encoder(workdir / "encoder")
+    config["models"]["chars"] = {"source": "encoder", "mbe": False}
     config["bios"] = {
         "url": "file://data/demo/mirror/commoncrawl",
         "snapshots": [SNAPSHOT],
-        "languages": ["de"],
+        "languages": ["en", "de"],
         "wet_files_per_job": 1,
         "demo_files": 2,
-        "spacy": {"de": "blank"},
+        "spacy": {"en": "blank", "de": "blank"},
         "names": "demo",
         "figure2_min": 4,
         # the shipped lexicon, by URL: downloaded and checksummed like the authors' ones
@@ -52,12 +72,15 @@ def bios_run(tmp_path_factory) -> Path:
             **{"min_df": 2, "rows": 300, "hidden": 16, "batch_size": 16, "normalize": True},
             **{"max_epochs": 30, "min_epochs": 2, "patience": 5, "runs": 3},
             "worlds": ["planted"],
-            "monolingual": {"de": ["de"]},
+            # Tables 10 and 11 on the character encoder (German, and English to German)
+            "encoder": {"model": "chars", "max_pieces": 40, "max_len": 42, "batch_size": 16},
+            "monolingual": {"de": ["de", "chars"], "en": ["chars"]},
             "variants": ["raw-original", "scrubbed-balanced"],
+            "transfer": {"runs": [["en", "de", "chars", "chars"]], "labels": LABELS},
         },
     }
     (workdir / "bios.yaml").write_text(yaml.safe_dump(config))
-    checked(snakemake(workdir, *TARGETS, "bios_monolingual", config="bios.yaml"))
+    checked(snakemake(workdir, *TARGETS, *CLASSIFIER_TABLES, config="bios.yaml"))
     return workdir
 
 
@@ -88,14 +111,16 @@ def test_a_title_lexicon_given_by_url_is_downloaded_and_read(bios_run):
 
 def test_table5_and_counts_are_the_planted_counts(bios_run):
     assert read_csv(bios_run / "results/tables/bios_table5.csv") == [
-        {"lang": "de", "occupations": "2", "instances": "192", "female": "96", "male": "96"}
+        {"lang": lang, "occupations": "2", "instances": "192", "female": "96", "male": "96"}
+        for lang in ("en", "de")
     ]
     counts = read_csv(bios_run / "results/tables/bios_counts.csv")
-    assert [(r["title"], r["female"], r["male"], r["total"]) for r in counts] == [
-        ("journalist", "24", "72", "96"),
-        ("nurse", "72", "24", "96"),
+    assert [(r["lang"], r["title"], r["female"], r["male"], r["total"]) for r in counts] == [
+        (lang, *row)
+        for lang in ("en", "de")
+        for row in [("journalist", "24", "72", "96"), ("nurse", "72", "24", "96")]
     ]
-    assert [r["figure2"] for r in counts] == ["True", "True"]  # figure2_min: 4
+    assert [r["figure2"] for r in counts] == ["True"] * 4  # figure2_min: 4
     png = (bios_run / "results/figures/bios_figure2.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
 
@@ -126,8 +151,8 @@ def test_an_unparsable_wet_file_fails_its_extraction_job_alone(bios_run, tmp_pat
     assert not (run / f"results/bios/shards/de/{SNAPSHOT}/00001.jsonl").exists()
 
 
-def classifier_result(run: Path, text: str, sampling: str) -> dict:
-    path = run / f"results/bios/classifier/planted/de/de/{text}-{sampling}.json"
+def classifier_result(run: Path, text: str, sampling: str, space: str = "de") -> dict:
+    path = run / f"results/bios/classifier/planted/de/{space}/{text}-{sampling}.json"
     return json.loads(path.read_text())
 
 
@@ -171,6 +196,50 @@ def test_classifier_gap_is_larger_on_unscrubbed_skewed_than_scrubbed_balanced(bi
         in (bios_run / "results/tables/bios_monolingual.md").read_text()
     )
     assert not list((bios_run / "results/bios/classifier").rglob("*.pt"))
+
+
+def test_tables_10_and_11_come_from_the_frozen_encoder(bios_run):
+    """The character encoder's space: per language and variant (Table 10), English to
+    German (Table 11, scrubbed, original), each from 3 seeds; the static table has none."""
+    table10 = read_csv(bios_run / "results/tables/bios_table10.csv")
+    assert [(r["table"], r["lang"], r["encoder"], r["text"], r["sampling"]) for r in table10] == [
+        ("", lang, "chars", text, sampling)
+        for text, sampling in (("raw", "original"), ("scrubbed", "balanced"))
+        for lang in ("en", "de")
+    ]
+    result = classifier_result(bios_run, "raw", "original", "chars")
+    assert result["settings"]["encoder"]["source"] == "encoder"
+    run = result["runs"][0]
+    assert (run["training"]["encoder"], run["training"]["max_pieces"]) == ("chars", 40)
+    assert run["n"] == {"train": 116, "dev": 38, "test": 38}
+    assert [r["seed"] for r in result["runs"]] == [
+        r["seed"] for r in classifier_result(bios_run, "raw", "original")["runs"]
+    ]
+    tpr = read_csv(bios_run / "results/bios/classifier/planted/de/chars/raw-original.tpr.csv")
+    diff = sum(abs(float(r["tpr_male"]) - float(r["tpr_female"])) for r in tpr if r["run"] == "0")
+    assert diff / 2 == pytest.approx(run["metrics"]["diff"])
+    assert float(table10[2]["diff"]) == pytest.approx(result["metrics"]["diff"], abs=0.01)
+    assert "| DE |" in (bios_run / "results/tables/bios_table10.md").read_text()
+    (row,) = read_csv(bios_run / "results/tables/bios_table11.csv")
+    assert (row["table"], row["src"], row["tgt"], row["encoder"], row["runs"]) == (
+        "11",
+        "en",
+        "de",
+        "chars",
+        "3",
+    )
+    path = "results/bios/transfer/planted/en/de/chars/chars/scrubbed-original.json"
+    transfer = json.loads((bios_run / path).read_text())
+    # German is fine-tuned on its whole training split (the authors' footnote 7)
+    assert transfer["settings"]["share"] == 1.0 and transfer["settings"]["labels"] == LABELS
+    assert transfer["runs"][0]["n"] == {"train": 116, "dev": 38, "test": 38}
+    assert all(0 <= transfer["metrics"][k] <= 100 for k in ("avg", "female", "male", "diff"))
+    markdown = (bios_run / "results/tables/bios_table11.md").read_text()
+    assert "**Table 11: chars (planted; scrubbed, original)**" in markdown
+    assert "| EN→DE |" in markdown
+    static = read_csv(bios_run / "results/tables/bios_monolingual.csv")
+    assert {r["space"] for r in static} == {"de"}
+    assert not list((bios_run / "results/bios").rglob("*.pt"))
 
 
 def test_downloads_are_checksummed_and_a_failed_shard_reruns_alone(bios_run):

@@ -1,0 +1,204 @@
+"""A frozen encoder as the occupation classifier's token features (Zhao et al. 2020,
+Tables 10 and 11; checklist §1.14): inputs, masks, batching, frozen weights, the runs."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+import torch
+from fixtures.tiny_models import build_model, save_pretrained, wordpiece_tokenizer
+
+from mgbias.bios.classifier import BiGRUAttention, TrainSettings, predict, train
+from mgbias.bios.encoder import EncoderSettings, FrozenEncoder, encoder_inputs, load_space
+from mgbias.bios.experiment import (
+    ClassifierSettings,
+    EncoderSpace,
+    VectorSpace,
+    apply_split,
+    run_classifier,
+    run_transfer,
+    split_ids,
+    transfer_model,
+)
+
+
+def tiny_encoder(max_pieces: int = 8, max_len: int = 12, batch_size: int = 64, seed: int = 0):
+    """A seeded 2-layer BERT encoder (hidden 16, 64 positions) and the WordPiece tokenizer."""
+    tokenizer = wordpiece_tokenizer()
+    model = build_model("bert", len(tokenizer), seed=seed).bert
+    return FrozenEncoder(
+        model,
+        tokenizer,
+        max_pieces=max_pieces,
+        max_len=max_len,
+        batch_size=batch_size,
+        name="tiny",
+    )
+
+
+def test_inputs_are_truncated_pieces_between_cls_and_sep_padded_with_a_mask():
+    tokenizer = wordpiece_tokenizer()
+    vocab = tokenizer.get_vocab()
+    ids, mask = encoder_inputs(
+        ["she is a nurse .", "he works here", ""], tokenizer, max_pieces=4, max_len=8
+    )
+    assert ids.shape == mask.shape == (3, 8)
+    # "nurse" is two pieces (nur ##se); 4 pieces kept, then [SEP]
+    expected = ["[CLS]", "she", "is", "a", "nur", "[SEP]", "[PAD]", "[PAD]"]
+    assert ids[0].tolist() == [vocab[t] for t in expected]
+    assert mask.tolist() == [[1] * 6 + [0] * 2, [1] * 5 + [0] * 3, [1] * 2 + [0] * 6]
+    assert ids[2, :2].tolist() == [vocab["[CLS]"], vocab["[SEP]"]]
+    with pytest.raises(ValueError, match="4 pieces and 2 special tokens do not fit max_len 5"):
+        encoder_inputs(["she is a nurse ."], tokenizer, max_pieces=4, max_len=5)
+
+
+def test_features_have_the_hidden_size_and_stop_at_the_longest_sequence():
+    encoder = tiny_encoder()
+    ids, mask = encoder.inputs(["she is a nurse .", "he works"])
+    features = encoder(torch.as_tensor(ids), torch.as_tensor(mask))
+    # the longest: [CLS] she is a nur ##se . [SEP]
+    assert features.shape == (2, 8, 16) and encoder.dim == 16
+    assert features.requires_grad is False
+
+
+def test_batched_features_equal_each_text_alone():
+    texts = ["she is a nurse .", "he works here", "the man is a doctor", "a"]
+    whole = tiny_encoder(batch_size=64)
+    chunked = tiny_encoder(batch_size=1)  # the same weights (seed 0), one text per pass
+    ids, mask = whole.inputs(texts)
+    batched = whole(torch.as_tensor(ids), torch.as_tensor(mask))
+    assert torch.allclose(chunked(torch.as_tensor(ids), torch.as_tensor(mask)), batched, atol=1e-5)
+    for row, text in enumerate(texts):
+        one_ids, one_mask = whole.inputs([text])
+        alone = whole(torch.as_tensor(one_ids), torch.as_tensor(one_mask))[0]
+        n = int(one_mask.sum())
+        assert alone.shape[0] == n
+        assert torch.allclose(alone, batched[row, :n], atol=1e-5), text
+
+
+def test_an_encoder_too_short_for_the_pieces_is_refused():
+    tokenizer = wordpiece_tokenizer()
+    model = build_model("bert", len(tokenizer), max_positions=16).bert
+    with pytest.raises(ValueError, match="max_pieces 15 \\+ 2 special tokens exceed its 16"):
+        FrozenEncoder(model, tokenizer, max_pieces=15, max_len=20, name="short")
+
+
+def labelled(n: int, seed: int = 0) -> tuple[list[str], np.ndarray]:
+    """Texts whose class is the occupation word (doctor 0, nurse 1), pronoun and filler
+    at random."""
+    rng = random.Random(seed)
+    texts, labels = [], []
+    for i in range(n):
+        label = i % 2
+        words = [rng.choice(["the", "man", "woman", "works", "here"]) for _ in range(3)]
+        words.insert(rng.randrange(4), ["doctor", "nurse"][label])
+        texts.append(f"{rng.choice(['he', 'she'])} is a {' '.join(words)} .")
+        labels.append(label)
+    return texts, np.array(labels, dtype=np.int64)
+
+
+def test_the_classifier_trains_on_the_frozen_encoder_and_leaves_it_unchanged():
+    encoder = tiny_encoder(max_pieces=10, max_len=14)
+    before = {k: v.clone() for k, v in encoder.model.state_dict().items()}
+    texts, labels = labelled(48)
+    inputs = encoder.inputs(texts)
+    torch.manual_seed(0)
+    model = BiGRUAttention(encoder, 2, hidden=8)
+    assert model.embedding is None and model.gru.input_size == 16
+    gru = model.gru.weight_ih_l0.detach().clone()
+    settings = TrainSettings(lr=0.01, batch_size=8, max_epochs=15, min_epochs=1, patience=5)
+    record = train(model, (inputs, labels), (inputs, labels), settings)
+    assert record["epochs"] >= 2
+    assert (predict(model, inputs, 16) == labels).all()  # the occupation word is read
+    assert not torch.equal(model.gru.weight_ih_l0, gru)
+    # frozen: the encoder's weights as before, no gradient, still in eval mode, and not
+    # part of the classifier's state (checkpoints) or parameters (the optimiser)
+    after = encoder.model.state_dict()
+    assert all(torch.equal(before[k], after[k]) for k in before)
+    assert all(p.grad is None and not p.requires_grad for p in encoder.model.parameters())
+    assert not encoder.model.training
+    assert not any(k.startswith(("encoder", "embedding")) for k in model.state_dict())
+    assert sum(p.numel() for p in model.parameters()) < 5_000
+    with pytest.raises(ValueError, match="attention mask"):
+        model(torch.as_tensor(inputs[0]))
+
+
+def test_settings_from_config():
+    assert EncoderSettings.from_config(None) is None
+    settings = EncoderSettings.from_config({"model": "mbert"})
+    assert (settings.name, settings.max_pieces, settings.max_len) == ("mbert", 120, 150)
+    assert EncoderSettings.from_config({"model": "demo-balanced", "name": "m"}).name == "m"
+    with pytest.raises(ValueError, match="encoder: unknown keys \\['layers'\\]"):
+        EncoderSettings.from_config({"model": "mbert", "layers": 2})
+    with pytest.raises(ValueError, match="max_len 100 cannot hold max_pieces 120"):
+        EncoderSettings.from_config({"model": "mbert", "max_len": 100})
+    with pytest.raises(ValueError, match="no 'model'"):
+        EncoderSettings.from_config({"name": "mbert"})
+    assert ClassifierSettings.from_config({"encoder": {"model": "mbert"}}).device == "auto"
+
+
+def bios(n_per_group: int, seed: int, prefix: str = "") -> list[dict]:
+    """Bios in the tokenizer's words: the title word in the scrubbed text."""
+    rng = random.Random(seed)
+    rows = []
+    for title in ("doctor", "nurse"):
+        for gender, pronoun in (("F", "she"), ("M", "he")):
+            for i in range(n_per_group):
+                words = [rng.choice(["the", "man", "woman", "works", "here"]) for _ in range(3)]
+                words.insert(rng.randrange(4), title)
+                body = " ".join(words)
+                rows.append(
+                    {
+                        "id": f"{prefix}{title}-{gender}-{i}",
+                        "title": title,
+                        "gender": gender,
+                        "raw": f"{pronoun} is a {body} .",
+                        "bio": f"_ is a {body} .",
+                    }
+                )
+    return rows
+
+
+SETTINGS = ClassifierSettings(hidden=8, batch_size=8, lr=0.01, max_epochs=12, min_epochs=1)
+
+
+def test_a_monolingual_run_and_a_transfer_run_on_the_encoder(tmp_path):
+    encoder = tiny_encoder(max_pieces=10, max_len=14)
+    en = bios(12, 1)
+    parts = apply_split(en, split_ids(en, 1))
+    result = run_classifier(parts, encoder, SETTINGS, text="scrubbed", balanced=False, seed=3)
+    assert result.metrics["avg"] == 100.0 and result.metrics["diff"] == 0.0
+    assert result.training["encoder"] == "tiny" and result.training["max_pieces"] == 10
+    assert result.n == {"train": 28, "dev": 10, "test": 10}
+    other = bios(12, 2, "x-")
+    target = apply_split(other, split_ids(other, 2))
+    kwargs = dict(labels=["doctor", "nurse"], share=0.5, text="scrubbed", balanced=False, seed=4)
+    transfer = run_transfer(parts, target, encoder, encoder, SETTINGS, **kwargs)
+    assert transfer.metrics["avg"] == 100.0
+    assert transfer.n["train"] == 14  # half the target's training split
+    # one model's weights onto the target's features: the encoder, not a matrix
+    source = BiGRUAttention(encoder, 2, hidden=8)
+    moved = transfer_model(source, encoder, SETTINGS)
+    assert moved.encoder is encoder and torch.equal(moved.out.weight, source.out.weight)
+    vec = tmp_path / "v.vec"
+    vec.write_text("1 16\nthe " + " ".join(["0.1"] * 16) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="static spaces or encoders on both sides"):
+        run_transfer(parts, target, vec, encoder, SETTINGS, **kwargs)
+
+
+def test_a_rule_loads_the_encoder_of_its_params_or_the_vectors(tmp_path):
+    tokenizer = wordpiece_tokenizer()
+    directory = save_pretrained(build_model("bert", len(tokenizer)), tokenizer, tmp_path / "m")
+    params = {"model": "tiny", "name": "tiny", "max_pieces": 6, "max_len": 8, "batch_size": 4}
+    space = load_space({**params, "source": str(directory), "revision": None}, None, "vectors")
+    assert isinstance(space, EncoderSpace) and space.dim == 16
+    assert (space.encoder.max_pieces, space.encoder.batch_size) == (6, 4)
+    assert not space.encoder.model.training
+
+    class Inputs:
+        vectors = "v.vec"
+
+    static = load_space(None, Inputs(), "vectors")
+    assert isinstance(static, VectorSpace) and static.path == "v.vec"
