@@ -140,8 +140,9 @@ class BiGRUAttention(nn.Module):
         else:
             if attention_mask is None:
                 raise ValueError("an encoder's features need the attention mask")
-            features = self.encoder(ids, attention_mask)
-            mask = attention_mask[:, : features.shape[1]].to(features.device) != 0
+            device = self.gru.weight_ih_l0.device
+            features = self.encoder(ids, attention_mask).to(device)
+            mask = attention_mask[:, : features.shape[1]].to(device) != 0
         return self.attend(features, mask)
 
     def attend(self, features: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -256,7 +257,7 @@ def train(
             raise ValueError(f"{checkpoint} was written with other settings")
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
-        generator.set_state(saved["generator"])
+        generator.set_state(saved["generator"].cpu())
         torch.set_rng_state(saved["torch_rng"].cpu())
         if saved.get("cuda_rng") is not None and torch.cuda.is_available():
             torch.cuda.set_rng_state_all([state.cpu() for state in saved["cuda_rng"]])
