@@ -134,14 +134,16 @@ class BiGRUAttention(nn.Module):
 
     def forward(self, ids: torch.Tensor, attention_mask: torch.Tensor | None = None):
         """Class logits of a batch of id sequences (0 = padding), or with an encoder, of
-        ids and their attention mask."""
+        ids (or the encoder's features of them, computed beforehand: floats) and their
+        attention mask."""
         if self.encoder is None:
             features, mask = self.embedding(ids), ids != 0
         else:
             if attention_mask is None:
                 raise ValueError("an encoder's features need the attention mask")
             device = self.gru.weight_ih_l0.device
-            features = self.encoder(ids, attention_mask).to(device)
+            features = ids if ids.is_floating_point() else self.encoder(ids, attention_mask)
+            features = features.to(device)
             mask = attention_mask[:, : features.shape[1]].to(device) != 0
         return self.attend(features, mask)
 

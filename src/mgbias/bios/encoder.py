@@ -9,13 +9,16 @@ whose padding mask is the attention mask. Any Hugging Face encoder works here.
 
 - :class:`EncoderSettings`: the ``bios: classifier: encoder:`` section (``model``, a key
   of ``models:``; ``name``, the space name of its runs; ``max_pieces``, ``max_len``,
-  ``batch_size``).
+  ``batch_size``, ``cache_mb``).
 - :func:`encoder_inputs`: token ids and attention masks of texts (pieces truncated,
   the tokenizer's special tokens added, padded).
 - :class:`FrozenEncoder`: the last-layer hidden states of a batch, computed under
   ``no_grad`` with the model in ``eval()`` and its weights not trainable; the batch is
-  cut to its longest sequence and run in chunks of ``batch_size`` (memory bounded), so
-  features are computed per training batch and never stored for a whole split.
+  cut to its longest sequence and run in chunks of ``batch_size`` (memory bounded).
+  Features are computed per training batch (every epoch), unless a split's features fit
+  in ``cache_mb``: then :meth:`FrozenEncoder.inputs` computes them once and the
+  classifier reads them as its inputs (the demo's small splits; the same numbers up to
+  float rounding, since padding is masked).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class EncoderSettings:
     max_pieces: int = 120
     max_len: int = 150
     batch_size: int = 64
+    cache_mb: float = 1024
 
     def __post_init__(self):
         if not self.name:
@@ -105,6 +109,7 @@ class FrozenEncoder:
         max_len: int = 150,
         batch_size: int = 64,
         name: str = "",
+        cache_mb: float = 0,
     ):
         limit = getattr(model.config, "max_position_embeddings", None)
         n_special = tokenizer.num_special_tokens_to_add()
@@ -117,6 +122,7 @@ class FrozenEncoder:
         self.model.requires_grad_(False)
         self.tokenizer = tokenizer
         self.max_pieces, self.max_len, self.batch_size = max_pieces, max_len, batch_size
+        self.cache_mb = cache_mb
         self.name = name
         self.dim = int(model.config.hidden_size)
         self.revision: str | None = None
@@ -141,6 +147,7 @@ class FrozenEncoder:
             max_len=settings.max_len,
             batch_size=settings.batch_size,
             name=settings.name,
+            cache_mb=settings.cache_mb,
         )
         encoder.revision = commit
         return encoder
@@ -150,10 +157,17 @@ class FrozenEncoder:
         return next(self.model.parameters()).device
 
     def inputs(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """:func:`encoder_inputs` with this encoder's tokenizer and lengths."""
-        return encoder_inputs(
+        """The classifier's inputs of ``texts``: ids and attention masks
+        (:func:`encoder_inputs`), or, when their features fit in ``cache_mb``, the
+        features (float32, ``n x T x dim``, T the longest sequence) and masks."""
+        ids, mask = encoder_inputs(
             texts, self.tokenizer, max_pieces=self.max_pieces, max_len=self.max_len
         )
+        length = max(1, int(mask.sum(axis=1).max())) if len(texts) else 1
+        if len(texts) * length * self.dim * 4 > self.cache_mb * 2**20:
+            return ids, mask
+        features = self(torch.as_tensor(ids), torch.as_tensor(mask)).cpu().numpy()
+        return features, mask[:, :length]
 
     def __call__(self, ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         """``batch x T x dim`` hidden states, T the batch's longest sequence (the columns

@@ -248,6 +248,7 @@ class EncoderSpace:
         encoder = self.encoder
         info = {"encoder": encoder.name, "revision": encoder.revision}
         info.update(max_pieces=encoder.max_pieces, max_len=encoder.max_len)
+        info.update(cache_mb=encoder.cache_mb)
         return TokenFeatures(encoder, encoder.inputs, info)
 
 

@@ -24,8 +24,11 @@ from mgbias.bios.experiment import (
 )
 
 
-def tiny_encoder(max_pieces: int = 8, max_len: int = 12, batch_size: int = 64, seed: int = 0):
-    """A seeded 2-layer BERT encoder (hidden 16, 64 positions) and the WordPiece tokenizer."""
+def tiny_encoder(
+    max_pieces: int = 8, max_len: int = 12, batch_size: int = 64, seed: int = 0, cache_mb=0
+):
+    """A seeded 2-layer BERT encoder (hidden 16, 64 positions) and the WordPiece tokenizer;
+    features per batch unless ``cache_mb``."""
     tokenizer = wordpiece_tokenizer()
     model = build_model("bert", len(tokenizer), seed=seed).bert
     return FrozenEncoder(
@@ -35,6 +38,7 @@ def tiny_encoder(max_pieces: int = 8, max_len: int = 12, batch_size: int = 64, s
         max_len=max_len,
         batch_size=batch_size,
         name="tiny",
+        cache_mb=cache_mb,
     )
 
 
@@ -76,6 +80,24 @@ def test_batched_features_equal_each_text_alone():
         n = int(one_mask.sum())
         assert alone.shape[0] == n
         assert torch.allclose(alone, batched[row, :n], atol=1e-5), text
+
+
+def test_features_computed_once_when_they_fit_give_the_same_logits():
+    texts, _ = labelled(10)
+    per_batch, cached = tiny_encoder(max_pieces=10, max_len=14), tiny_encoder(10, 14, cache_mb=1)
+    ids, mask = per_batch.inputs(texts)
+    features, short_mask = cached.inputs(texts)
+    assert ids.dtype == np.int32 and features.dtype == np.float32
+    length = int(mask.sum(axis=1).max())
+    assert features.shape == (10, length, 16) and short_mask.shape == (10, length)
+    torch.manual_seed(0)
+    model = BiGRUAttention(per_batch, 2, hidden=8).eval()
+    with torch.no_grad():
+        direct = model(torch.as_tensor(ids), torch.as_tensor(mask))
+        stored = model(torch.as_tensor(features), torch.as_tensor(short_mask))
+    assert torch.allclose(direct, stored, atol=1e-5)
+    # a budget too small for the split: ids and masks, features per batch
+    assert tiny_encoder(10, 14, cache_mb=1e-4).inputs(texts)[0].dtype == np.int32
 
 
 def test_an_encoder_too_short_for_the_pieces_is_refused():
@@ -202,3 +224,87 @@ def test_a_rule_loads_the_encoder_of_its_params_or_the_vectors(tmp_path):
 
     static = load_space(None, Inputs(), "vectors")
     assert isinstance(static, VectorSpace) and static.path == "v.vec"
+
+
+def run_script(name: str, **sections) -> None:
+    """A script as Snakemake runs it (``snakemake`` with the given sections)."""
+    import runpy
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    script = Path(__file__).resolve().parents[3] / "scripts" / name
+    snakemake = SimpleNamespace(
+        log=[None], threads=1, **{k: SimpleNamespace(**v) for k, v in sections.items()}
+    )
+    runpy.run_path(str(script), init_globals={"snakemake": snakemake})
+
+
+def test_the_scripts_write_tables_10_and_11_from_an_encoder_model_directory(tmp_path):
+    """bios_classifier.py and bios_finetune.py load the encoder named by their params (a
+    local directory here, a hub id in the paper's plan) and bios_tables.py gathers their
+    runs into Tables 10 and 11 (the workflow test runs Table 10 through Snakemake)."""
+    import csv
+    import json
+    from dataclasses import asdict
+
+    tokenizer = wordpiece_tokenizer()
+    model_dir = save_pretrained(build_model("bert", len(tokenizer)), tokenizer, tmp_path / "m")
+    encoder = {"model": "tiny", "name": "tiny", "max_pieces": 10, "max_len": 12}
+    encoder.update(batch_size=64, cache_mb=16, source=str(model_dir), revision=None)
+    settings = asdict(SETTINGS)
+    files = {}
+    for lang, seed in (("en", 1), ("de", 2)):
+        records = bios(12, seed, f"{lang}-")
+        files[lang] = (tmp_path / f"{lang}.jsonl", tmp_path / f"{lang}.split.json")
+        files[lang][0].write_text("".join(json.dumps(r) + "\n" for r in records))
+        files[lang][1].write_text(json.dumps(split_ids(records, seed)))
+    common = dict(settings=settings, encoder=encoder, seeds=[5, 6], world="planted")
+    common.update(text="scrubbed", sampling="original")
+    run_script(
+        "bios_classifier.py",
+        input=dict(dataset=str(files["de"][0]), split=str(files["de"][1])),
+        output=dict(metrics=str(tmp_path / "mono.json"), tpr=str(tmp_path / "mono.tpr.csv")),
+        params=dict(**common, lang="de", space="tiny"),
+    )
+    transfer = dict(share=0.5, full=["de"], labels=["doctor", "nurse", "poet"])
+    transfer["labels_by_language"] = {"de": ["doctor", "nurse"]}
+    run_script(
+        "bios_finetune.py",
+        input=dict(
+            source=str(files["en"][0]),
+            target=str(files["de"][0]),
+            source_split=str(files["en"][1]),
+            target_split=str(files["de"][1]),
+        ),
+        output=dict(metrics=str(tmp_path / "tr.json"), tpr=str(tmp_path / "tr.tpr.csv")),
+        params=dict(
+            **common, transfer=transfer, src="en", tgt="de", src_space="tiny", tgt_space="tiny"
+        ),
+    )
+    mono = json.loads((tmp_path / "mono.json").read_text())
+    assert [run["seed"] for run in mono["runs"]] == [5, 6]
+    assert mono["runs"][0]["training"]["encoder"] == "tiny" and mono["metrics"]["avg"] == 100.0
+    assert mono["settings"]["encoder"]["source"] == str(model_dir)
+    moved = json.loads((tmp_path / "tr.json").read_text())
+    # German: its whole training split (28 bios), its own labels (both languages' labels)
+    assert moved["settings"]["share"] == 1.0
+    assert moved["settings"]["labels"] == ["doctor", "nurse"]
+    assert moved["runs"][0]["n"]["train"] == 28 and moved["metrics"]["avg"] == 100.0
+    assert not list(tmp_path.glob("*.pt"))
+    for part, result in (("table10", "mono.json"), ("table11", "tr.json")):
+        run_script(
+            "bios_tables.py",
+            input=dict(results=[str(tmp_path / result)]),
+            output=dict(table=str(tmp_path / f"{part}.csv"), markdown=str(tmp_path / f"{part}.md")),
+            params=dict(part=part),
+        )
+    (row10,) = csv.DictReader(open(tmp_path / "table10.csv", encoding="utf-8"))
+    assert (row10["table"], row10["lang"], row10["encoder"], row10["avg"]) == (
+        "10",
+        "de",
+        "tiny",
+        "100.0",
+    )
+    (row11,) = csv.DictReader(open(tmp_path / "table11.csv", encoding="utf-8"))
+    assert (row11["table"], row11["src"], row11["tgt"], row11["runs"]) == ("11", "en", "de", "2")
+    assert "| EN→DE | 100.00 |" in (tmp_path / "table11.md").read_text()
