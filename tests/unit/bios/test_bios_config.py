@@ -72,6 +72,16 @@ def test_demo_and_paper_sections_fill_defaults(demo):
         ({"classifier": {"transfer": {"runs": [["en", "es", "en"]]}}}, "runs"),
         ({"classifier": {"transfer": {"share": 0}}}, "share"),
         ({"classifier": {"encoder": {"name": "mbert"}}}, "model"),
+        ({"classifier": {"encoder": {"model": "mbert"}}}, "'mbert' is not a key of models"),
+        (
+            {
+                "classifier": {
+                    "encoder": {"model": "demo-balanced"},
+                    "transfer": {"runs": [["en", "es", "en", "demo-balanced"]]},
+                }
+            },
+            "mixes the encoder 'demo-balanced' with a static space",
+        ),
         ({"classifier": {"encoder": {"model": "mbert", "layer": 2}}}, "layer"),
         ({"classifier": {"transfer": {"labels_by_language": {"it": ["poet"]}}}}, "it"),
     ],
