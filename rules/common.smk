@@ -852,20 +852,27 @@ def bios_is_encoder(space):
 
 def bios_encoder_params(wc=None, space=None):
     """The encoder's settings, source (hub id or directory) and revision for a run of
-    ``space`` (``wc.space`` or ``wc.src_space``), else None (a static space)."""
+    ``space`` (``wc.space`` or ``wc.src_space``), else None (a static space); for a
+    monolingual run with ``labels: transfer``, the ``occupations`` it keeps (the
+    transfer labels of its language)."""
     space = space or getattr(wc, "space", None) or getattr(wc, "src_space", None)
     if not bios_is_encoder(space):
         return None
     from dataclasses import asdict
 
     encoder = bios_encoder()
-    return canonical(
-        {
-            **asdict(encoder),
-            "source": model_source(encoder.model),
-            "revision": config["models"][encoder.model].get("revision"),
-        }
-    )
+    params = {
+        **asdict(encoder),
+        "source": model_source(encoder.model),
+        "revision": config["models"][encoder.model].get("revision"),
+    }
+    lang = getattr(wc, "lang", None)
+    if lang and encoder.labels == "transfer":
+        transfer = bios_transfer_settings()
+        params["occupations"] = sorted(
+            transfer["labels_by_language"].get(lang, transfer["labels"])
+        )
+    return canonical(params)
 
 
 def bios_space_input(world, lang, space, key="bios.classifier"):

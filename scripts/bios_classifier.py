@@ -7,7 +7,8 @@ Outputs: ``metrics``: JSON (mean metrics, each run's); ``tpr``: CSV
 (mgbias.bios.experiment.TPR_COLUMNS).
 Params: ``settings`` (mgbias.bios.experiment.ClassifierSettings fields); ``encoder``
 (None, or mgbias.bios.encoder.EncoderSettings fields with ``source`` and ``revision``:
-the space is that frozen encoder's hidden states, Table 10); ``seeds``; ``world``,
+the space is that frozen encoder's hidden states, Table 10; with ``occupations``, only
+those bios are kept); ``seeds``; ``world``,
 ``lang``, ``space``, ``text`` (scrubbed/raw), ``sampling`` (original/balanced).
 A checkpoint per run (``<metrics>.<run>.pt``) lets a killed job resume; it is removed
 once the outputs are written.
@@ -24,6 +25,7 @@ from mgbias.bios.experiment import (
     TPR_COLUMNS,
     ClassifierSettings,
     apply_split,
+    keep_labels,
     mean_metrics,
     run_classifier,
     tpr_rows,
@@ -40,6 +42,15 @@ with job_log(smk.log[0]) as log:
     with open(smk.input.split, encoding="utf-8") as handle:
         parts = apply_split(read_records(smk.input.dataset), json.load(handle), smk.input.split)
     space = load_space(smk.params.encoder, smk.input, "vectors", settings.device)
+    occupations = (smk.params.encoder or {}).get("occupations")
+    if occupations:
+        parts = keep_labels(parts, occupations)
+        log.info("occupations: %s", occupations)
+        if not all(parts.values()):
+            raise ValueError(
+                f"{smk.input.dataset}: a split part has no bios of {occupations} (the "
+                "transfer labels of the encoder's runs, bios.classifier.encoder.labels)"
+            )
     log.info("space %s: %s", smk.params.space, space)
     runs, rows, checkpoints = [], [], []
     for run, seed in enumerate(smk.params.seeds):

@@ -76,6 +76,8 @@ def bios_run(tmp_path_factory) -> Path:
             "encoder": {"model": "chars", "max_pieces": 8, "max_len": 10},
             "monolingual": {"de": ["de", "chars"]},
             "variants": ["raw-original", "scrubbed-balanced"],
+            # the encoder's runs keep the transfer labels (the paper's eight by default)
+            "transfer": {"labels": ["journalist", "nurse"]},
         },
     }
     (workdir / "bios.yaml").write_text(yaml.safe_dump(config))
@@ -205,6 +207,7 @@ def test_table_10_comes_from_the_frozen_encoder(bios_run):
     ]
     result = classifier_result(bios_run, "raw", "original", "chars")
     assert result["settings"]["encoder"]["source"] == "encoder"
+    assert result["settings"]["encoder"]["occupations"] == ["journalist", "nurse"]
     run = result["runs"][0]
     assert (run["training"]["encoder"], run["training"]["max_pieces"]) == ("chars", 8)
     assert run["n"] == {"train": 116, "dev": 38, "test": 38}

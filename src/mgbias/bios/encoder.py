@@ -9,7 +9,7 @@ whose padding mask is the attention mask. Any Hugging Face encoder works here.
 
 - :class:`EncoderSettings`: the ``bios: classifier: encoder:`` section (``model``, a key
   of ``models:``; ``name``, the space name of its runs; ``max_pieces``, ``max_len``,
-  ``batch_size``, ``cache_mb``).
+  ``batch_size``, ``cache_mb``; ``labels``: the occupations of its monolingual runs).
 - :func:`encoder_inputs`: token ids and attention masks of texts (pieces truncated,
   the tokenizer's special tokens added, padded).
 - :class:`FrozenEncoder`: the last-layer hidden states of a batch, computed under
@@ -31,6 +31,10 @@ import torch
 
 #: The authors' M-BERT model (``models:`` key ``mbert`` in config/paper.yaml).
 PAPER_ENCODER = "bert-base-multilingual-cased"
+#: The occupations of the encoder's monolingual runs: the language's transfer labels
+#: (the authors' M-BERT runs read their filtered caches, the French one its 7-label
+#: cache; checklist §4, item 13) or all of the language's.
+LABEL_SETS = ("transfer", "all")
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,7 @@ class EncoderSettings:
     max_len: int = 150
     batch_size: int = 64
     cache_mb: float = 1024
+    labels: str = "transfer"
 
     def __post_init__(self):
         if not self.name:
@@ -63,6 +68,8 @@ class EncoderSettings:
         if "model" not in section:
             raise ValueError(f"{where}: no 'model' (a key of models:)")
         settings = cls(**section)
+        if settings.labels not in LABEL_SETS:
+            raise ValueError(f"{where}.labels: {settings.labels!r} is not one of {LABEL_SETS}")
         if settings.max_len < settings.max_pieces + 2:
             raise ValueError(
                 f"{where}: max_len {settings.max_len} cannot hold max_pieces "
@@ -193,5 +200,6 @@ def load_space(encoder: Mapping | None, inputs, vectors_key: str, device: str | 
         return VectorSpace(getattr(inputs, vectors_key))
     encoder = dict(encoder)
     source, revision = encoder.pop("source"), encoder.pop("revision", None)
+    encoder.pop("occupations", None)
     settings = EncoderSettings(**encoder)
     return EncoderSpace(FrozenEncoder.load(source, settings, revision=revision, device=device))

@@ -33,7 +33,7 @@ def test_demo_and_paper_sections_fill_defaults(demo):
     # the classifier grids: Tables 6/14 (4 languages x 5 spaces) and 10 (M-BERT in each),
     # 7-9/15-18 (30 runs) and 11 (EN -> ES, DE, FR on M-BERT)
     classifier = paper["bios"]["classifier"]
-    assert classifier["encoder"] == {"model": "mbert"}
+    assert classifier["encoder"] == {"model": "mbert", "labels": "transfer"}
     assert paper["models"]["mbert"]["source"] == "bert-base-multilingual-cased"
     assert sum(len(spaces) for spaces in classifier["monolingual"].values()) == 24
     assert all(spaces[-1] == "mbert" for spaces in classifier["monolingual"].values())

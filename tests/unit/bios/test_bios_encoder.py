@@ -160,6 +160,9 @@ def test_settings_from_config():
     assert EncoderSettings.from_config(None) is None
     settings = EncoderSettings.from_config({"model": "mbert"})
     assert (settings.name, settings.max_pieces, settings.max_len) == ("mbert", 120, 150)
+    assert settings.labels == "transfer"
+    with pytest.raises(ValueError, match="encoder.labels: 'shared' is not one of"):
+        EncoderSettings.from_config({"model": "mbert", "labels": "shared"})
     assert EncoderSettings.from_config({"model": "demo-balanced", "name": "m"}).name == "m"
     with pytest.raises(ValueError, match="encoder: unknown keys \\['layers'\\]"):
         EncoderSettings.from_config({"model": "mbert", "layers": 2})
@@ -259,11 +262,14 @@ def test_the_scripts_write_tables_10_and_11_from_an_encoder_model_directory(tmp_
     tokenizer = wordpiece_tokenizer()
     model_dir = save_pretrained(build_model("bert", len(tokenizer)), tokenizer, tmp_path / "m")
     encoder = {"model": "tiny", "name": "tiny", "max_pieces": 10, "max_len": 12}
-    encoder.update(batch_size=64, cache_mb=16, source=str(model_dir), revision=None)
+    encoder.update(batch_size=64, cache_mb=16, labels="transfer")
+    encoder.update(source=str(model_dir), revision=None)
     settings = asdict(SETTINGS)
     files = {}
     for lang, seed in (("en", 1), ("de", 2)):
         records = bios(12, seed, f"{lang}-")
+        # a third occupation, not one of the transfer labels
+        records += [{**r, "id": "t" + r["id"], "title": "teacher"} for r in records[:24]]
         files[lang] = (tmp_path / f"{lang}.jsonl", tmp_path / f"{lang}.split.json")
         files[lang][0].write_text("".join(json.dumps(r) + "\n" for r in records))
         files[lang][1].write_text(json.dumps(split_ids(records, seed)))
@@ -273,7 +279,13 @@ def test_the_scripts_write_tables_10_and_11_from_an_encoder_model_directory(tmp_
         "bios_classifier.py",
         input=dict(dataset=str(files["de"][0]), split=str(files["de"][1])),
         output=dict(metrics=str(tmp_path / "mono.json"), tpr=str(tmp_path / "mono.tpr.csv")),
-        params=dict(**common, lang="de", space="tiny"),
+        params={
+            **common,
+            # labels: transfer, so the monolingual run keeps the transfer labels of de
+            "encoder": {**encoder, "occupations": ["doctor", "nurse"]},
+            "lang": "de",
+            "space": "tiny",
+        },
     )
     transfer = dict(share=0.5, full=["de"], labels=["doctor", "nurse", "poet"])
     transfer["labels_by_language"] = {"de": ["doctor", "nurse"]}
@@ -294,6 +306,9 @@ def test_the_scripts_write_tables_10_and_11_from_an_encoder_model_directory(tmp_
     assert [run["seed"] for run in mono["runs"]] == [5, 6]
     assert mono["runs"][0]["training"]["encoder"] == "tiny" and mono["metrics"]["avg"] == 100.0
     assert mono["settings"]["encoder"]["source"] == str(model_dir)
+    assert sum(mono["runs"][0]["n"].values()) == 48  # the 24 teachers left out
+    tpr = list(csv.DictReader(open(tmp_path / "mono.tpr.csv", encoding="utf-8")))
+    assert {r["title"] for r in tpr} == {"doctor", "nurse"}
     moved = json.loads((tmp_path / "tr.json").read_text())
     # German: its whole training split (28 bios), its own labels (both languages' labels)
     assert moved["settings"]["share"] == 1.0
