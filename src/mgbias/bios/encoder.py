@@ -89,11 +89,13 @@ def encoder_inputs(
         raise ValueError(
             f"{max_pieces} pieces and {n_special} special tokens do not fit max_len {max_len}"
         )
-    # truncation keeps the special tokens: max_pieces pieces between them
-    encoded = tokenizer(list(texts), truncation=True, max_length=max_pieces + n_special)
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
     ids = np.full((len(texts), max_len), pad, dtype=np.int32)
     mask = np.zeros((len(texts), max_len), dtype=np.int8)
+    if not len(texts):
+        return ids, mask
+    # truncation keeps the special tokens: max_pieces pieces between them
+    encoded = tokenizer(list(texts), truncation=True, max_length=max_pieces + n_special)
     for row, wrapped in enumerate(encoded["input_ids"]):
         ids[row, : len(wrapped)] = wrapped
         mask[row, : len(wrapped)] = 1
@@ -170,7 +172,9 @@ class FrozenEncoder:
         ids, mask = encoder_inputs(
             texts, self.tokenizer, max_pieces=self.max_pieces, max_len=self.max_len
         )
-        length = max(1, int(mask.sum(axis=1).max())) if len(texts) else 1
+        if not len(texts):
+            return ids, mask
+        length = max(1, int(mask.sum(axis=1).max()))
         if len(texts) * length * self.dim * 4 > self.cache_mb * 2**20:
             return ids, mask
         features = self(torch.as_tensor(ids), torch.as_tensor(mask)).cpu().numpy()
@@ -179,6 +183,8 @@ class FrozenEncoder:
     def __call__(self, ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         """``batch x T x dim`` hidden states, T the batch's longest sequence (the columns
         after it are padding in every row)."""
+        if not len(ids):
+            return torch.zeros(0, 1, self.dim, device=self.device)
         length = max(1, int(attention_mask.sum(dim=1).max()))
         ids = ids[:, :length].to(self.device, torch.long)
         mask = attention_mask[:, :length].to(self.device, torch.long)
@@ -188,7 +194,7 @@ class FrozenEncoder:
                 chunk = slice(start, start + self.batch_size)
                 states = self.model(input_ids=ids[chunk], attention_mask=mask[chunk])
                 out.append(states.last_hidden_state.float())
-        return torch.cat(out) if out else torch.zeros(0, length, self.dim, device=self.device)
+        return torch.cat(out)
 
 
 def load_space(encoder: Mapping | None, inputs, vectors_key: str, device: str | None = None):

@@ -34,7 +34,9 @@ def test_demo_and_paper_sections_fill_defaults(demo):
     # 7-9/15-18 (30 runs) and 11 (EN -> ES, DE, FR on M-BERT)
     classifier = paper["bios"]["classifier"]
     assert classifier["encoder"] == {"model": "mbert", "labels": "transfer"}
-    assert paper["models"]["mbert"]["source"] == "bert-base-multilingual-cased"
+    from mgbias.bios.encoder import PAPER_ENCODER
+
+    assert paper["models"]["mbert"]["source"] == PAPER_ENCODER == "bert-base-multilingual-cased"
     assert sum(len(spaces) for spaces in classifier["monolingual"].values()) == 24
     assert all(spaces[-1] == "mbert" for spaces in classifier["monolingual"].values())
     runs = classifier["transfer"]["runs"]

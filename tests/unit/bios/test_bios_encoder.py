@@ -74,6 +74,9 @@ def test_features_have_the_hidden_size_and_stop_at_the_longest_sequence():
     # the longest: [CLS] she is a nur ##se . [SEP]
     assert features.shape == (2, 8, 16) and encoder.dim == 16
     assert features.requires_grad is False
+    empty_ids, empty_mask = tiny_encoder(cache_mb=1).inputs([])
+    assert empty_ids.shape == (0, 12)
+    assert encoder(torch.as_tensor(empty_ids), torch.as_tensor(empty_mask)).shape == (0, 1, 16)
 
 
 def test_batched_features_equal_each_text_alone():
