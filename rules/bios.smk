@@ -133,8 +133,10 @@ rule bios_figure2:
 # Zhao et al. (2020), §5: the occupation classifier. Each language's bios are split
 # 60/20/20 by title (seeded); each run trains the BiGRU with attention on the frozen
 # vectors of one space (the language's own, ENDEB, or aligned to another language),
-# on the scrubbed or raw bios, with the original or gender-balanced train and dev; the
-# monolingual table (Tables 6 and 14 and the variants) gathers the runs. Only with
+# or on a frozen encoder's hidden states (the space named by `encoder:`, Tables 10 and
+# 11), on the scrubbed or raw bios, with the original or gender-balanced train and dev;
+# the monolingual table (Tables 6 and 14 and the variants) gathers the static runs,
+# Table 10 the encoder's. On a GPU when present (gpu=1 for a cluster). Only with
 # `bios: classifier:`.
 
 
@@ -158,9 +160,7 @@ rule bios_split:
 
 rule bios_classifier:
     input:
-        dataset=lambda wc: layout.path("bios_dataset", lang=wc.lang),
-        split=lambda wc: layout.path("bios_split", lang=wc.lang),
-        vectors=bios_space_vectors,
+        unpack(bios_classifier_input),
         code=script_code("bios_classifier.py"),
     output:
         metrics=out("bios_classifier"),
@@ -175,9 +175,11 @@ rule bios_classifier:
         "../envs/mgbias.yaml"
     threads: 1
     resources:
+        gpu=1,
         mem_mb=4000,
     params:
         settings=canonical(bios_classifier_settings()),
+        encoder=bios_encoder_params,
         seeds=bios_classifier_seeds,
         world="{world}",
         lang="{lang}",
@@ -231,9 +233,11 @@ rule bios_finetune:
         "../envs/mgbias.yaml"
     threads: 1
     resources:
+        gpu=1,
         mem_mb=4000,
     params:
         settings=canonical(bios_classifier_settings()),
+        encoder=bios_encoder_params,
         transfer=canonical(bios_transfer_settings()),
         seeds=bios_transfer_seeds,
         world="{world}",
@@ -265,5 +269,51 @@ rule bios_transfer:
         "../envs/mgbias.yaml"
     params:
         part="transfer",
+    script:
+        "../scripts/bios_tables.py"
+
+
+# Tables 10 and 11 (§5): the runs on the frozen multilingual encoder (the paper's
+# M-BERT), monolingual per language and transferred from English.
+rule bios_table10:
+    input:
+        results=bios_classifier_outputs(encoder=True),
+        code=script_code("bios_tables.py"),
+    output:
+        table=report(
+            out("bios_table10"),
+            caption="../report/bios_table10.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Tables 10 and 11: the classifier on a frozen multilingual encoder",
+        ),
+        markdown=out("bios_table10_markdown"),
+    log:
+        "logs/bios_table10.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="table10",
+    script:
+        "../scripts/bios_tables.py"
+
+
+rule bios_table11:
+    input:
+        results=bios_transfer_outputs(encoder=True),
+        code=script_code("bios_tables.py"),
+    output:
+        table=report(
+            out("bios_table11"),
+            caption="../report/bios_table11.rst",
+            category=ZHAO2020_PAPER,
+            subcategory="Tables 10 and 11: the classifier on a frozen multilingual encoder",
+        ),
+        markdown=out("bios_table11_markdown"),
+    log:
+        "logs/bios_table11.log",
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        part="table11",
     script:
         "../scripts/bios_tables.py"

@@ -835,6 +835,60 @@ def bios_classifier_experiments():
     ]
 
 
+def bios_encoder():
+    """``bios.classifier.encoder`` (EncoderSettings; None without one): the frozen
+    encoder whose space name (``name``, default the model's) runs Tables 10 and 11."""
+    from mgbias.bios.encoder import EncoderSettings
+
+    # checked against models: by mgbias.config
+    return EncoderSettings.from_config(bios_classifier_section().get("encoder"))
+
+
+def bios_is_encoder(space):
+    """Whether ``space`` names the classifier's encoder."""
+    encoder = bios_encoder()
+    return encoder is not None and space == encoder.name
+
+
+def bios_encoder_params(wc=None, space=None):
+    """The encoder's settings, source (hub id or directory) and revision for a run of
+    ``space`` (``wc.space`` or ``wc.src_space``), else None (a static space); for a
+    monolingual run with ``labels: transfer``, the ``occupations`` it keeps (the
+    transfer labels of its language)."""
+    space = space or getattr(wc, "space", None) or getattr(wc, "src_space", None)
+    if not bios_is_encoder(space):
+        return None
+    from dataclasses import asdict
+
+    encoder = bios_encoder()
+    params = {
+        **asdict(encoder),
+        "source": model_source(encoder.model),
+        "revision": config["models"][encoder.model].get("revision"),
+    }
+    lang = getattr(wc, "lang", None)
+    if lang and encoder.labels == "transfer":
+        transfer = bios_transfer_settings()
+        params["occupations"] = sorted(
+            transfer["labels_by_language"].get(lang, transfer["labels"])
+        )
+    return canonical(params)
+
+
+def bios_space_input(world, lang, space, key="bios.classifier"):
+    """``{"vectors": .vec}`` of a static space, or the encoder's model directory when
+    the workflow trains it (``{"encoder": dir}``; a hub model: nothing, it loads from
+    the Hugging Face cache)."""
+    if bios_is_encoder(space):
+        model = bios_encoder().model
+        return (
+            {"encoder": model_dir(model)}
+            if model_is_trained(config["models"][model])
+            else {}
+        )
+    return {"vectors": bios_vectors(world, lang, space, key)}
+
+
 def bios_vectors(world, lang, space, key="bios.classifier"):
     """The .vec file of a classifier's space for ``lang`` bios: the language's own
     vectors (``{lang}``), ENDEB (``endeb``, English only), or the language aligned to
@@ -844,17 +898,21 @@ def bios_vectors(world, lang, space, key="bios.classifier"):
     src, _, tgt = space.partition("-")
     if not tgt or zhao2020_space_lang(src) != lang:
         raise ValueError(
-            f"{key}: space {space!r} of {lang} bios is not {lang}, {lang}-<target> "
-            "or (English) endeb"
+            f"{key}: space {space!r} of {lang} bios is not {lang}, {lang}-<target>, "
+            "(English) endeb or the encoder (bios.classifier.encoder)"
         )
     return layout.path("zhao2020_aligned", world=world, src=src, tgt=tgt)
 
 
-def bios_space_vectors(wc):
-    """The vectors of a monolingual run (:func:`bios_vectors`)."""
-    return bios_vectors(
-        wc.world, wc.lang, wc.space, f"bios.classifier.monolingual.{wc.lang}"
-    )
+def bios_classifier_input(wc):
+    """The dataset, split and space of a monolingual run (:func:`bios_space_input`)."""
+    return {
+        "dataset": layout.path("bios_dataset", lang=wc.lang),
+        "split": layout.path("bios_split", lang=wc.lang),
+        **bios_space_input(
+            wc.world, wc.lang, wc.space, f"bios.classifier.monolingual.{wc.lang}"
+        ),
+    }
 
 
 def bios_transfer_section():
@@ -874,8 +932,8 @@ def bios_transfer_experiments():
                 f"bios.classifier.transfer.runs: {src}->{tgt} needs two different "
                 "languages of bios.languages"
             )
-        bios_vectors("-", src, src_space, "bios.classifier.transfer.runs")
-        bios_vectors("-", tgt, tgt_space, "bios.classifier.transfer.runs")
+        bios_space_input("-", src, src_space, "bios.classifier.transfer.runs")
+        bios_space_input("-", tgt, tgt_space, "bios.classifier.transfer.runs")
         for world in bios_classifier_section().get("worlds", config["worlds"]):
             for variant in variants:
                 text, sampling = variant.split("-")
@@ -884,19 +942,24 @@ def bios_transfer_experiments():
 
 
 def bios_transfer_input(wc):
-    """Both languages' datasets, splits and spaces of a transfer run."""
+    """Both languages' datasets, splits and spaces of a transfer run (the encoder: its
+    model directory once, when the workflow trains it)."""
+    source = bios_space_input(wc.world, wc.src, wc.src_space)
+    target = bios_space_input(wc.world, wc.tgt, wc.tgt_space)
     return {
         "source": layout.path("bios_dataset", lang=wc.src),
         "target": layout.path("bios_dataset", lang=wc.tgt),
         "source_split": layout.path("bios_split", lang=wc.src),
         "target_split": layout.path("bios_split", lang=wc.tgt),
-        "source_vectors": bios_vectors(wc.world, wc.src, wc.src_space),
-        "target_vectors": bios_vectors(wc.world, wc.tgt, wc.tgt_space),
+        **{f"source_{key}": path for key, path in source.items() if key == "vectors"},
+        **{f"target_{key}": path for key, path in target.items() if key == "vectors"},
+        **{key: path for key, path in source.items() if key == "encoder"},
     }
 
 
 def bios_transfer_settings():
-    """Share, full targets and labels of the transfer runs (the authors' defaults)."""
+    """Share, full targets and labels of the transfer runs (the authors' defaults; the
+    labels of a language in ``labels_by_language`` replace ``labels`` for its runs)."""
     from mgbias.bios.experiment import TRANSFER_LABELS
 
     section = bios_transfer_section()
@@ -904,6 +967,10 @@ def bios_transfer_settings():
         "share": section.get("share", 0.2),
         "full": list(section.get("full", ["de"])),
         "labels": list(section.get("labels", TRANSFER_LABELS)),
+        "labels_by_language": {
+            lang: list(labels)
+            for lang, labels in section.get("labels_by_language", {}).items()
+        },
     }
 
 
@@ -915,12 +982,14 @@ def bios_transfer_seeds(wc):
     ]
 
 
-def bios_transfer_outputs():
-    """Every configured transfer run's metrics JSON."""
+def bios_transfer_outputs(encoder=False):
+    """The metrics JSON of every configured transfer run on static spaces, or with
+    ``encoder``, on the encoder (Table 11)."""
     keys = ("world", "src", "tgt", "src_space", "tgt_space", "text", "sampling")
     return [
         layout.path("bios_finetune", **dict(zip(keys, run)))
         for run in bios_transfer_experiments()
+        if bios_is_encoder(run[3]) == encoder
     ]
 
 
@@ -931,25 +1000,28 @@ def bios_classifier_seeds(wc):
     return [step_seed("bios_classifier", wc.world, wc.lang, run) for run in range(runs)]
 
 
-def bios_classifier_outputs():
-    """Every configured classifier run's metrics JSON."""
+def bios_classifier_outputs(encoder=False):
+    """The metrics JSON of every configured monolingual run on a static space, or with
+    ``encoder``, on the encoder (Table 10)."""
     return [
         layout.path("bios_classifier", world=w, lang=l, space=s, text=t, sampling=m)
         for w, l, s, t, m in bios_classifier_experiments()
+        if bios_is_encoder(s) == encoder
     ]
 
 
 def bios_targets():
-    """Table 5, Figure 2 and its counts, and the classifier table when configured and
-    the vectors are (``zhao2020:``; without it the classifier's table is named on
-    stderr as not planned, and can still be asked for as a target)."""
+    """Table 5, Figure 2 and its counts, the classifier tables on static spaces when
+    configured and the vectors are (``zhao2020:``; without it these tables are named on
+    stderr as not planned, and can still be asked for as targets), and the encoder's
+    Tables 10 and 11 when configured."""
     if not BIOS:
         return []
     keys = ["bios_table5", "bios_table5_markdown", "bios_counts", "bios_figure2"]
     tables = []
-    if bios_classifier_experiments():
+    if bios_classifier_outputs():
         tables += ["bios_monolingual", "bios_monolingual_markdown"]
-    if bios_transfer_experiments():
+    if bios_transfer_outputs():
         tables += ["bios_transfer", "bios_transfer_markdown"]
     if tables and not ZHAO2020:
         print(
@@ -959,4 +1031,8 @@ def bios_targets():
         )
     elif tables:
         keys += tables
+    if bios_classifier_outputs(encoder=True):
+        keys += ["bios_table10", "bios_table10_markdown"]
+    if bios_transfer_outputs(encoder=True):
+        keys += ["bios_table11", "bios_table11_markdown"]
     return [layout.path(key) for key in keys]

@@ -1,11 +1,15 @@
 """Train and test the occupation classifier on one language's bios with one embedding
 space (Zhao et al. 2020, §5), once per seed.
 
-Inputs: ``dataset`` (bios JSON lines), ``split`` (ids per part), ``vectors`` (.vec).
+Inputs: ``dataset`` (bios JSON lines), ``split`` (ids per part), ``vectors`` (.vec; not
+with an encoder), ``encoder`` (a workflow-trained encoder's directory, if any).
 Outputs: ``metrics``: JSON (mean metrics, each run's); ``tpr``: CSV
 (mgbias.bios.experiment.TPR_COLUMNS).
-Params: ``settings`` (mgbias.bios.experiment.ClassifierSettings fields); ``seeds``;
-``world``, ``lang``, ``space``, ``text`` (scrubbed/raw), ``sampling`` (original/balanced).
+Params: ``settings`` (mgbias.bios.experiment.ClassifierSettings fields); ``encoder``
+(None, or mgbias.bios.encoder.EncoderSettings fields with ``source`` and ``revision``:
+the space is that frozen encoder's hidden states, Table 10; with ``occupations``, only
+those bios are kept); ``seeds``; ``world``,
+``lang``, ``space``, ``text`` (scrubbed/raw), ``sampling`` (original/balanced).
 A checkpoint per run (``<metrics>.<run>.pt``) lets a killed job resume; it is removed
 once the outputs are written.
 """
@@ -16,10 +20,12 @@ import os
 import torch
 
 from mgbias.atomic import write_json
+from mgbias.bios.encoder import load_space
 from mgbias.bios.experiment import (
     TPR_COLUMNS,
     ClassifierSettings,
     apply_split,
+    keep_labels,
     mean_metrics,
     run_classifier,
     tpr_rows,
@@ -35,13 +41,24 @@ with job_log(smk.log[0]) as log:
     settings = ClassifierSettings.from_config(dict(smk.params.settings))
     with open(smk.input.split, encoding="utf-8") as handle:
         parts = apply_split(read_records(smk.input.dataset), json.load(handle), smk.input.split)
+    space = load_space(smk.params.encoder, smk.input, "vectors", settings.device)
+    occupations = (smk.params.encoder or {}).get("occupations")
+    if occupations:
+        parts = keep_labels(parts, occupations)
+        log.info("occupations: %s", occupations)
+        if not all(parts.values()):
+            raise ValueError(
+                f"{smk.input.dataset}: a split part has no bios of {occupations} (the "
+                "transfer labels of the encoder's runs, bios.classifier.encoder.labels)"
+            )
+    log.info("space %s: %s", smk.params.space, space)
     runs, rows, checkpoints = [], [], []
     for run, seed in enumerate(smk.params.seeds):
         checkpoint = f"{smk.output.metrics}.{run}.pt"
         checkpoints.append(checkpoint)
         result = run_classifier(
             parts,
-            smk.input.vectors,
+            space,
             settings,
             text=smk.params.text,
             balanced=smk.params.sampling == "balanced",
@@ -70,7 +87,7 @@ with job_log(smk.log[0]) as log:
             "experiment": experiment,
             "metrics": mean_metrics([run["metrics"] for run in runs]),
             "runs": runs,
-            "settings": dict(smk.params.settings),
+            "settings": {**dict(smk.params.settings), "encoder": smk.params.encoder},
         },
     )
     for checkpoint in checkpoints:

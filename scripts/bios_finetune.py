@@ -2,12 +2,16 @@
 language's space, and test it there (Zhao et al. 2020, §5 transfer), once per seed.
 
 Inputs: ``source``/``target`` (bios JSON lines), ``source_split``/``target_split``
-(ids per part), ``source_vectors``/``target_vectors`` (.vec, one dimension).
+(ids per part), ``source_vectors``/``target_vectors`` (.vec, one dimension; not with an
+encoder), ``encoder`` (a workflow-trained encoder's directory, if any).
 Outputs: ``metrics``: JSON (mean metrics, each run's); ``tpr``: CSV
 (mgbias.bios.experiment.TPR_COLUMNS).
-Params: ``settings`` (ClassifierSettings fields); ``transfer`` (``share``, ``full``:
-targets fine-tuned on their whole training split, ``labels``); ``seeds``; ``world``,
-``src``, ``tgt``, ``src_space``, ``tgt_space``, ``text``, ``sampling``.
+Params: ``settings`` (ClassifierSettings fields); ``encoder`` (None, or the frozen
+encoder of both sides: EncoderSettings fields with ``source`` and ``revision``; Table 11);
+``transfer`` (``share``, ``full``: targets fine-tuned on their whole training split,
+``labels``, ``labels_by_language``: a language's own labels, a run using those of both
+its languages); ``seeds``; ``world``, ``src``, ``tgt``, ``src_space``, ``tgt_space``,
+``text``, ``sampling``.
 Checkpoints per run and stage (``<metrics>.<run>.source.pt`` / ``.fine_tune.pt``) let a
 killed job resume; they are removed once the outputs are written.
 """
@@ -18,6 +22,7 @@ import os
 import torch
 
 from mgbias.atomic import write_json
+from mgbias.bios.encoder import load_space
 from mgbias.bios.experiment import (
     TPR_COLUMNS,
     ClassifierSettings,
@@ -25,6 +30,7 @@ from mgbias.bios.experiment import (
     mean_metrics,
     run_transfer,
     tpr_rows,
+    transfer_labels,
 )
 from mgbias.bios.pipeline import read_records
 from mgbias.bios.tables import write_csv
@@ -43,6 +49,17 @@ with job_log(smk.log[0]) as log:
     settings = ClassifierSettings.from_config(dict(smk.params.settings))
     transfer = dict(smk.params.transfer)
     share = 1.0 if smk.params.tgt in transfer["full"] else float(transfer["share"])
+    labels = transfer_labels(
+        smk.params.src, smk.params.tgt, transfer["labels"], transfer.get("labels_by_language")
+    )
+    log.info("%s -> %s: labels %s", smk.params.src, smk.params.tgt, labels)
+    source_space = load_space(smk.params.encoder, smk.input, "source_vectors", settings.device)
+    # one encoder serves both languages
+    target_space = (
+        source_space
+        if smk.params.encoder
+        else load_space(None, smk.input, "target_vectors", settings.device)
+    )
     source = parts(smk.input.source, smk.input.source_split)
     target = parts(smk.input.target, smk.input.target_split)
     runs, rows, checkpoints = [], [], []
@@ -54,10 +71,10 @@ with job_log(smk.log[0]) as log:
         result = run_transfer(
             source,
             target,
-            smk.input.source_vectors,
-            smk.input.target_vectors,
+            source_space,
+            target_space,
             settings,
-            labels=transfer["labels"],
+            labels=labels,
             share=share,
             text=smk.params.text,
             balanced=smk.params.sampling == "balanced",
@@ -84,7 +101,13 @@ with job_log(smk.log[0]) as log:
             "experiment": {key: getattr(smk.params, key) for key in keys},
             "metrics": mean_metrics([run["metrics"] for run in runs]),
             "runs": runs,
-            "settings": {**dict(smk.params.settings), "transfer": transfer, "share": share},
+            "settings": {
+                **dict(smk.params.settings),
+                "transfer": transfer,
+                "share": share,
+                "labels": labels,
+                "encoder": smk.params.encoder,
+            },
         },
     )
     for checkpoint in checkpoints:

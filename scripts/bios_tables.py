@@ -1,12 +1,13 @@
 """Tables of the bios (Zhao et al. 2020): Table 5 (``part=table5``), the instances per
 occupation and gender behind Figure 2 (``part=counts``), or the monolingual classifier
 runs, Tables 6 and 14 (``part=monolingual``), or the transfer runs, Tables 7-9 and
-15-18 (``part=transfer``).
+15-18 (``part=transfer``), or the runs on the frozen encoder, Table 10 (``part=table10``)
+and Table 11 (``part=table11``).
 
 Inputs: ``datasets``: one JSON lines dataset per language, in ``params.languages`` order
 (table5, counts); ``results``: the classifier runs' metrics JSON (monolingual,
 transfer).
-Outputs: ``table`` (CSV), and with ``table5``, ``monolingual``, ``transfer`` ``markdown``.
+Outputs: ``table`` (CSV), and ``markdown`` with every part but ``counts``.
 """
 
 import json
@@ -15,10 +16,16 @@ from mgbias.atomic import write_text
 from mgbias.bios.pipeline import read_records
 from mgbias.bios.tables import (
     COUNT_COLUMNS,
+    ENCODER_COLUMNS,
+    ENCODER_TRANSFER_COLUMNS,
     MONOLINGUAL_COLUMNS,
     TABLE5_COLUMNS,
     TRANSFER_COLUMNS,
     counts,
+    encoder_markdown,
+    encoder_rows,
+    encoder_transfer_markdown,
+    encoder_transfer_rows,
     monolingual_markdown,
     monolingual_rows,
     table5,
@@ -44,6 +51,14 @@ with job_log(smk.log[0]) as log:
         rows = monolingual_rows([run_result(path) for path in smk.input.results])
         write_csv(smk.output.table, rows, MONOLINGUAL_COLUMNS)
         write_text(smk.output.markdown, monolingual_markdown(rows))
+    elif smk.params.part == "table10":
+        rows = encoder_rows([run_result(path) for path in smk.input.results])
+        write_csv(smk.output.table, rows, ENCODER_COLUMNS)
+        write_text(smk.output.markdown, encoder_markdown(rows))
+    elif smk.params.part == "table11":
+        rows = encoder_transfer_rows([run_result(path) for path in smk.input.results])
+        write_csv(smk.output.table, rows, ENCODER_TRANSFER_COLUMNS)
+        write_text(smk.output.markdown, encoder_transfer_markdown(rows))
     elif smk.params.part == "transfer":
         rows = transfer_rows([run_result(path) for path in smk.input.results])
         write_csv(smk.output.table, rows, TRANSFER_COLUMNS)

@@ -393,6 +393,27 @@ def _check_bios(config: dict) -> None:
         raise ConfigError(
             f"key 'bios.url': {section['url']!r} is not an http(s):// or file:// crawl root"
         )
+    _check_bios_encoder(config, section.get("classifier") or {})
+
+
+def _check_bios_encoder(config: dict, classifier: dict) -> None:
+    """The classifier's encoder is a configured model, and a transfer run uses it on both
+    sides or on neither."""
+    encoder = classifier.get("encoder")
+    if not encoder:
+        return
+    if encoder["model"] not in config["models"]:
+        raise ConfigError(
+            f"key 'bios.classifier.encoder.model': {encoder['model']!r} is not a key of "
+            f"models: {sorted(config['models'])}"
+        )
+    name = encoder.get("name") or encoder["model"]
+    for run in (classifier.get("transfer") or {}).get("runs", []):
+        if (run[2] == name) != (run[3] == name):
+            raise ConfigError(
+                f"key 'bios.classifier.transfer.runs': {run} mixes the encoder {name!r} "
+                "with a static space"
+            )
 
 
 def _check_zhao2020(config: dict) -> None:

@@ -1138,7 +1138,8 @@ _BIOS = [
         "results/bios/classifier/{world}/{lang}/{space}/{text}-{sampling}.json",
         "bios_classifier",
         "one occupation classifier experiment (BiGRU with attention on the frozen vectors "
-        "of `{space}`; `{text}`: scrubbed or raw bios; `{sampling}`: original or "
+        "of `{space}`, or the frozen encoder's hidden states when `{space}` names "
+        "`bios.classifier.encoder`; `{text}`: scrubbed or raw bios; `{sampling}`: original or "
         "gender-balanced train and dev): Avg, Female, Male accuracy and |Diff| on the test "
         "split, in points, averaged over `bios.classifier.runs` seeds",
         "JSON: `metrics` (avg, female, male, diff), `runs` (per seed: metrics, training, "
@@ -1198,6 +1199,40 @@ _BIOS = [
         "results/tables/bios_monolingual.md",
         "bios_monolingual",
         "the same, as Markdown, one table per world and language",
+        "Markdown",
+    ),
+    Output(
+        "bios_table10",
+        "results/tables/bios_table10.csv",
+        "bios_table10",
+        "Zhao et al. (2020), Table 10 (scrubbed, original sampling) and the configured "
+        "variants: the monolingual classifier on a frozen multilingual encoder's hidden "
+        "states (`bios.classifier.encoder`; the paper's M-BERT), per language",
+        "mgbias.bios.tables:ENCODER_COLUMNS",
+    ),
+    Output(
+        "bios_table10_markdown",
+        "results/tables/bios_table10.md",
+        "bios_table10",
+        "the same, as Markdown: rows EN, ES, DE, FR x Avg., Female, Male, |Diff|, one "
+        "table per world, encoder and variant",
+        "Markdown",
+    ),
+    Output(
+        "bios_table11",
+        "results/tables/bios_table11.csv",
+        "bios_table11",
+        "Zhao et al. (2020), Table 11: transfer on the frozen encoder (trained on the "
+        "source language, fine-tuned on a share of the target's training split, tested "
+        "on the target), per direction",
+        "mgbias.bios.tables:ENCODER_TRANSFER_COLUMNS",
+    ),
+    Output(
+        "bios_table11_markdown",
+        "results/tables/bios_table11.md",
+        "bios_table11",
+        "the same, as Markdown: rows EN→ES, EN→DE, EN→FR x Avg., Female, Male, |Diff|, "
+        "one table per world, encoder and variant",
         "Markdown",
     ),
 ]

@@ -4,8 +4,9 @@ One run of the tiny config with a one-language, one-snapshot bios section (two W
 files, one per job: two shards; the planted bios x 24, half of each group without their
 place of work): the dataset equals the planted bios, Table 5 and the counts equal the
 planted counts, the classifier on unscrubbed skewed bios has a larger |Diff| than on
-scrubbed balanced ones, and a lost shard reruns alone. The paper plan reads generated
-``wet.paths.gz`` listings of 64,000 files for each of the 16 snapshots.
+scrubbed balanced ones, Table 10 comes from a frozen (random, character-level) encoder
+saved as a local model, and a lost shard reruns alone. The paper plan reads
+generated ``wet.paths.gz`` listings of 64,000 files for each of the 16 snapshots.
 """
 
 from __future__ import annotations
@@ -28,13 +29,31 @@ from snakerun import checked, copy_workflow, planned_jobs, snakemake
 REPO = Path(__file__).resolve().parents[2]
 SNAPSHOT = "CC-MAIN-2018-34"
 TARGETS = ["bios_table5", "bios_counts", "bios_figure2"]
+CLASSIFIER_TABLES = ["bios_monolingual", "bios_table10"]
 SCALE = 24
+
+
+def save_character_encoder(directory: Path) -> Path:
+    """A seeded random 2-layer BERT (hidden 16, 64 positions) over single characters (a
+    WordPiece vocabulary of letters and ``##`` letters: no bio word is unknown), saved as a
+    local model: the frozen encoder of Tables 10 and 11 at no training cost."""
+    from fixtures.tiny_models import build_model, save_pretrained
+
+    from mgbias.mlm.wordpiece import build_bert_tokenizer
+
+    characters = "abcdefghijklmnopqrstuvwxyzäöüßéèàç0123456789_.,;:'-()"
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *characters]
+    vocab += [f"##{c}" for c in characters]
+    tokenizer = build_bert_tokenizer(vocab, model_max_length=64)
+    return save_pretrained(build_model("bert", len(vocab), seed=3), tokenizer, directory)
 
 
 @pytest.fixture(scope="module")
 def bios_run(tmp_path_factory) -> Path:
     workdir = copy_workflow(tmp_path_factory.mktemp("bios") / "run")
     config = yaml.safe_load((workdir / "tests/configs/tiny.yaml").read_text())
+    save_character_encoder(workdir / "encoder")
+    config["models"]["chars"] = {"source": "encoder", "mbe": False}
     config["bios"] = {
         "url": "file://data/demo/mirror/commoncrawl",
         "snapshots": [SNAPSHOT],
@@ -52,12 +71,17 @@ def bios_run(tmp_path_factory) -> Path:
             **{"min_df": 2, "rows": 300, "hidden": 16, "batch_size": 16, "normalize": True},
             **{"max_epochs": 30, "min_epochs": 2, "patience": 5, "runs": 3},
             "worlds": ["planted"],
-            "monolingual": {"de": ["de"]},
+            # Table 10 on the character encoder: its first 8 characters (Table 11's
+            # transfer would need a second language's bios: test_bios_scripts.py runs it)
+            "encoder": {"model": "chars", "max_pieces": 8, "max_len": 10},
+            "monolingual": {"de": ["de", "chars"]},
             "variants": ["raw-original", "scrubbed-balanced"],
+            # the encoder's runs keep the transfer labels (the paper's eight by default)
+            "transfer": {"labels": ["journalist", "nurse"]},
         },
     }
     (workdir / "bios.yaml").write_text(yaml.safe_dump(config))
-    checked(snakemake(workdir, *TARGETS, "bios_monolingual", config="bios.yaml"))
+    checked(snakemake(workdir, *TARGETS, *CLASSIFIER_TABLES, config="bios.yaml"))
     return workdir
 
 
@@ -126,8 +150,8 @@ def test_an_unparsable_wet_file_fails_its_extraction_job_alone(bios_run, tmp_pat
     assert not (run / f"results/bios/shards/de/{SNAPSHOT}/00001.jsonl").exists()
 
 
-def classifier_result(run: Path, text: str, sampling: str) -> dict:
-    path = run / f"results/bios/classifier/planted/de/de/{text}-{sampling}.json"
+def classifier_result(run: Path, text: str, sampling: str, space: str = "de") -> dict:
+    path = run / f"results/bios/classifier/planted/de/{space}/{text}-{sampling}.json"
     return json.loads(path.read_text())
 
 
@@ -171,6 +195,36 @@ def test_classifier_gap_is_larger_on_unscrubbed_skewed_than_scrubbed_balanced(bi
         in (bios_run / "results/tables/bios_monolingual.md").read_text()
     )
     assert not list((bios_run / "results/bios/classifier").rglob("*.pt"))
+
+
+def test_table_10_comes_from_the_frozen_encoder(bios_run):
+    """The character encoder's space, per variant (Table 10), from the seeds of the static
+    runs; the static table has none of its rows."""
+    table10 = read_csv(bios_run / "results/tables/bios_table10.csv")
+    assert [(r["table"], r["lang"], r["encoder"], r["text"], r["sampling"]) for r in table10] == [
+        ("", "de", "chars", "raw", "original"),
+        ("", "de", "chars", "scrubbed", "balanced"),
+    ]
+    result = classifier_result(bios_run, "raw", "original", "chars")
+    assert result["settings"]["encoder"]["source"] == "encoder"
+    assert result["settings"]["encoder"]["occupations"] == ["journalist", "nurse"]
+    run = result["runs"][0]
+    assert (run["training"]["encoder"], run["training"]["max_pieces"]) == ("chars", 8)
+    assert run["n"] == {"train": 116, "dev": 38, "test": 38}
+    assert [r["seed"] for r in result["runs"]] == [
+        r["seed"] for r in classifier_result(bios_run, "raw", "original")["runs"]
+    ]
+    tpr = read_csv(bios_run / "results/bios/classifier/planted/de/chars/raw-original.tpr.csv")
+    diff = sum(abs(float(r["tpr_male"]) - float(r["tpr_female"])) for r in tpr if r["run"] == "0")
+    assert diff / 2 == pytest.approx(run["metrics"]["diff"])
+    assert float(table10[0]["diff"]) == pytest.approx(result["metrics"]["diff"], abs=0.01)
+    assert (
+        "**chars (planted; raw, original)**"
+        in (bios_run / "results/tables/bios_table10.md").read_text()
+    )
+    static = read_csv(bios_run / "results/tables/bios_monolingual.csv")
+    assert {r["space"] for r in static} == {"de"}
+    assert not list((bios_run / "results/bios").rglob("*.pt"))
 
 
 def test_downloads_are_checksummed_and_a_failed_shard_reruns_alone(bios_run):

@@ -259,11 +259,27 @@ def test_paper_plan_draws_zhao2020s_figure1_with_the_papers_six_spanish_pairs(pl
 
 def test_paper_plan_trains_the_occupation_classifier_on_the_published_and_aligned_spaces(plan):
     """Zhao et al. (2020), §5: the monolingual grid (Tables 6 and 14: 20 spaces x original
-    and balanced) and the transfer grid (Tables 7-9, 15-18), on the downloaded vectors."""
+    and balanced; Table 10: M-BERT in 4 languages) and the transfer grid (Tables 7-9,
+    15-18: 30 runs; Table 11: EN -> ES, DE, FR on M-BERT), on the downloaded vectors and
+    the hub's M-BERT, each job on a GPU."""
     counts = job_counts(plan)
-    assert counts["bios_split"] == 4 and counts["bios_classifier"] == 40
-    assert counts["bios_finetune"] == 60
+    assert counts["bios_split"] == 4 and counts["bios_classifier"] == 40 + 8
+    assert counts["bios_finetune"] == 60 + 6
     assert counts["bios_monolingual"] == counts["bios_transfer"] == 1
-    blocks = [b for b in plan.split("\n\n") if re.search(r"^rule bios_classifier:", b, re.M)]
+    assert counts["bios_table10"] == counts["bios_table11"] == 1
+    blocks = [
+        b
+        for b in plan.split("\n\n")
+        if re.search(r"^rule (bios_classifier|bios_finetune):", b, re.M)
+    ]
+    assert all(re.search(r"resources: .*\bgpu=1\b", b) for b in blocks)
     own = next(b for b in blocks if "lang=es, space=es, text=scrubbed, sampling=original" in b)
     assert "data/raw/zhao2020/vectors/wiki.es.vec" in own
+    mbert = [b for b in blocks if re.search(r"space=mbert\b", b)]
+    languages = {re.search(r"lang=(\w+), space=mbert", b)[1] for b in mbert if "lang=" in b}
+    assert languages == {"en", "es", "de", "fr"}
+    targets = {re.search(r"src=en, tgt=(\w+), src_space=mbert", b)[1] for b in mbert if "src=" in b}
+    assert len(mbert) == 8 + 6 and targets == {"es", "de", "fr"}
+    # M-BERT comes from the Hugging Face cache: no vectors, no model directory as input
+    assert not any(".vec" in b or "models/mbert" in b for b in mbert)
+    assert "results/tables/bios_table10.csv" in plan and "bios_table11.md" in plan

@@ -8,7 +8,7 @@ attention over frozen word vectors.
 - :func:`embedding_matrix`: a fixed ``rows`` x dim matrix (10,000 rows, one shape in
   every language): row i + 1 the vector of word i, rows of words without a vector drawn
   from U(-0.3, 0.3), row 0 zeros.
-- :class:`BiGRUAttention`: frozen embedding, 1-layer BiGRU (64 per direction), dropout
+- :class:`BiGRUAttention`: frozen token features, 1-layer BiGRU (64 per direction), dropout
   0.25, attention ``w2^T (W1 h + b1)`` (no tanh unless ``tanh=True``), masked softmax,
   dropout, linear layer.
 - :func:`train`: class-weighted cross-entropy ("balanced" weights), Adam with amsgrad
@@ -18,6 +18,10 @@ attention over frozen word vectors.
 - :func:`load_for_transfer`: restore a trained model's weights except the embedding, so
   the target language's matrix stays in place (the published code also restored the
   source embedding; not repeated here).
+
+The token features are either that frozen matrix or a frozen encoder's last-layer hidden
+states (:mod:`mgbias.bios.encoder`, Tables 10 and 11); the network, training and
+prediction are the same. Training and prediction run on the GPU when present.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import nn
+
+from mgbias.devices import pick_device
 
 TOKEN_RE = re.compile(r"(?u)\b\w\w+\b")
 
@@ -89,11 +95,14 @@ def embedding_matrix(
 
 
 class BiGRUAttention(nn.Module):
-    """The authors' HAN-style classifier over a frozen embedding matrix."""
+    """The authors' HAN-style classifier over frozen token features: the lookup of a
+    frozen embedding matrix (ids, 0 = padding) or a frozen encoder's hidden states
+    (:class:`mgbias.bios.encoder.FrozenEncoder`: ids and attention mask, the mask marking
+    the tokens); only the GRU, attention and output weights train."""
 
     def __init__(
         self,
-        embedding: np.ndarray,
+        embedding,
         n_classes: int,
         *,
         hidden: int = 64,
@@ -101,10 +110,18 @@ class BiGRUAttention(nn.Module):
         tanh: bool = False,
     ):
         super().__init__()
-        self.embedding = nn.Embedding.from_pretrained(
-            torch.as_tensor(embedding, dtype=torch.float32), freeze=True, padding_idx=0
-        )
-        self.gru = nn.GRU(embedding.shape[1], hidden, batch_first=True, bidirectional=True)
+        if isinstance(embedding, np.ndarray):
+            self.embedding = nn.Embedding.from_pretrained(
+                torch.as_tensor(embedding, dtype=torch.float32), freeze=True, padding_idx=0
+            )
+            self.encoder = None
+            dim = embedding.shape[1]
+        else:
+            # a plain attribute, not a submodule: never trained, saved or put in train mode
+            self.embedding = None
+            self.encoder = embedding
+            dim = embedding.dim
+        self.gru = nn.GRU(dim, hidden, batch_first=True, bidirectional=True)
         self.dropout = nn.Dropout(dropout)
         self.w1 = nn.Linear(2 * hidden, hidden)
         self.w2 = nn.Linear(hidden, 1, bias=False)
@@ -115,16 +132,30 @@ class BiGRUAttention(nn.Module):
             if layer.bias is not None:
                 nn.init.normal_(layer.bias, 0.0, 0.01)
 
-    def forward(self, ids: torch.Tensor) -> torch.Tensor:
-        """Class logits of a batch of id sequences (0 = padding)."""
-        mask = ids != 0
+    def forward(self, ids: torch.Tensor, attention_mask: torch.Tensor | None = None):
+        """Class logits of a batch of id sequences (0 = padding), or with an encoder, of
+        ids (or the encoder's features of them, computed beforehand: floats) and their
+        attention mask."""
+        if self.encoder is None:
+            features, mask = self.embedding(ids), ids != 0
+        else:
+            if attention_mask is None:
+                raise ValueError("an encoder's features need the attention mask")
+            device = self.gru.weight_ih_l0.device
+            features = ids if ids.is_floating_point() else self.encoder(ids, attention_mask)
+            features = features.to(device)
+            mask = attention_mask[:, : features.shape[1]].to(device) != 0
+        return self.attend(features, mask)
+
+    def attend(self, features: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """BiGRU over the masked token features, attention, output layer."""
         lengths = mask.sum(dim=1).clamp(min=1)
         packed = nn.utils.rnn.pack_padded_sequence(
-            self.embedding(ids), lengths.cpu(), batch_first=True, enforce_sorted=False
+            features, lengths.cpu(), batch_first=True, enforce_sorted=False
         )
         states, _ = self.gru(packed)
         states, _ = nn.utils.rnn.pad_packed_sequence(
-            states, batch_first=True, total_length=ids.shape[1]
+            states, batch_first=True, total_length=features.shape[1]
         )
         states = self.dropout(states)
         scores = self.w1(states)
@@ -165,34 +196,56 @@ def _resumable(settings: dict) -> dict:
     return {k: v for k, v in settings.items() if k not in ("max_epochs", "patience")}
 
 
-def _loss(model, ids, labels, criterion, batch_size) -> float:
+def _arrays(inputs) -> tuple[np.ndarray, ...]:
+    """The model's input arrays: ids, or (ids, attention mask)."""
+    return inputs if isinstance(inputs, tuple) else (inputs,)
+
+
+def _rows(inputs, rows, device) -> tuple[torch.Tensor, ...]:
+    """The model's inputs of ``rows`` as tensors on ``device``."""
+    return tuple(torch.as_tensor(a[rows]).to(device) for a in _arrays(inputs))
+
+
+def model_device(model: nn.Module) -> torch.device:
+    """Where the model's trained weights are."""
+    return next(model.parameters()).device
+
+
+def _loss(model, inputs, labels, criterion, batch_size) -> float:
     model.eval()
+    device = model_device(model)
     total = 0.0
     with torch.no_grad():
-        for start in range(0, len(ids), batch_size):
+        for start in range(0, len(labels), batch_size):
             batch = slice(start, start + batch_size)
-            logits = model(torch.as_tensor(ids[batch]))
-            total += float(criterion(logits, torch.as_tensor(labels[batch]))) * len(ids[batch])
-    return total / len(ids)
+            logits = model(*_rows(inputs, batch, device))
+            target = torch.as_tensor(labels[batch]).to(device)
+            total += float(criterion(logits, target)) * len(target)
+    return total / len(labels)
 
 
 def train(
     model: BiGRUAttention,
-    train_data: tuple[np.ndarray, np.ndarray],
-    dev_data: tuple[np.ndarray, np.ndarray],
+    train_data: tuple,
+    dev_data: tuple,
     settings: TrainSettings = TrainSettings(),
     *,
     checkpoint: str | Path | None = None,
+    device: str | torch.device | None = None,
 ) -> dict:
     """Train ``model`` in place; keep the weights of the best development loss.
 
-    With ``checkpoint``, the state after each epoch is saved there (atomically) and a
-    run finding one resumes after its last epoch. Returns ``{"epochs", "best_epoch",
-    "dev_loss", "history"}``.
+    ``train_data`` and ``dev_data`` are ``(inputs, labels)``, the inputs an id array or
+    a tuple of arrays (ids and attention mask). The model moves to ``device`` (default:
+    CUDA when available, else CPU). With ``checkpoint``, the state after each epoch is
+    saved there (atomically) and a run finding one resumes after its last epoch.
+    Returns ``{"epochs", "best_epoch", "dev_loss", "history"}``.
     """
-    ids, labels = train_data
+    inputs, labels = train_data
+    device = pick_device(None if device is None else str(device))
+    model.to(device)
     n_classes = model.out.out_features
-    criterion = nn.CrossEntropyLoss(weight=class_weights(labels, n_classes))
+    criterion = nn.CrossEntropyLoss(weight=class_weights(labels, n_classes).to(device))
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.Adam(
         trainable, lr=settings.lr, weight_decay=settings.weight_decay, amsgrad=True
@@ -201,23 +254,26 @@ def train(
     torch.manual_seed(settings.seed)
     state = {"epoch": 0, "best_loss": float("inf"), "best_epoch": 0, "best": None, "history": []}
     if checkpoint is not None and Path(checkpoint).exists():
-        saved = torch.load(checkpoint, weights_only=False)
+        saved = torch.load(checkpoint, weights_only=False, map_location=device)
         if _resumable(saved["settings"]) != _resumable(asdict(settings)):
             raise ValueError(f"{checkpoint} was written with other settings")
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
-        generator.set_state(saved["generator"])
-        torch.set_rng_state(saved["torch_rng"])
+        generator.set_state(saved["generator"].cpu())
+        torch.set_rng_state(saved["torch_rng"].cpu())
+        if saved.get("cuda_rng") is not None and torch.cuda.is_available():
+            torch.cuda.set_rng_state_all([state.cpu() for state in saved["cuda_rng"]])
         state = saved["state"]
     while state["epoch"] < settings.max_epochs:
         if state["epoch"] - state["best_epoch"] > settings.patience:
             break
         model.train()
-        order = torch.randperm(len(ids), generator=generator).numpy()
-        for start in range(0, len(ids), settings.batch_size):
+        order = torch.randperm(len(labels), generator=generator).numpy()
+        for start in range(0, len(labels), settings.batch_size):
             batch = order[start : start + settings.batch_size]
             optimizer.zero_grad()
-            loss = criterion(model(torch.as_tensor(ids[batch])), torch.as_tensor(labels[batch]))
+            logits = model(*_rows(inputs, batch, device))
+            loss = criterion(logits, torch.as_tensor(labels[batch]).to(device))
             loss.backward()
             nn.utils.clip_grad_norm_(trainable, settings.clip)
             optimizer.step()
@@ -236,6 +292,7 @@ def train(
                     "optimizer": optimizer.state_dict(),
                     "generator": generator.get_state(),
                     "torch_rng": torch.get_rng_state(),
+                    "cuda_rng": torch.cuda.get_rng_state_all() if device.type == "cuda" else None,
                     "state": state,
                     "settings": asdict(settings),
                 },
@@ -252,19 +309,25 @@ def train(
     }
 
 
-def predict(model: BiGRUAttention, ids: np.ndarray, batch_size: int = 512) -> np.ndarray:
-    """Argmax class of each sequence."""
+def predict(model: BiGRUAttention, inputs, batch_size: int = 512) -> np.ndarray:
+    """Argmax class of each sequence (``inputs``: ids, or ids and attention mask), on the
+    model's device."""
     model.eval()
+    device = model_device(model)
+    n = len(_arrays(inputs)[0])
     out = []
     with torch.no_grad():
-        for start in range(0, len(ids), batch_size):
-            out.append(model(torch.as_tensor(ids[start : start + batch_size])).argmax(dim=1))
+        for start in range(0, n, batch_size):
+            batch = slice(start, start + batch_size)
+            out.append(model(*_rows(inputs, batch, device)).argmax(dim=1).cpu())
     return torch.cat(out).numpy() if out else np.zeros(0, dtype=np.int64)
 
 
 def load_for_transfer(model: BiGRUAttention, source_state: Mapping[str, torch.Tensor]) -> None:
-    """Load a source model's weights into ``model`` except its embedding (the target's)."""
+    """Load a source model's weights into ``model`` except its embedding (the target's;
+    an encoder is not in the state, so every weight of an encoder model loads)."""
     kept = {k: v for k, v in source_state.items() if not k.startswith("embedding.")}
     missing, unexpected = model.load_state_dict(kept, strict=False)
-    if unexpected or set(missing) != {"embedding.weight"}:
+    own = {"embedding.weight"} if model.embedding is not None else set()
+    if unexpected or set(missing) != own:
         raise ValueError(f"source state does not fit: missing {missing}, unexpected {unexpected}")

@@ -7,10 +7,15 @@
 - :func:`read_vectors_for`: the rows of a ``.vec`` file for the vocabulary's words only;
   :func:`unit_rows` scales them to unit length (``normalize``, off as the authors: for
   barely trained demo vectors, whose tiny rows leave "er" and "sie" indistinguishable).
-- :func:`run_classifier`: vocabulary on the unscrubbed training bios, the fixed-size
-  frozen embedding of the given vectors, gender-balanced upsampling of train and dev
-  (optional; the test split is never balanced), training with a checkpoint, and the
-  gender gap on the test split (:func:`mgbias.bios.fairness.gender_gap`).
+- :class:`VectorSpace` / :class:`EncoderSpace`: a run's token features, the frozen
+  fixed-size embedding of a ``.vec`` file (vocabulary on the unscrubbed training bios) or
+  a frozen encoder's hidden states (:mod:`mgbias.bios.encoder`; Tables 10 and 11).
+- :func:`run_classifier`: the token features of a space, gender-balanced upsampling of
+  train and dev (optional; the test split is never balanced), training with a
+  checkpoint (on the GPU when present: ``device``), and the gender gap on the test split
+  (:func:`mgbias.bios.fairness.gender_gap`).
+- :func:`run_transfer`: train on one language, fine-tune on a share of another's
+  training split with its space, test there (static spaces or encoders on both sides).
 - :func:`mean_metrics`: the metrics of several seeded runs, averaged.
 """
 
@@ -18,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -55,6 +60,7 @@ class ClassifierSettings:
     min_epochs: int = 5
     patience: int = 5
     skip: tuple[str, ...] = ("accountant", "dentist")
+    device: str = "auto"
 
     @classmethod
     def from_config(
@@ -62,9 +68,11 @@ class ClassifierSettings:
     ) -> ClassifierSettings:
         """The settings of a config section; keys not named here are ignored only if
         they are the experiment grid's (``worlds``, ``monolingual``, ``texts``,
-        ``samplings``, ``variants``, ``runs``)."""
+        ``samplings``, ``variants``, ``runs``, ``transfer``) or the encoder's
+        (``encoder``: :class:`mgbias.bios.encoder.EncoderSettings`)."""
         section = dict(section or {})
         grid = {"worlds", "monolingual", "texts", "samplings", "variants", "runs", "transfer"}
+        grid.add("encoder")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(section) - known - grid)
         if unknown:
@@ -176,9 +184,88 @@ def prepare_parts(
     return out, sorted(dropped)
 
 
+@dataclass
+class TokenFeatures:
+    """What a run's classifier reads tokens with: ``table`` (the frozen embedding matrix,
+    or a :class:`mgbias.bios.encoder.FrozenEncoder`), ``inputs`` (texts -> the model's
+    input arrays) and ``info`` (recorded with the training)."""
+
+    table: object
+    inputs: Callable[[Sequence[str]], object]
+    info: dict
+
+
+class VectorSpace:
+    """A static space: the ``.vec`` file of the frozen embedding matrix (Tables 6-9,
+    14-18). Per run, the vocabulary is fit on the unscrubbed training bios (for either
+    text, as the authors did) and the matrix built of its words' vectors."""
+
+    def __init__(self, path: str | Path):
+        self.path = path
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    @property
+    def dim(self) -> int:
+        return vec_dim(self.path)
+
+    def features(
+        self, train: Sequence[dict], settings: ClassifierSettings, seed: int, key=None
+    ) -> TokenFeatures:
+        from mgbias.bios.classifier import encode, fit_vocabulary
+
+        vocabulary = fit_vocabulary(
+            [r["raw"] for r in train], min_df=settings.min_df, max_df=settings.max_df
+        )
+        vectors = read_vectors_for(self.path, vocabulary)
+        if settings.normalize:
+            vectors = unit_rows(vectors)
+        matrix = embedding_matrix_for(vocabulary, vectors, settings, self.path, seed, key)
+        return TokenFeatures(
+            matrix,
+            lambda texts: encode(texts, vocabulary, settings.max_len),
+            {"vocabulary": len(vocabulary), "with_vector": len(vectors)},
+        )
+
+
+class EncoderSpace:
+    """A frozen encoder's hidden states as the token features (Tables 10 and 11)."""
+
+    def __init__(self, encoder):
+        self.encoder = encoder
+
+    def __str__(self) -> str:
+        return f"encoder {self.encoder.name}"
+
+    @property
+    def dim(self) -> int:
+        return self.encoder.dim
+
+    def features(
+        self, train: Sequence[dict], settings: ClassifierSettings, seed: int, key=None
+    ) -> TokenFeatures:
+        encoder = self.encoder
+        info = {"encoder": encoder.name, "revision": encoder.revision}
+        info.update(max_pieces=encoder.max_pieces, max_len=encoder.max_len)
+        info.update(cache_mb=encoder.cache_mb)
+        return TokenFeatures(encoder, encoder.inputs, info)
+
+
+def as_space(space) -> VectorSpace | EncoderSpace:
+    """A space given as a ``.vec`` path, a frozen encoder, or a space."""
+    from mgbias.bios.encoder import FrozenEncoder
+
+    if isinstance(space, VectorSpace | EncoderSpace):
+        return space
+    if isinstance(space, FrozenEncoder):
+        return EncoderSpace(space)
+    return VectorSpace(space)
+
+
 def run_classifier(
     parts: Mapping[str, list[dict]],
-    vectors_path: str | Path,
+    space,
     settings: ClassifierSettings,
     *,
     text: str,
@@ -186,48 +273,34 @@ def run_classifier(
     seed: int,
     checkpoint: str | Path | None = None,
 ) -> RunResult:
-    """Train on ``parts['train']`` (model selection on dev) and test on ``parts['test']``."""
+    """Train on ``parts['train']`` (model selection on dev) and test on ``parts['test']``,
+    with the token features of ``space`` (a ``.vec`` path, a frozen encoder or a space:
+    :func:`as_space`)."""
     import torch
 
-    from mgbias.bios.classifier import (
-        BiGRUAttention,
-        embedding_matrix,
-        encode,
-        fit_vocabulary,
-        predict,
-        train,
-    )
+    from mgbias.bios.classifier import BiGRUAttention, predict, train
 
     check_seed(seed)
     if text not in TEXTS:
         raise ValueError(f"text must be one of {sorted(TEXTS)}, got {text!r}")
     field = TEXTS[text]
-    # the authors fit the vocabulary on the unscrubbed training bios, for either text
-    vocabulary = fit_vocabulary(
-        [r["raw"] for r in parts["train"]], min_df=settings.min_df, max_df=settings.max_df
-    )
+    features = as_space(space).features(parts["train"], settings, seed)
     used, dropped = prepare_parts(parts, balanced=balanced, seed=seed)
     labels = sorted({r["title"] for part in used.values() for r in part})
     index = {title: i for i, title in enumerate(labels)}
 
-    def data(name: str) -> tuple[np.ndarray, np.ndarray]:
+    def data(name: str):
         records = used[name]
-        ids = encode([r[field] for r in records], vocabulary, settings.max_len)
-        return ids, np.array([index[r["title"]] for r in records], dtype=np.int64)
+        inputs = features.inputs([r[field] for r in records])
+        return inputs, np.array([index[r["title"]] for r in records], dtype=np.int64)
 
-    vectors = read_vectors_for(vectors_path, vocabulary)
-    if settings.normalize:
-        vectors = unit_rows(vectors)
-    matrix = embedding_matrix(
-        vocabulary,
-        vectors,
-        rows=settings.rows,
-        dim=vec_dim(vectors_path),
-        seed=derive_seed(seed, "embedding"),
-    )
     torch.manual_seed(derive_seed(seed, "init"))
     model = BiGRUAttention(
-        matrix, len(labels), hidden=settings.hidden, dropout=settings.dropout, tanh=settings.tanh
+        features.table,
+        len(labels),
+        hidden=settings.hidden,
+        dropout=settings.dropout,
+        tanh=settings.tanh,
     )
     training = train(
         model,
@@ -235,14 +308,15 @@ def run_classifier(
         data("dev"),
         settings.train_settings(derive_seed(seed, "train")),
         checkpoint=checkpoint,
+        device=settings.device,
     )
-    test_ids, _ = data("test")
-    predicted = [labels[i] for i in predict(model, test_ids, settings.batch_size)]
+    test_inputs, _ = data("test")
+    predicted = [labels[i] for i in predict(model, test_inputs, settings.batch_size)]
     test = used["test"]
     gap = gender_gap(
         [r["title"] for r in test], predicted, [r["gender"] for r in test], skip=settings.skip
     )
-    training.update(vocabulary=len(vocabulary), with_vector=len(vectors))
+    training.update(features.info)
     return RunResult(
         metrics={"avg": gap.avg, "female": gap.female, "male": gap.male, "diff": gap.diff},
         tpr=gap.tpr,
@@ -296,6 +370,28 @@ TRANSFER_LABELS = (
 )
 
 
+#: The authors' French transfer runs used seven of the eight (their ``cache_7l``): their
+#: French title lexicon maps "professeur" to teacher, so French bios have no professor
+#: (the checklist's §4, item 11; professor is also absent from their French occupations
+#: with at least 200 bios, App. A.4).
+FRENCH_TRANSFER_LABELS = tuple(label for label in TRANSFER_LABELS if label != "professor")
+
+
+def transfer_labels(
+    src: str,
+    tgt: str,
+    labels: Sequence[str],
+    by_language: Mapping[str, Sequence[str]] | None = None,
+) -> list[str]:
+    """The occupations of a ``src`` -> ``tgt`` transfer run, sorted: those of both
+    languages, a language's being its ``by_language`` entry, else ``labels``."""
+    by_language = by_language or {}
+    chosen = set(by_language.get(src, labels)) & set(by_language.get(tgt, labels))
+    if not chosen:
+        raise ValueError(f"transfer {src}->{tgt}: no occupation in both languages' labels")
+    return sorted(chosen)
+
+
 def fine_tune_share(records: Sequence[dict], share: float, seed: int) -> list[dict]:
     """A seeded ``share`` of ``records`` (at least one; all with ``share`` 1), in input
     order: the target's training bios of the transfer's fine-tuning."""
@@ -315,31 +411,36 @@ def keep_labels(parts: Mapping[str, list[dict]], labels: Sequence[str]) -> dict[
     return {name: [r for r in part if r["title"] in wanted] for name, part in parts.items()}
 
 
-def transfer_model(source, target_matrix: np.ndarray, settings: ClassifierSettings):
-    """A model on ``target_matrix`` with every other weight of ``source`` (trained);
-    raises if the embedding after loading is not the target's."""
+def transfer_model(source, target_table, settings: ClassifierSettings):
+    """A model on ``target_table`` (the target's frozen matrix or encoder) with every
+    other weight of ``source`` (trained); raises if the model after loading does not
+    read the target's features."""
     import torch
 
     from mgbias.bios.classifier import BiGRUAttention, load_for_transfer
 
     model = BiGRUAttention(
-        target_matrix,
+        target_table,
         source.out.out_features,
         hidden=settings.hidden,
         dropout=settings.dropout,
         tanh=settings.tanh,
     )
     load_for_transfer(model, source.state_dict())
-    if not torch.equal(model.embedding.weight, torch.as_tensor(target_matrix, dtype=torch.float32)):
-        raise AssertionError("the transferred model lost the target embedding")
+    if isinstance(target_table, np.ndarray):
+        target = torch.as_tensor(target_table, dtype=torch.float32)
+        if not torch.equal(model.embedding.weight, target):
+            raise AssertionError("the transferred model lost the target embedding")
+    elif model.encoder is not target_table:
+        raise AssertionError("the transferred model lost the target encoder")
     return model
 
 
 def run_transfer(
     source_parts: Mapping[str, list[dict]],
     target_parts: Mapping[str, list[dict]],
-    source_vectors: str | Path,
-    target_vectors: str | Path,
+    source_space,
+    target_space,
     settings: ClassifierSettings,
     *,
     labels: Sequence[str],
@@ -351,10 +452,12 @@ def run_transfer(
 ) -> RunResult:
     """Train on the source language with the source space, fine-tune on a seeded
     ``share`` of the target's training split with the target space (all weights but
-    the embedding carried over), test on the target's test split; only ``labels``."""
+    the embedding carried over), test on the target's test split; only ``labels``.
+    The spaces are ``.vec`` paths, frozen encoders or spaces (:func:`as_space`), both
+    static or both encoders, of one dimension."""
     import torch
 
-    from mgbias.bios.classifier import BiGRUAttention, encode, fit_vocabulary, train
+    from mgbias.bios.classifier import BiGRUAttention, predict, train
 
     check_seed(seed)
     if text not in TEXTS:
@@ -369,49 +472,59 @@ def run_transfer(
         for part, records in parts.items():
             if not records:
                 raise ValueError(f"no {name} {part} bios of the transfer labels {labels}")
-    dims = {vec_dim(source_vectors), vec_dim(target_vectors)}
-    if len(dims) != 1:
+    source_space, target_space = as_space(source_space), as_space(target_space)
+    if type(source_space) is not type(target_space):
         raise ValueError(
-            f"{source_vectors} and {target_vectors} differ in dimension: {sorted(dims)}"
+            f"{source_space} and {target_space}: a transfer runs static spaces or encoders "
+            "on both sides"
         )
+    dims = {source_space.dim, target_space.dim}
+    if len(dims) != 1:
+        raise ValueError(f"{source_space} and {target_space} differ in dimension: {sorted(dims)}")
 
-    def side(parts, vectors_path, key):
-        vocabulary = fit_vocabulary(
-            [r["raw"] for r in parts["train"]], min_df=settings.min_df, max_df=settings.max_df
-        )
+    def side(parts, space, key):
+        features = space.features(parts["train"], settings, seed, key)
         used, dropped = prepare_parts(parts, balanced=balanced, seed=derive_seed(seed, key))
-        vectors = read_vectors_for(vectors_path, vocabulary)
-        if settings.normalize:
-            vectors = unit_rows(vectors)
-        matrix = embedding_matrix_for(vocabulary, vectors, settings, vectors_path, seed, key)
 
         def data(name):
             records = used[name]
-            ids = encode([r[field] for r in records], vocabulary, settings.max_len)
-            return ids, np.array([index[r["title"]] for r in records], dtype=np.int64)
+            inputs = features.inputs([r[field] for r in records])
+            return inputs, np.array([index[r["title"]] for r in records], dtype=np.int64)
 
-        return used, dropped, matrix, data
+        return used, dropped, features.table, data
 
     first, second = checkpoints if checkpoints is not None else (None, None)
-    _, dropped_src, src_matrix, src_data = side(source, source_vectors, "source")
+    _, dropped_src, src_table, src_data = side(source, source_space, "source")
     torch.manual_seed(derive_seed(seed, "init"))
     model = BiGRUAttention(
-        src_matrix,
+        src_table,
         len(labels),
         hidden=settings.hidden,
         dropout=settings.dropout,
         tanh=settings.tanh,
     )
     train_settings = settings.train_settings(derive_seed(seed, "train"))
-    trained = train(model, src_data("train"), src_data("dev"), train_settings, checkpoint=first)
-    used, dropped_tgt, tgt_matrix, tgt_data = side(target, target_vectors, "target")
-    tuned_model = transfer_model(model, tgt_matrix, settings)
+    trained = train(
+        model,
+        src_data("train"),
+        src_data("dev"),
+        train_settings,
+        checkpoint=first,
+        device=settings.device,
+    )
+    used, dropped_tgt, tgt_table, tgt_data = side(target, target_space, "target")
+    tuned_model = transfer_model(model, tgt_table, settings)
     tune_settings = settings.train_settings(derive_seed(seed, "fine-tune"))
-    tuned = train(tuned_model, tgt_data("train"), tgt_data("dev"), tune_settings, checkpoint=second)
-    test_ids, _ = tgt_data("test")
-    from mgbias.bios.classifier import predict
-
-    predicted = [labels[i] for i in predict(tuned_model, test_ids, settings.batch_size)]
+    tuned = train(
+        tuned_model,
+        tgt_data("train"),
+        tgt_data("dev"),
+        tune_settings,
+        checkpoint=second,
+        device=settings.device,
+    )
+    test_inputs, _ = tgt_data("test")
+    predicted = [labels[i] for i in predict(tuned_model, test_inputs, settings.batch_size)]
     test = used["test"]
     gap = gender_gap(
         [r["title"] for r in test], predicted, [r["gender"] for r in test], skip=settings.skip

@@ -1,4 +1,5 @@
-"""Counts of the bios datasets: Zhao et al. (2020) Table 5 and the data of Figure 2.
+"""Counts of the bios datasets: Zhao et al. (2020) Table 5 and the data of Figure 2; the
+classifier tables (6-11, 14-18) of the runs' metrics.
 
 Table 5 gives, per language, the number of occupations and of instances; Figure 2 the
 instances per occupation and gender for the occupations with at least 200 instances.
@@ -253,3 +254,126 @@ def transfer_markdown(rows: list[dict]) -> str:
                 f"{row['male']:.2f} | {row['diff']:.2f} |"
             )
     return "\n".join(lines) + "\n"
+
+
+ENCODER_COLUMNS = [
+    "table",
+    "world",
+    "lang",
+    "encoder",
+    "text",
+    "sampling",
+    "runs",
+    "avg",
+    "female",
+    "male",
+    "diff",
+]
+ENCODER_TRANSFER_COLUMNS = [
+    "table",
+    "world",
+    "src",
+    "tgt",
+    "encoder",
+    "text",
+    "sampling",
+    "runs",
+    "avg",
+    "female",
+    "male",
+    "diff",
+]
+
+#: The paper's row order of Tables 10 and 11 (other languages follow, sorted).
+LANGUAGE_ORDER = ("en", "es", "de", "fr")
+
+
+def _language_rank(lang: str) -> tuple[int, str]:
+    return (LANGUAGE_ORDER.index(lang) if lang in LANGUAGE_ORDER else len(LANGUAGE_ORDER), lang)
+
+
+def _encoder_row(r: dict, table: str, keys: tuple[str, ...], space: str) -> dict:
+    return {
+        "table": table if (r["text"], r["sampling"]) == ("scrubbed", "original") else "",
+        **{key: r[key] for key in keys},
+        "encoder": r[space],
+        "text": r["text"],
+        "sampling": r["sampling"],
+        "runs": r["runs"],
+        **{key: round(r[key], 2) for key in ("avg", "female", "male", "diff")},
+    }
+
+
+def encoder_rows(results: list[dict]) -> list[dict]:
+    """Table 10: the monolingual runs on the encoder (``results``: dicts with world,
+    lang, space, text, sampling, runs and the metrics), ordered by world, encoder and
+    variant, then language (EN, ES, DE, FR); ``table`` 10 for scrubbed, original."""
+    rows = [_encoder_row(r, "10", ("world", "lang"), "space") for r in results]
+    return sorted(
+        rows,
+        key=lambda r: (
+            (r["world"], r["encoder"], r["table"] == "", r["text"], r["sampling"])
+            + _language_rank(r["lang"])
+        ),
+    )
+
+
+def encoder_transfer_rows(results: list[dict]) -> list[dict]:
+    """Table 11: the transfer runs on the encoder, ordered as :func:`encoder_rows` by
+    source, then target language."""
+    rows = [_encoder_row(r, "11", ("world", "src", "tgt"), "src_space") for r in results]
+    return sorted(
+        rows,
+        key=lambda r: (
+            (r["world"], r["encoder"], r["table"] == "", r["text"], r["sampling"])
+            + _language_rank(r["src"])
+            + _language_rank(r["tgt"])
+        ),
+    )
+
+
+def _encoder_markdown(rows: list[dict], title: str, label) -> str:
+    lines = [title]
+    groups: dict[tuple, list[dict]] = {}
+    for row in rows:
+        key = (row["table"], row["world"], row["encoder"], row["text"], row["sampling"])
+        groups.setdefault(key, []).append(row)
+    for (table, world, encoder, text, sampling), group in groups.items():
+        name = f"Table {table}: " if table else ""
+        lines += [
+            "",
+            f"**{name}{encoder} ({world}; {text}, {sampling})**",
+            "",
+            "| | Avg. | Female | Male | \\|Diff\\| |",
+            "|---|---|---|---|---|",
+        ]
+        for row in group:
+            lines.append(
+                f"| {label(row)} | {row['avg']:.2f} | {row['female']:.2f} | "
+                f"{row['male']:.2f} | {row['diff']:.2f} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def encoder_markdown(rows: list[dict]) -> str:
+    """Table 10 as Markdown: one table per world, encoder and variant, rows EN, ES, DE,
+    FR x (Avg., Female, Male, |Diff|)."""
+    return _encoder_markdown(
+        rows,
+        "Zhao et al. (2020), Table 10: the occupation classifier on a frozen multilingual "
+        "encoder's last-layer hidden states (the paper: M-BERT), per language (mgbias "
+        "demo or run); accuracies and |Diff| in points.",
+        lambda row: row["lang"].upper(),
+    )
+
+
+def encoder_transfer_markdown(rows: list[dict]) -> str:
+    """Table 11 as Markdown: one table per world, encoder and variant, rows EN→ES, EN→DE,
+    EN→FR x (Avg., Female, Male, |Diff|)."""
+    return _encoder_markdown(
+        rows,
+        "Zhao et al. (2020), Table 11: transfer on a frozen multilingual encoder: trained "
+        "on the source language, fine-tuned on a share of the target's training bios, "
+        "tested on the target; accuracies and |Diff| in points.",
+        lambda row: f"{row['src'].upper()}→{row['tgt'].upper()}",
+    )

@@ -29,6 +29,7 @@ from mgbias.contextual.lists import ProbeLists
 from mgbias.contextual.plan import ProbePlan, plan_probes
 from mgbias.contextual.run import ProbeResults, run_probes
 from mgbias.contextual.swap import Swapper
+from mgbias.mlm.load import load_encoder
 
 __all__ = [
     "StaticLists",
@@ -129,36 +130,6 @@ def plan_corpus(
         max_per_word=max_per_word,
         seed=seed,
     )
-
-
-def load_encoder(name_or_path: str, *, revision: str | None = None, device: str | None = None):
-    """Any Hugging Face encoder (``AutoModel``; an MLM head is not needed) and its tokenizer.
-
-    Returns ``(model, tokenizer, revision)``: the hub commit when known, else ``revision``.
-    """
-    from transformers import AutoModel, AutoTokenizer
-
-    from mgbias.mlm.load import _resolved_commit, _without_load_report, pick_device
-
-    path = Path(name_or_path).expanduser()
-    local = path.exists()
-    source = str(path) if local else name_or_path
-    options = {} if local else {"revision": revision}
-    tokenizer = AutoTokenizer.from_pretrained(source, **options)
-    with _without_load_report():  # an MLM head left unused, a pooler missing: both unread
-        model, info = AutoModel.from_pretrained(source, output_loading_info=True, **options)
-    missing = sorted(info.get("missing_keys") or ())
-    untrained = [key for key in missing if not key.startswith("pooler.")]
-    if untrained:
-        raise ValueError(
-            f"{source}: {len(untrained)} encoder weight(s) are not in the checkpoint and would "
-            f"be random, e.g. {untrained[:5]}; its hidden states would be noise"
-        )
-    log.info("%s loaded as %s (unused: pooler %s)", source, type(model).__name__, missing)
-    model.eval()
-    model.to(pick_device(device))
-    commit = None if local else _resolved_commit(name_or_path, revision)
-    return model, tokenizer, commit or revision
 
 
 def vectors_for_plan(

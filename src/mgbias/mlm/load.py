@@ -4,7 +4,9 @@
 checkpoint lacks (an encoder saved without its MLM head, a head of another
 shape); such a model still runs, and every score of it is noise.
 :func:`load_mlm` therefore reads the loading information and refuses such a
-model (:class:`UntrainedHeadError`) unless told to accept it.
+model (:class:`UntrainedHeadError`) unless told to accept it. :func:`load_encoder`
+loads the encoder alone (``AutoModel``: hidden states, no head), refusing one whose
+encoder weights are not all in the checkpoint.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from transformers import (
 )
 from transformers.utils.hub import cached_file, extract_commit_hash
 
+from mgbias.devices import pick_device
+
 log = logging.getLogger(__name__)
 
 
@@ -36,28 +40,6 @@ class UntrainedHeadError(ValueError):
 
 #: How many weight names an error or warning lists before "... and N more".
 LISTED_WEIGHTS = 10
-
-
-def pick_device(preferred: str | None = None) -> torch.device:
-    """Choose the device to run a model on.
-
-    Parameters
-    ----------
-    preferred : str, optional
-        A torch device string (``"cpu"``, ``"cuda"``, ``"cuda:1"``, ...) to use
-        as given, or ``None``/``"auto"`` for CUDA when available, else CPU.
-
-    Raises
-    ------
-    ValueError
-        If ``preferred`` names CUDA but no CUDA device is available.
-    """
-    if preferred is None or preferred == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    device = torch.device(preferred)
-    if device.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError(f"device {preferred!r} was requested but CUDA is not available")
-    return device
 
 
 def load_mlm(
@@ -155,6 +137,34 @@ def load_mlm(
     model.to(target)
     log.info("loaded %s (revision %s) on %s", name_or_path, commit or "local", target)
     return model, tokenizer
+
+
+def load_encoder(name_or_path: str, *, revision: str | None = None, device: str | None = None):
+    """Any Hugging Face encoder (``AutoModel``; an MLM head is not needed) and its tokenizer.
+
+    Returns ``(model, tokenizer, revision)``: the hub commit when known, else ``revision``.
+    """
+    from transformers import AutoModel
+
+    path = Path(name_or_path).expanduser()
+    local = path.exists()
+    source = str(path) if local else name_or_path
+    options = {} if local else {"revision": revision}
+    tokenizer = AutoTokenizer.from_pretrained(source, **options)
+    with _without_load_report():  # an MLM head left unused, a pooler missing: both unread
+        model, info = AutoModel.from_pretrained(source, output_loading_info=True, **options)
+    missing = sorted(info.get("missing_keys") or ())
+    untrained = [key for key in missing if not key.startswith("pooler.")]
+    if untrained:
+        raise ValueError(
+            f"{source}: {len(untrained)} encoder weight(s) are not in the checkpoint and would "
+            f"be random, e.g. {untrained[:5]}; its hidden states would be noise"
+        )
+    log.info("%s loaded as %s (unused: pooler %s)", source, type(model).__name__, missing)
+    model.eval()
+    model.to(pick_device(device))
+    commit = None if local else _resolved_commit(name_or_path, revision)
+    return model, tokenizer, commit or revision
 
 
 def initialised_weights(loading_info: Mapping[str, object]) -> list[str]:

@@ -113,3 +113,19 @@ def test_transfer_restores_all_but_the_embedding():
     for name, value in source.state_dict().items():
         if not name.startswith("embedding."):
             assert torch.equal(target.state_dict()[name], value), name
+
+
+def test_training_runs_on_the_gpu_when_present_and_a_missing_one_is_an_error():
+    model = BiGRUAttention(np.ones((4, 2), dtype=np.float32), 2, hidden=4)
+    ids = np.array([[1, 2], [3, 0]] * 4)
+    labels = np.array([0, 1] * 4)
+    settings = TrainSettings(batch_size=4, max_epochs=1, min_epochs=0)
+    train(model, (ids, labels), (ids, labels), settings)
+    expected = "cuda" if torch.cuda.is_available() else "cpu"
+    assert {p.device.type for p in model.parameters()} == {expected}
+    assert predict(model, ids).shape == (8,)
+    train(model, (ids, labels), (ids, labels), settings, device="cpu")
+    assert {p.device.type for p in model.parameters()} == {"cpu"}
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="'cuda' was requested but CUDA is not available"):
+            train(model, (ids, labels), (ids, labels), settings, device="cuda")

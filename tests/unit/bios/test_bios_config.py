@@ -30,11 +30,29 @@ def test_demo_and_paper_sections_fill_defaults(demo):
     assert bios["french_conjunction_fix"] is False and bios["retries"] == 2
     paper = yaml.safe_load((REPO / "config/paper.yaml").read_text(encoding="utf-8"))
     assert len(validate_config(paper, schema_path())["bios"]["snapshots"]) == 16
-    # the classifier grids: Tables 6/14 (4 languages x 5 spaces) and 7-9/15-18 (30 runs)
+    # the classifier grids: Tables 6/14 (4 languages x 5 spaces) and 10 (M-BERT in each),
+    # 7-9/15-18 (30 runs) and 11 (EN -> ES, DE, FR on M-BERT)
     classifier = paper["bios"]["classifier"]
-    assert sum(len(spaces) for spaces in classifier["monolingual"].values()) == 20
-    assert len(classifier["transfer"]["runs"]) == 30
+    assert classifier["encoder"] == {"model": "mbert", "labels": "transfer"}
+    from mgbias.bios.encoder import PAPER_ENCODER
+
+    assert paper["models"]["mbert"]["source"] == PAPER_ENCODER == "bert-base-multilingual-cased"
+    assert sum(len(spaces) for spaces in classifier["monolingual"].values()) == 24
+    assert all(spaces[-1] == "mbert" for spaces in classifier["monolingual"].values())
+    runs = classifier["transfer"]["runs"]
+    assert len(runs) == 33
+    assert [r for r in runs if "mbert" in r] == [
+        ["en", tgt, "mbert", "mbert"] for tgt in ("es", "de", "fr")
+    ]
     assert classifier["transfer"]["share"] == 0.2 and classifier["transfer"]["full"] == ["de"]
+    # the authors' French runs: the eight shared occupations without professor
+    from mgbias.bios.experiment import FRENCH_TRANSFER_LABELS
+
+    french = classifier["transfer"]["labels_by_language"]
+    assert french == {"fr": list(FRENCH_TRANSFER_LABELS)}
+    # the demo's encoder is its balanced-world MLM, cut to its 32 positions
+    encoder = demo["bios"]["classifier"]["encoder"]
+    assert encoder["model"] in demo["models"] and encoder["max_len"] == 32
 
 
 @pytest.mark.parametrize(
@@ -55,6 +73,19 @@ def test_demo_and_paper_sections_fill_defaults(demo):
         ({"classifier": {"monolingual": {"it": ["it"]}}}, "it"),
         ({"classifier": {"transfer": {"runs": [["en", "es", "en"]]}}}, "runs"),
         ({"classifier": {"transfer": {"share": 0}}}, "share"),
+        ({"classifier": {"encoder": {"name": "mbert"}}}, "model"),
+        ({"classifier": {"encoder": {"model": "mbert"}}}, "'mbert' is not a key of models"),
+        (
+            {
+                "classifier": {
+                    "encoder": {"model": "demo-balanced"},
+                    "transfer": {"runs": [["en", "es", "en", "demo-balanced"]]},
+                }
+            },
+            "mixes the encoder 'demo-balanced' with a static space",
+        ),
+        ({"classifier": {"encoder": {"model": "mbert", "layer": 2}}}, "layer"),
+        ({"classifier": {"transfer": {"labels_by_language": {"it": ["poet"]}}}}, "it"),
     ],
 )
 def test_bad_sections_are_rejected_with_the_key(demo, changes, message):

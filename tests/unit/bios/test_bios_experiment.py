@@ -274,3 +274,71 @@ def test_transferred_model_keeps_the_target_matrix_and_the_source_weights():
     assert torch.equal(model.embedding.weight, torch.full((6, 4), 2.0))
     assert torch.equal(model.gru.weight_ih_l0, source.gru.weight_ih_l0)
     assert torch.equal(model.out.weight, source.out.weight)
+
+
+def test_transfer_labels_are_those_of_both_languages_seven_with_french():
+    from mgbias.bios.experiment import (
+        FRENCH_TRANSFER_LABELS,
+        TRANSFER_LABELS,
+        transfer_labels,
+    )
+
+    by_language = {"fr": list(FRENCH_TRANSFER_LABELS)}
+    assert len(TRANSFER_LABELS) == 8 and len(FRENCH_TRANSFER_LABELS) == 7
+    assert set(TRANSFER_LABELS) - set(FRENCH_TRANSFER_LABELS) == {"professor"}
+    assert transfer_labels("en", "es", TRANSFER_LABELS, by_language) == sorted(TRANSFER_LABELS)
+    # French as the target or the source: the seven
+    for src, tgt in (("en", "fr"), ("fr", "en")):
+        labels = transfer_labels(src, tgt, TRANSFER_LABELS, by_language)
+        assert labels == sorted(FRENCH_TRANSFER_LABELS) and "professor" not in labels
+    assert transfer_labels("de", "fr", ["a", "b"], {"fr": ["b", "c"], "de": ["b"]}) == ["b"]
+    with pytest.raises(ValueError, match="en->fr: no occupation in both"):
+        transfer_labels("en", "fr", ["a"], {"fr": ["b"]})
+
+
+def test_tables_10_and_11_in_the_papers_row_order():
+    from mgbias.bios.tables import (
+        encoder_markdown,
+        encoder_rows,
+        encoder_transfer_markdown,
+        encoder_transfer_rows,
+    )
+
+    def result(**keys):
+        metrics = {"avg": 80.123, "female": 79.0, "male": 81.0, "diff": 12.345}
+        return {"world": "real", "text": "scrubbed", "runs": 1, **metrics, **keys}
+
+    rows = encoder_rows(
+        [
+            result(lang=lang, space="mbert", sampling=sampling)
+            for lang in ("fr", "de", "en", "es")
+            for sampling in ("balanced", "original")
+        ]
+    )
+    assert [(r["table"], r["lang"], r["sampling"]) for r in rows] == [
+        ("10", "en", "original"),
+        ("10", "es", "original"),
+        ("10", "de", "original"),
+        ("10", "fr", "original"),
+        ("", "en", "balanced"),
+        ("", "es", "balanced"),
+        ("", "de", "balanced"),
+        ("", "fr", "balanced"),
+    ]
+    assert rows[0]["encoder"] == "mbert" and rows[0]["avg"] == 80.12 and rows[0]["diff"] == 12.35
+    markdown = encoder_markdown(rows)
+    assert "**Table 10: mbert (real; scrubbed, original)**" in markdown
+    assert "**mbert (real; scrubbed, balanced)**" in markdown
+    assert "| EN | 80.12 | 79.00 | 81.00 | 12.35 |" in markdown
+    transfer = encoder_transfer_rows(
+        [
+            result(src="en", tgt=tgt, src_space="mbert", tgt_space="mbert", sampling="original")
+            for tgt in ("fr", "es", "de")
+        ]
+    )
+    assert [(r["table"], r["src"], r["tgt"]) for r in transfer] == [
+        ("11", "en", "es"),
+        ("11", "en", "de"),
+        ("11", "en", "fr"),
+    ]
+    assert "| EN→FR | 80.12 |" in encoder_transfer_markdown(transfer)
