@@ -16,6 +16,16 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 sys.path.insert(0, str(REPO / "tests"))
 
+
+def pytest_configure(config) -> None:
+    """One torch thread in the test process: `make test` runs two workers on two cores,
+    and torch's default of one thread per core each made small models stall (a training
+    test of a second took up to a minute). Workflow jobs set their own threads."""
+    import torch
+
+    torch.set_num_threads(1)
+
+
 # Session fixtures of the tiny models every tier shares (tests/fixtures/tiny_models.py).
 pytest_plugins = ["fixtures.tiny_models"]
 
