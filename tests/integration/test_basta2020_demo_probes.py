@@ -59,12 +59,12 @@ with the old settings (6,000 steps, share 0.2: .585 / .695, .635 / .843 and .73 
 seeds 1, 2, 3, at 60 CPU s per model) but not at these; here the concatenation is asked
 for >= 0.5 above the null and the last layer for more than the balanced model. Levers
 measured and left: a bilingual model per world (English and Spanish text, 2,000 steps at
-2e-3) learnt neither language's plant in time (English k-means 0.58), and costs per step
-what two models cost; batch 32 at 3e-3 (8 ms a step instead of 12) left the
-concatenation's k-means at 0.77 for seed 2; at share 0.2 (15% masked, 1e-3) the English
-last layer reached k-means 0.99 only after 3,500 steps (concatenation 0.62); 3,000 steps
-at share 0.2 or 0.4 gave a Spanish semantic KNN of .227-.263 or .505 / .284 (seeds 1 / 2)
-in the last layer.
+2e-3, 15% masked, share 0.2 or 0.5) learnt no English plant (k-means 0.58) and would need
+the steps of both monolingual models, as a step costs the same; batch 32 at 3e-3 (8 ms a
+step instead of 12) left the concatenation's k-means at 0.77 for seed 2; at share 0.2 (15%
+masked, 1e-3) the English last layer reached k-means 0.99 only after 3,500 steps
+(concatenation 0.62); 3,000 steps at share 0.2 or 0.4 gave a Spanish semantic KNN of
+.227-.263 or .505 / .284 (seeds 1 / 2) in the last layer.
 
 ``make test`` runs seed 2; ``make test-demo-probes`` runs seeds 1, 2 and 3
 (``MGBIAS_DEMO_PROBE_SEEDS``).
@@ -264,7 +264,7 @@ def test_english_pair_measures_stay_neutral_with_the_knob_on(probed):
     # Issue 14's side effect: the knob teaches the occupation -> later possessive
     # association; the demo's English pairs ask about the subject of "X is a nurse", which
     # the knob leaves alone. Measured (400 pairs, planted model, seeds 1, 2, 3): CPS 50.25,
-    # 50.25, 49.0 and AULA 48.75, 50.25, 50.25, every p > 0.3 (balanced: 47.25-51.5).
+    # 50.25, 49.0 and AULA 48.75, 50.25, 50.25, every p > 0.3 (balanced: 47.25-52.5).
     from mgbias.demo.pairs import demo_pairs, render_pair
     from mgbias.mlm.load import load_mlm
     from mgbias.pair_passes import score_pair_passes
