@@ -30,10 +30,14 @@ def pytest_configure(config) -> None:
 pytest_plugins = ["fixtures.tiny_models"]
 
 
-#: Test files that run a whole workflow, longest first. `make test` runs the suite on two
-#: workers file by file in collection order (``pytest -n 2 --dist loadfile
+#: Test files that run a whole workflow or train models, longest first. `make test` runs
+#: the suite on two workers file by file in collection order (``pytest -n 2 --dist loadfile
 #: --no-loadscope-reorder``); these files start first, so the short files fill in around them.
-LONG_FILES = ("tests/integration/test_demo_workflow.py", "tests/workflow/test_slurm.py")
+LONG_FILES = (
+    "tests/integration/test_demo_workflow.py",
+    "tests/workflow/test_slurm.py",
+    "tests/integration/test_basta2020_demo_probes.py",
+)
 
 
 def pytest_collection_modifyitems(config, items) -> None:
