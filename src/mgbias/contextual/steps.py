@@ -69,14 +69,31 @@ def static_lists(
     n_biased: int = 500,
     n_extended: int = 2500,
     top_n: int = 50_000,
-    male: str = "he",
-    female: str = "she",
+    male: str | None = None,
+    female: str | None = None,
 ) -> StaticLists:
-    """Gonen & Goldberg's lists and the professions' bias from the static vectors at ``path``."""
+    """Gonen & Goldberg's lists and the professions' bias from the static vectors at ``path``.
+
+    The direction is ``male − female``: by default the subject pronouns of the
+    language's template (:func:`mgbias.mlm.templates.template_spec`: he/she, er/sie,
+    él/ella, il/elle). Raises ValueError naming the file if either word is not in its
+    first ``top_n`` words.
+    """
     from mgbias.embeddings.debias import load_debias_lists
     from mgbias.embeddings.vectors import read_vectors
+    from mgbias.mlm.templates import template_spec
 
+    if male is None or female is None:
+        spec = template_spec(lists.lang)
+        male = spec.male if male is None else male
+        female = spec.female if female is None else female
     vectors = read_vectors(path, maxload=top_n)
+    missing = [word for word in (male, female) if word not in vectors]
+    if missing:
+        raise ValueError(
+            f"{path}: no vector for {', '.join(map(repr, missing))} in the first {top_n} "
+            f"words; the {lists.lang!r} gender direction is {male!r} - {female!r}"
+        )
     exclude = set(lists.gendered_words)
     if lists.lang == "en":
         exclude |= {w.lower() for w in load_debias_lists().gender_specific}

@@ -71,3 +71,45 @@ def test_biased_words_rank_by_projection_on_he_minus_she():
     assert projection_bias(vectors, ["table", "absent"], np.array([0.0, 2.0])) == {
         "table": pytest.approx(1.0)
     }
+
+
+def _spanish_vectors(path, include_pronouns: bool = True):
+    """Static Spanish vectors: him/her pronouns on the first axis, médico leaning male,
+    enfermera female, and filler words on the second axis."""
+    from mgbias.embeddings.vectors import Vectors, write_vec
+
+    rows = {"médico": [0.8, 0.6], "enfermera": [-0.6, 0.8]}
+    rows.update({f"palabra{'abcde'[k]}": [0.1 * (k - 2), 1.0] for k in range(5)})
+    if include_pronouns:
+        rows.update({"él": [1.0, 0.0], "ella": [-1.0, 0.0]})
+    write_vec(path, Vectors(list(rows), np.array(list(rows.values()), dtype=np.float32)))
+    return path
+
+
+def test_static_lists_take_the_languages_own_pronouns(tmp_path):
+    """Spanish vectors have no "he"/"she": the direction is él − ella (the template's
+    pronouns), so médico projects positively and enfermera negatively."""
+    from mgbias.contextual.lists import ProbeLists
+    from mgbias.contextual.steps import static_lists
+
+    lists = ProbeLists(
+        lang="es",
+        definitional=(("ella", "él"),),
+        equivalent=(("ella", "él"),),
+        professions={"médico": 1.0, "enfermera": -1.0},
+    )
+    static = static_lists(
+        _spanish_vectors(tmp_path / "es.vec"), lists, n_biased=1, n_extended=1, top_n=100
+    )
+    assert static.profession_bias["médico"] == pytest.approx(0.8, abs=1e-6)
+    assert static.profession_bias["enfermera"] == pytest.approx(-0.6, abs=1e-6)
+    assert list(static.biased.male) == ["médico"] and list(static.biased.female) == ["enfermera"]
+    assert list(static.extended.male) == ["palabrae"]
+    assert list(static.extended.female) == ["palabraa"]
+    with pytest.raises(ValueError, match=r"no.vec: no vector for 'él', 'ella'.*'él' - 'ella'"):
+        static_lists(
+            _spanish_vectors(tmp_path / "no.vec", include_pronouns=False),
+            lists,
+            n_biased=1,
+            n_extended=1,
+        )
