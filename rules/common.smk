@@ -868,9 +868,11 @@ def bios_encoder_params(wc=None, space=None):
     }
     lang = getattr(wc, "lang", None)
     if lang and encoder.labels == "transfer":
+        from mgbias.bios.experiment import transfer_labels
+
         transfer = bios_transfer_settings()
-        params["occupations"] = sorted(
-            transfer["labels_by_language"].get(lang, transfer["labels"])
+        params["occupations"] = transfer_labels(
+            lang, lang, transfer["labels"], transfer["labels_by_language"]
         )
     return canonical(params)
 

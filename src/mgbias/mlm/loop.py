@@ -72,8 +72,7 @@ def mask_tokens(
     tuple[torch.Tensor, torch.Tensor]
         ``(masked_input_ids, labels)``.
     """
-    specials = special_ids if isinstance(special_ids, torch.Tensor) else torch.tensor(special_ids)
-    maskable = attention_mask.bool() & ~torch.isin(input_ids, specials)
+    maskable = attention_mask.bool() & ~torch.isin(input_ids, torch.as_tensor(special_ids))
     draws = torch.rand(input_ids.shape, generator=generator)
     selected = (draws < mlm_probability) & maskable
     if not selected.any():
