@@ -24,15 +24,6 @@ from mgbias.bios.experiment import (
 )
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    """One torch thread, as the rules run (two threads on shared cores stall: minutes)."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
 def tiny_encoder(
     max_pieces: int = 8, max_len: int = 12, batch_size: int = 64, seed: int = 0, cache_mb=0
 ):
