@@ -27,6 +27,7 @@ rule basta2020_corpus:
 # One encoder pass per (model, world, domain): the probe plan and the vector cache.
 rule basta2020_vectors:
     input:
+        unpack(basta2020_static_input),
         corpus=out("basta2020_corpus"),
         model=trained_model_input,
         code=script_code("contextual_vectors.py"),

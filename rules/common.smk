@@ -22,6 +22,7 @@ from mgbias.workflow import (
     kaneko2023_mbe_jobs,
     kaneko2023_models,
     kaneko2023_runs,
+    known_worlds,
     local_file_of_url,
     mbe_preservation_jobs,
     mbe_translated_jobs,
@@ -34,6 +35,8 @@ from mgbias.workflow import (
     pair_file,
     pair_jobs,
     pair_url,
+    training_languages,
+    training_settings,
 )
 
 validate_config(config)  # against the schema shipped in the package
@@ -69,7 +72,7 @@ BIOS = config.get("bios", {})
 
 
 wildcard_constraints:
-    world="|".join(WORLDS),
+    world=alternatives(known_worlds(config)),
     corpus="|".join(CORPORA),
     model="|".join(MODELS),
     lang="[a-z]{2}",
@@ -142,12 +145,13 @@ def demo_world_files(world):
     return corpora + text
 
 
-def demo_world_settings():
-    """The ``demo`` section without the knobs of rules downstream of the world (the
-    machine-translation flip), so changing them does not regenerate the world."""
-    return {
-        key: value for key, value in config.get("demo", {}).items() if key != "mt_flip"
-    }
+def demo_world_settings(world):
+    """What determines ``world``'s bytes besides its seed: the corpus sizes and its own
+    entry of the ``demo`` section, so that changing another world or a knob of rules
+    downstream of the worlds (``mt_flip``, ``n_pairs``) regenerates nothing."""
+    demo = config.get("demo", {})
+    sizes = {key: demo[key] for key in ("n_parallel", "n_monolingual") if key in demo}
+    return {**sizes, world: demo[world]}
 
 
 def demo_pair_files():
@@ -668,7 +672,19 @@ def basta2020_settings(wc, kind):
     spacy = BASTA2020.get("spacy", {}).get(lang)
     if kind == "vectors" and spacy:
         settings["spacy"] = spacy
+    if kind == "vectors" and BASTA2020.get("static"):
+        sizes = ("n_biased", "n_extended", "top_n")
+        settings.update({key: BASTA2020["static"][key] for key in sizes})
     return settings
+
+
+def basta2020_static_input(wc):
+    """A probe job's static vectors (``basta2020.static``): the static-embedding layer's
+    vectors of the domain's language in the job's world; none without the key."""
+    if not BASTA2020.get("static"):
+        return {}
+    lang = BASTA2020["domains"][wc.domain]["lang"]
+    return {"static": zhao2020_vectors(wc.world, lang)}
 
 
 def basta2020_targets():

@@ -14,7 +14,7 @@ rule demo_world:
     conda:
         "../envs/mgbias.yaml"
     params:
-        demo=canonical(demo_world_settings()),
+        demo=lambda wc: canonical(demo_world_settings(wc.world)),
         languages=sorted(LANGUAGES),
         corpora=sorted(CORPORA),
         seed=lambda wc: step_seed("demo_world", wc.world),

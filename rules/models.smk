@@ -11,7 +11,7 @@ rule train_mlm:
                 world=config["models"][wc.model]["train"]["world"],
                 lang=lang,
             )
-            for lang in [PIVOT, *LANGUAGES]
+            for lang in training_languages(config, wc.model)
         ],
         code=script_code("train_mlm.py"),
     output:
@@ -30,7 +30,7 @@ rule train_mlm:
         mem_mb=4000,
         runtime=120,
     params:
-        training=canonical(config["mlm_training"]),
+        training=lambda wc: canonical(training_settings(config, wc.model)),
         seed=lambda wc: step_seed("train_mlm", wc.model),
     script:
         "../scripts/train_mlm.py"

@@ -3,16 +3,14 @@ probe`` gives the same numbers).
 
 Snakemake interface
 -------------------
-input.plan : the probe plan (scripts/contextual_vectors.py)
+input.plan : the probe plan and its static lists (scripts/contextual_vectors.py)
 input.vectors : the word-vector cache
-input.static : optional static vectors, as for scripts/contextual_vectors.py
 params.lang : str
 params.probes : dict
     ``experiments`` (default [1, ..., 9]; 6-9 where the plan holds gendered nouns),
     ``runs`` (10), ``seed``, ``n_train`` (1000), ``knn_k`` (100), ``n_knn`` (100),
     ``n_permutations`` (100), ``n_bootstrap`` (1000), ``svm_gamma`` ("scale"),
-    ``n_lda_train`` (3000 noun types per gender, Exp. 6), and the list sizes of
-    scripts/contextual_vectors.py;
+    ``n_lda_train`` (3000 noun types per gender, Exp. 6);
     ``lists``: ``demo`` for the demo lexicon's occupations with their planted bias.
 output.table : CSV: layer, experiment, measure, mean, min, max, range, n_items, n_runs
 output.summary : JSON: every result object per layer, Table 1's counts
@@ -23,7 +21,7 @@ from mgbias.atomic import read_json, write_json
 from mgbias.contextual.cache import read_word_vectors
 from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.plan import ProbePlan
-from mgbias.contextual.steps import probe_plan, static_lists
+from mgbias.contextual.steps import StaticLists, probe_plan
 from mgbias.demo.probes import demo_probe_lists
 from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
@@ -34,23 +32,13 @@ with job_log(smk.log[0] if smk.log else None) as log:
     options = smk.params.probes
     lang = smk.params.lang
     lists = demo_probe_lists(lang) if options.get("lists") == "demo" else load_probe_lists(lang)
-    static_path = getattr(smk.input, "static", None)
-    static = (
-        static_lists(
-            static_path,
-            lists,
-            n_biased=options.get("n_biased", 500),
-            n_extended=options.get("n_extended", 2500),
-            top_n=options.get("top_n", 50_000),
-        )
-        if static_path
-        else None
-    )
+    planned = read_json(smk.input.plan)
+    static = planned.get("static_lists")
     results = probe_plan(
         read_word_vectors(smk.input.vectors),
-        ProbePlan.from_dict(read_json(smk.input.plan)),
+        ProbePlan.from_dict(planned),
         lists,
-        static=static,
+        static=StaticLists.from_dict(static) if static else None,
         experiments=options.get("experiments", [1, 2, 3, 4, 5, 6, 7, 8, 9]),
         runs=options.get("runs", 10),
         seed=options.get("seed", 0),

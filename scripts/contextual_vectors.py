@@ -4,7 +4,9 @@ runs the same steps).
 Snakemake interface
 -------------------
 input.corpus : text, one sentence a line
-input.static : optional ``.vec``/``.bin`` static vectors (biased lists, professions' bias)
+input.static : optional ``.vec``/``.bin`` static vectors: Gonen & Goldberg's biased and
+    extended lists, the professions' bias and, in Spanish, Exp. 8-9's semantic and grammar
+    lists (the nouns of known gender by the spaCy pipeline); ``basta2020.static``
 params.model_id, params.revision : the encoder (hub id or directory) and its revision
 params.lang : str, ``en`` or ``es``
 params.probes : dict
@@ -12,7 +14,8 @@ params.probes : dict
     ``n_pca_sentences``, ``max_per_word``, ``seed``, ``spacy``, ``n_biased``,
     ``n_extended``, ``top_n`` (:mod:`mgbias.contextual.steps`); ``lists``: ``shipped``
     (default) or ``demo`` (the demo lexicon's occupations, their bias the planted one).
-output.plan : JSON of the probe plan (sentences, swapped twins, targets and roles)
+output.plan : JSON of the probe plan (sentences, swapped twins, targets and roles) and
+    ``static_lists`` (null without static vectors)
 output.vectors : safetensors cache (model id, revision, input hash in its header)
 log : the job's log
 """
@@ -21,7 +24,12 @@ import torch
 
 from mgbias.atomic import write_json
 from mgbias.contextual.lists import load_probe_lists
-from mgbias.contextual.steps import plan_corpus, read_corpus, static_lists, vectors_for_plan
+from mgbias.contextual.steps import (
+    corpus_static_lists,
+    plan_corpus,
+    read_corpus,
+    vectors_for_plan,
+)
 from mgbias.demo.probes import demo_probe_lists
 from mgbias.runlog import job_log
 
@@ -32,20 +40,24 @@ with job_log(smk.log[0] if smk.log else None) as log:
     options = smk.params.probes
     lang = smk.params.lang
     lists = demo_probe_lists(lang) if options.get("lists") == "demo" else load_probe_lists(lang)
+    sentences = read_corpus(smk.input.corpus)
     static_path = getattr(smk.input, "static", None)
     static = (
-        static_lists(
+        corpus_static_lists(
             static_path,
             lists,
+            sentences,
+            spacy_model=options.get("spacy"),
             n_biased=options.get("n_biased", 500),
             n_extended=options.get("n_extended", 2500),
             top_n=options.get("top_n", 50_000),
+            seed=options.get("seed", 0),
         )
         if static_path
         else None
     )
     plan = plan_corpus(
-        read_corpus(smk.input.corpus),
+        sentences,
         lists,
         static=static,
         spacy_model=options.get("spacy"),
@@ -53,7 +65,8 @@ with job_log(smk.log[0] if smk.log else None) as log:
         max_per_word=options.get("max_per_word", 20),
         seed=options.get("seed", 0),
     )
-    write_json(smk.output.plan, plan.to_dict())
+    # the lists travel with the plan, so the probes read the words it planned for
+    write_json(smk.output.plan, {**plan.to_dict(), "static_lists": static and static.to_dict()})
     vectors, hit = vectors_for_plan(
         plan,
         smk.output.vectors,

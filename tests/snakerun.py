@@ -88,3 +88,16 @@ def planned_jobs(dry_run_output: str) -> list[tuple[str, dict[str, str]]]:
 def result_tables(workdir: Path) -> dict[str, bytes]:
     """Every file under results/tables, by name, as bytes."""
     return {p.name: p.read_bytes() for p in sorted((workdir / "results" / "tables").iterdir())}
+
+
+def run_script(name: str, **sections) -> None:
+    """A workflow script as Snakemake runs it, in this process: ``snakemake`` holds the
+    given sections (``input``, ``output``, ``params``, ``wildcards``: dicts), one thread
+    and no log file."""
+    import runpy
+    from types import SimpleNamespace
+
+    snakemake = SimpleNamespace(
+        log=[None], threads=1, **{k: SimpleNamespace(**v) for k, v in sections.items()}
+    )
+    runpy.run_path(str(REPO / "scripts" / name), init_globals={"snakemake": snakemake})

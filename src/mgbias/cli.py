@@ -306,18 +306,22 @@ def _probe(args: argparse.Namespace) -> int:
     from mgbias.atomic import write_json
     from mgbias.contextual.lists import load_probe_lists
     from mgbias.contextual.steps import (
+        corpus_static_lists,
         plan_corpus,
         probe_plan,
         read_corpus,
-        static_lists,
         vectors_for_plan,
     )
     from mgbias.report.tables import write_csv
 
     experiments = [int(e) for e in args.experiments.split(",") if e.strip()]
     lists = load_probe_lists(args.lang)
-    static = static_lists(args.vectors, lists) if args.vectors else None
     sentences = read_corpus(args.corpus, args.max_sentences)
+    static = (
+        corpus_static_lists(args.vectors, lists, sentences, spacy_model=args.spacy, seed=args.seed)
+        if args.vectors
+        else None
+    )
     plan = plan_corpus(
         sentences,
         lists,
@@ -385,8 +389,9 @@ def _add_probe_command(commands) -> None:
     )  # fmt: skip
     probe.add_argument("--layers", default="all")
     probe.add_argument(
-        "--vectors", type=Path, default=None, help="static .vec/.bin for the biased lists "
-        "and professions' bias (default: professions by the sign of their score)",
+        "--vectors", type=Path, default=None, help="static .vec/.bin for the biased lists, "
+        "the professions' bias and, in Spanish (with --spacy), the semantic and grammar "
+        "lists (default: professions by the sign of their score)",
     )  # fmt: skip
     probe.add_argument("--spacy", default=None, help="spaCy pipeline for the swap analyser")
     probe.add_argument("--cache", type=Path, default=None, help="word-vector cache to reuse")

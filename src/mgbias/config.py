@@ -23,7 +23,7 @@ import yaml
 from mgbias.languages import ISO_639_1, PIVOT
 from mgbias.pair_benchmarks import benchmark_checksums, load_benchmarks
 from mgbias.resources import resource_path
-from mgbias.workflow import pair_dataset_languages
+from mgbias.workflow import demo_worlds, known_worlds, pair_dataset_languages
 
 
 class ConfigError(ValueError):
@@ -124,10 +124,21 @@ def _check_references(config: Mapping[str, Any]) -> None:
             )
         if has_train:
             world = model["train"]["world"]
-            if world not in config["worlds"]:
+            if world not in known_worlds(config):
                 raise ConfigError(
                     f"key 'models.{name}.train.world': {world!r} is not one of the "
-                    f"configured worlds {config['worlds']}"
+                    f"configured worlds {known_worlds(config)}"
+                )
+            _check_languages(
+                model["train"].get("languages", []),
+                f"models.{name}.train.languages",
+                pivot_allowed=True,
+            )
+            unknown = set(model["train"].get("languages", [])) - {PIVOT, *languages}
+            if unknown:
+                raise ConfigError(
+                    f"key 'models.{name}.train.languages': {sorted(unknown)} not among "
+                    f"English and the configured languages {sorted(languages)}"
                 )
             if "monolingual" not in config:
                 raise ConfigError(
@@ -143,10 +154,11 @@ def _check_references(config: Mapping[str, Any]) -> None:
     _check_pair_datasets(config)
     _check_mbe(config)
     if "demo" in config:
-        missing = [w for w in config["worlds"] if w not in ("planted", "balanced")]
+        missing = [w for w in config["worlds"] if w not in demo_worlds(config)]
         if missing:
             raise ConfigError(
-                f"key 'worlds': the demo generates only 'planted' and 'balanced', got {missing}"
+                f"key 'worlds': the demo generates only the worlds of its section "
+                f"{demo_worlds(config)}, got {missing}"
             )
 
 
@@ -359,10 +371,21 @@ def _check_basta2020(config: dict) -> None:
                     f"{list(config['models'])}"
                 )
     for world in section.get("worlds") or ():
-        if world not in config["worlds"]:
+        if world not in known_worlds(config):
             raise ConfigError(
                 f"key 'basta2020.worlds': {world!r} is not one of the configured worlds "
-                f"{config['worlds']}"
+                f"{known_worlds(config)}"
+            )
+    static = section.get("static")
+    if static:
+        zhao = config.get("zhao2020") or {}
+        missing = sorted(
+            {e["lang"] for e in section["domains"].values()} - set(zhao.get("languages", []))
+        )
+        if missing:
+            raise ConfigError(
+                f"key 'basta2020.static.vectors': zhao2020 has no vectors of {missing}; "
+                "expected the domains' languages in zhao2020.languages"
             )
     for domain, entry in section["domains"].items():
         if entry["lang"] == "es" and not section.get("spacy", {}).get("es"):

@@ -32,6 +32,37 @@ def model_is_trained(entry: Mapping[str, Any]) -> bool:
     return "train" in entry or "finetune" in entry
 
 
+def demo_worlds(config: Mapping[str, Any]) -> list[str]:
+    """The worlds the ``demo`` section describes (none without it): ``planted``,
+    ``balanced`` and each further world entry (e.g. ``planted_probe``)."""
+    demo = config.get("demo") or {}
+    return [name for name, value in demo.items() if isinstance(value, Mapping)]
+
+
+def known_worlds(config: Mapping[str, Any]) -> list[str]:
+    """Every world a stage may name: ``worlds`` (which drive every stage), then the
+    further worlds of the demo, which a model's ``train.world`` or
+    ``basta2020.worlds`` may use alone."""
+    return list(dict.fromkeys([*config["worlds"], *demo_worlds(config)]))
+
+
+def training_languages(config: Mapping[str, Any], model: str) -> list[str]:
+    """Languages whose monolingual text trains a workflow-trained model: its
+    ``train.languages``, else English and every configured language."""
+    return list(config["models"][model]["train"].get("languages") or [PIVOT, *config["languages"]])
+
+
+def training_settings(config: Mapping[str, Any], model: str) -> dict[str, Any]:
+    """``mlm_training`` with the model's own ``train`` keys (all but ``world`` and
+    ``languages``) in their place; a model without any has exactly ``mlm_training``."""
+    own = {
+        key: value
+        for key, value in config["models"][model]["train"].items()
+        if key not in ("world", "languages")
+    }
+    return {**config["mlm_training"], **own}
+
+
 def is_finetuned(entry: Mapping[str, Any]) -> bool:
     """Whether a model entry is a bias-controlled fine-tuning (:func:`kaneko2023_models`)."""
     return "finetune" in entry
@@ -122,13 +153,17 @@ def pair_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     """Every (model, dataset, variant, lang) to score on a pair benchmark, in a fixed order.
 
     The bias-controlled models are left out: they score their own language's
-    pairs for the meta-evaluation only (:func:`kaneko2023_runs`). A model that
-    declares its ``languages`` scores only those languages of a dataset.
+    pairs for the meta-evaluation only (:func:`kaneko2023_runs`), and so are models
+    with ``pairs: false`` unless a dataset lists them. A model that declares its
+    ``languages`` scores only those languages of a dataset.
     """
     jobs = []
     for dataset, entry in config.get("pair_datasets", {}).items():
-        for model in entry.get("models") or list(config["models"]):
+        listed = entry.get("models")
+        for model in listed or list(config["models"]):
             if is_finetuned(config["models"][model]):
+                continue
+            if not listed and not config["models"][model].get("pairs", True):
                 continue
             declared = config["models"][model].get("languages")
             for variant in pair_variants(config, dataset):

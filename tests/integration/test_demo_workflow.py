@@ -309,13 +309,29 @@ def test_inbias_is_higher_for_the_planted_world_in_every_language(demo_run):
 
 
 def test_contextual_probes_write_tables_1_to_5_and_figures_2_to_5(demo_run):
-    # Basta et al. (2020) on the demo MLMs: this world has no occupation-subject sentences,
-    # so no bias threshold is asserted here (tests/integration/test_basta2020_demo_probes.py
-    # asserts the plant with the knob on); the plumbing is: every job, every layer
+    # Basta et al. (2020): every job, every layer, on the probe world's text; the probe
+    # MLM (trained on that world's English alone, with the configuration's own training
+    # keys) shows the plant, the demo MLM of the planted world (no occupation-subject
+    # sentences) hides it from the clustering (tests/integration/test_basta2020_demo_probes.py
+    # holds both worlds' probe MLMs to the issue's thresholds)
     tables = demo_run / "results" / "tables"
     frame = pd.read_csv(tables / "basta2020_results.csv", dtype={"layer": str})
     jobs = frame[["model", "world", "domain", "lang"]].drop_duplicates()
-    assert len(jobs) == 2 and set(jobs.lang) == {"en", "es"}
+    assert len(jobs) == 3 and set(jobs.lang) == {"en", "es"}
+    assert set(jobs.world) == {"planted_probe"}
+    assert set(jobs[jobs.model == "probe-planted-en"].domain) == {"TED2020"}
+    english = frame[(frame.domain == "TED2020") & frame.layer.isin(["2", "concat"])]
+    value = english.set_index(["model", "layer", "experiment", "measure"])["mean"]
+    for layer in ("2", "concat"):
+        probe = value.loc[("probe-planted-en", layer)]
+        assert probe.loc[("clustering", "accuracy")] >= 0.9, layer
+        assert probe.loc[("knn", "pearson_r")] >= 0.8, layer
+        assert probe.loc[("knn", "pearson_r")] >= probe.loc[("knn", "null_mean")] + 0.5, layer
+        hidden = value.loc[("demo-planted", layer, "clustering", "accuracy")]
+        assert hidden <= 0.75 < probe.loc[("clustering", "accuracy")], layer
+    # a probe-only model (pairs: false, mbe: false) is scored nowhere else
+    scores = pd.read_csv(tables / "pairs_scores.csv")
+    assert "probe-planted-en" not in set(scores.model)
     assert set(frame.layer) == {"0", "1", "2", "concat"}
     for (_model, domain), block in frame.groupby(["model", "domain"]):
         pca = block[(block.experiment == "pca") & (block.layer == "2")].set_index("measure")
@@ -327,16 +343,16 @@ def test_contextual_probes_write_tables_1_to_5_and_figures_2_to_5(demo_run):
     lines = table1[table1.statistic == "lines"]
     assert set(lines.value) == {800.0}
     # Exp. 1's swap: English pairs, Spanish agreement by spaCy morphology
-    assert (table1[table1.statistic == "swap_n_swapped"].value > 0).sum() == 2
+    assert (table1[table1.statistic == "swap_n_swapped"].value > 0).sum() == 3
     assert "| No. lines in direct bias |" in (tables / "basta2020_table1.md").read_text()
-    assert (tables / "basta2020_tables2to5.md").read_text().count("## ") == 2
+    assert (tables / "basta2020_tables2to5.md").read_text().count("## ") == 3
     for figure in ("basta2020_pca_variance.png", "basta2020_layers.png", "basta2020_clusters.png"):
         assert (demo_run / "results" / "figures" / figure).stat().st_size > 0
 
 
 def test_spanish_probes_write_tables_6_7_and_figures_1_7_to_9(demo_run):
     # Basta et al. (2020), Exp. 6-9 on the Spanish domain: plumbing and exact properties
-    # (d_s orthogonal to d_g, LDA by noun type), no bias threshold (one balanced world)
+    # (d_s orthogonal to d_g, LDA by noun type), no bias threshold (the demo MLM)
     import json
 
     tables = demo_run / "results" / "tables"
@@ -359,9 +375,8 @@ def test_spanish_probes_write_tables_6_7_and_figures_1_7_to_9(demo_run):
     assert (lists.n_items >= 4).all()
     assert "| Grammar biased words |" in (tables / "basta2020_table7.md").read_text()
     assert "| Female-version of professions |" in (tables / "basta2020_table6.md").read_text()
-    summary = json.loads(
-        (demo_run / "results/basta2020/probes/demo-planted/balanced/news-crawl-es.json").read_text()
-    )
+    probes = demo_run / "results/basta2020/probes/demo-planted/planted_probe"
+    summary = json.loads((probes / "news-crawl-es.json").read_text())
     for layer, done in summary["layers"].items():
         directions = done["spanish"]["directions"]
         assert abs(directions["dot_semantic_grammatical"]) < 1e-6, layer

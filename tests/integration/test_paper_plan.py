@@ -181,6 +181,10 @@ def test_paper_plan_probes_the_four_english_domains_and_spanish_wmt13_on_gpus(pl
         *(f"model=bert, world=real, domain={d}" for d in ["TEDx", "WMT", "PubMed", "Europarl"]),
         "model=bert-base-spanish-wwm-uncased, world=real, domain=WMT-es",
     }
+    # Gonen & Goldberg's lists from the static-embedding layer's vectors of each language
+    for block in vectors:
+        lang = "es" if "domain=WMT-es" in block else "en"
+        assert re.search(rf"input: .*data/raw/zhao2020/vectors/wiki\.{lang}\.vec", block), block
     assert "data/raw/basta2020/real/Europarl/es-en.tgz" in plan
     assert "data/raw/basta2020/real/PubMed/pubmed26n0001.xml.gz" in plan
     for target in [

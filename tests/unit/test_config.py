@@ -134,6 +134,45 @@ def test_model_world_must_exist(demo_config):
         validate_config(demo_config, SCHEMA)
 
 
+def test_a_further_demo_world_is_known_to_models_and_probes_but_not_to_every_stage(
+    demo_config,
+):
+    config = validate_config(copy.deepcopy(demo_config), SCHEMA)
+    assert config["worlds"] == ["planted", "balanced"]
+    assert config["models"]["probe-planted-en"]["train"]["world"] == "planted_probe"
+    # a further world gets no defaults: its settings are all given
+    del demo_config["demo"]["planted_probe"]["occupation_bias"]
+    with pytest.raises(ConfigError, match=r"demo.planted_probe.*occupation_bias"):
+        validate_config(copy.deepcopy(demo_config), SCHEMA)
+    del demo_config["demo"]["planted_probe"]
+    with pytest.raises(ConfigError, match=r"models.probe-planted-en.train.world.*planted_probe"):
+        validate_config(copy.deepcopy(demo_config), SCHEMA)
+    minimal = {
+        "languages": ["de"],
+        "worlds": ["planted", "nowhere"],
+        "corpora": {"TED2020": {"url": "file://x/{pair}.zip"}},
+        "models": {"m": {"source": "bert-base-cased"}},
+        "demo": {},
+    }
+    with pytest.raises(ConfigError, match=r"key 'worlds'.*\['nowhere'\]"):
+        validate_config(minimal, SCHEMA)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"languages": ["en", "xx"]}, r"models.probe-planted-en.train.languages.*xx"),
+        ({"languages": ["it"]}, r"models.probe-planted-en.train.languages.*\['it'\] not among"),
+        ({"steps": 0}, r"models.probe-planted-en.train.steps"),
+        ({"hidden": 8}, r"unknown key 'hidden' under 'models.probe-planted-en.train'"),
+    ],
+)
+def test_a_model_s_own_training_keys_are_checked(demo_config, change, message):
+    demo_config["models"]["probe-planted-en"]["train"].update(change)
+    with pytest.raises(ConfigError, match=message):
+        validate_config(demo_config, SCHEMA)
+
+
 def test_validation_does_not_need_a_copy(demo_config):
     original = copy.deepcopy(demo_config)
     validate_config(demo_config, SCHEMA)

@@ -12,10 +12,13 @@ from mgbias.sentences import read_gendered_sentences, write_gendered_sentences
 from mgbias.workflow import (
     allows_untrained_head,
     evaluation_jobs,
+    known_worlds,
     local_file_of_url,
     mining_jobs,
     pair_file,
     pair_jobs,
+    training_languages,
+    training_settings,
 )
 
 
@@ -156,6 +159,46 @@ def test_pair_jobs_expand_models_variants_and_languages():
     assert jobs[-1] == {"model": "b", "dataset": "cp", "variant": "original", "lang": "en"}
     assert pair_file(config, "mcp", "de") == "data/raw/pairs/mcp/de/cps_de.csv"
     assert pair_file(config, "cp", "en") == "data/raw/pairs/cp/en/crows pairs.csv"
+
+
+def test_models_with_pairs_false_score_only_datasets_that_list_them():
+    config = {
+        "languages": ["de"],
+        "models": {"a": {}, "probe": {"pairs": False}},
+        "pair_datasets": {
+            "mcp": {"url": "https://x.org/cps_{lang}.csv"},
+            "named": {"url": "https://x.org/n_{lang}.csv", "models": ["probe"]},
+        },
+    }
+    jobs = [(job["model"], job["dataset"], job["lang"]) for job in pair_jobs(config)]
+    assert jobs == [
+        ("a", "mcp", "en"),
+        ("a", "mcp", "de"),
+        ("probe", "named", "en"),
+        ("probe", "named", "de"),
+    ]
+
+
+def test_a_model_trains_on_its_own_languages_and_settings_over_mlm_training():
+    config = {
+        "languages": ["de", "es"],
+        "worlds": ["planted"],
+        "demo": {"n_parallel": 10, "planted": {}, "planted_probe": {}},
+        "mlm_training": {"steps": 3000, "learning_rate": 5e-4, "threads": 1},
+        "models": {
+            "m": {"train": {"world": "planted"}},
+            "p": {"train": {"world": "planted_probe", "languages": ["es"], "steps": 12}},
+        },
+    }
+    # a model without its own keys keeps exactly mlm_training (its job's params, so
+    # adding another model reruns nothing)
+    assert training_settings(config, "m") == config["mlm_training"]
+    assert training_languages(config, "m") == ["en", "de", "es"]
+    assert training_settings(config, "p") == {"steps": 12, "learning_rate": 5e-4, "threads": 1}
+    assert training_languages(config, "p") == ["es"]
+    assert known_worlds(config) == ["planted", "planted_probe"]
+    del config["demo"]
+    assert known_worlds(config) == ["planted"]
 
 
 def test_models_without_mbe_get_no_mbe_jobs():

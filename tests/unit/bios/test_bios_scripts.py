@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import runpy
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from httpmirror import serve_directory
+from snakerun import run_script
 from test_bios_pipeline_cli import MARY, NAMES
 from wetfiles import EN_LINE, write_wet
 
@@ -18,13 +17,6 @@ from mgbias.bios.pipeline import extract_dataset, read_records
 
 REPO = Path(__file__).resolve().parents[3]
 SNAP = "CC-MAIN-2017-13"
-
-
-def run_script(name: str, **sections) -> None:
-    snakemake = SimpleNamespace(
-        log=[None], threads=1, **{k: SimpleNamespace(**v) for k, v in sections.items()}
-    )
-    runpy.run_path(str(REPO / "scripts" / name), init_globals={"snakemake": snakemake})
 
 
 def mirror(root: Path) -> list[str]:
