@@ -85,6 +85,28 @@ def test_rerun_measure_parameter_changed_reruns_no_model_job(run_copy):
     assert rules_of(jobs) == Counter({"mbe": n_results, "mbe_scores": 1, "mbe_figure": 1, "all": 1})
 
 
+def test_rerun_a_further_world_and_a_model_trained_on_it_rerun_no_other_job(run_copy):
+    # a probe world (Basta et al. 2020) and a probe-only model trained on its English
+    # text: the existing worlds, models and scores are not planned again
+    config = yaml.safe_load((run_copy / "tests/configs/tiny.yaml").read_text())
+    config["demo"]["planted_probe"] = {
+        "male_ratio": 1.0,
+        "occupation_bias": 0.9,
+        "occupation_subject_share": 0.6,
+        "gender_free_occupation_share": 0.1,
+    }
+    train = {"world": "planted_probe", "languages": ["en"], "steps": 5}
+    config["models"]["probe"] = {"train": train, "mbe": False, "pairs": False}
+    (run_copy / "config/probe.yaml").write_text(yaml.safe_dump(config, sort_keys=True))
+
+    assert plan(run_copy, config="config/probe.yaml") == []
+    result = checked(snakemake(run_copy, "-n", "models/probe", config="config/probe.yaml"))
+    jobs = planned_jobs(result.stdout)
+    assert rules_of(jobs) == Counter({"demo_world": 1, "download_monolingual": 1, "train_mlm": 1})
+    assert ("demo_world", {"world": "planted_probe"}) in jobs
+    assert ("download_monolingual", {"world": "planted_probe", "lang": "en"}) in jobs
+
+
 def test_rerun_code_of_one_measure_changed_reruns_only_that_measure(run_copy):
     module = run_copy / "src/mgbias/measures/mbe.py"
     module.write_text(module.read_text() + "\n# a change to the MBE code\n")
