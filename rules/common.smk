@@ -680,11 +680,15 @@ def basta2020_settings(wc, kind):
 
 def basta2020_static_input(wc):
     """A probe job's static vectors (``basta2020.static``): the static-embedding layer's
-    vectors of the domain's language in the job's world; none without the key."""
+    vectors of the domain's language in the job's world, or the file configured for the
+    language; none without the key."""
     if not BASTA2020.get("static"):
         return {}
     lang = BASTA2020["domains"][wc.domain]["lang"]
-    return {"static": zhao2020_vectors(wc.world, lang)}
+    vectors = BASTA2020["static"]["vectors"]
+    if vectors == "zhao2020":
+        return {"static": zhao2020_vectors(wc.world, lang)}
+    return {"static": vectors[lang]}
 
 
 def basta2020_targets():

@@ -378,14 +378,16 @@ def _check_basta2020(config: dict) -> None:
             )
     static = section.get("static")
     if static:
-        zhao = config.get("zhao2020") or {}
-        missing = sorted(
-            {e["lang"] for e in section["domains"].values()} - set(zhao.get("languages", []))
-        )
+        wanted = {e["lang"] for e in section["domains"].values()}
+        if static["vectors"] == "zhao2020":
+            have, where = (config.get("zhao2020") or {}).get("languages", []), "zhao2020"
+        else:
+            have, where = static["vectors"], "a file"
+        missing = sorted(wanted - set(have))
         if missing:
             raise ConfigError(
-                f"key 'basta2020.static.vectors': zhao2020 has no vectors of {missing}; "
-                "expected the domains' languages in zhao2020.languages"
+                f"key 'basta2020.static.vectors': {where} has no vectors of {missing}; "
+                "expected every language of the domains"
             )
     for domain, entry in section["domains"].items():
         if entry["lang"] == "es" and not section.get("spacy", {}).get("es"):

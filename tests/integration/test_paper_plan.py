@@ -207,6 +207,39 @@ def test_paper_plan_probes_the_four_english_domains_and_spanish_wmt13_on_gpus(pl
             assert not re.search(r"\bgpu=", block), block
 
 
+def test_basta2020_static_vectors_may_be_a_file_per_language(tmp_path):
+    """``basta2020: static: vectors: {en: FILE, es: FILE}`` (e.g. the paper's word2vec
+    GoogleNews and SBWC, fetched by hand) is read as it is, by each language's probe jobs."""
+    import yaml
+
+    config = yaml.safe_load((REPO / "config" / "paper.yaml").read_text(encoding="utf-8"))
+    files = {"en": "vectors/GoogleNews.bin", "es": "vectors/sbwc.vec"}
+    config["basta2020"]["static"]["vectors"] = files
+    (tmp_path / "vectors").mkdir()
+    for path in files.values():
+        (tmp_path / path).write_text("", encoding="utf-8")
+    (tmp_path / "paper.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("snakemake")),
+            *("-n", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path)),
+            *("--configfile", str(tmp_path / "paper.yaml"), "--cores", "2", "basta2020_results"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"HF_HUB_OFFLINE": "1", "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin"},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    blocks = result.stdout.split("\n\n")
+    vectors = [b for b in blocks if re.search(r"^rule basta2020_vectors:", b, re.M)]
+    assert len(vectors) == 5
+    for block in vectors:
+        path = files["es" if "domain=WMT-es" in block else "en"]
+        assert re.search(rf"input: .*{re.escape(path)}", block), block
+        assert "zhao2020" not in block
+
+
 def test_paper_plan_has_zhao2020s_alignment_grid_on_gpus_from_the_published_resources(plan):
     """Zhao et al. (2020), §3: wiki.{en,es,de,fr}.vec, the MUSE dictionaries and the MIBs
     lists downloaded (nothing trained or generated); every alignment of Tables 1-4 on a
