@@ -317,8 +317,11 @@ def _probe(args: argparse.Namespace) -> int:
     experiments = [int(e) for e in args.experiments.split(",") if e.strip()]
     lists = load_probe_lists(args.lang)
     sentences = read_corpus(args.corpus, args.max_sentences)
+    sizes = {"n_biased": args.n_biased, "n_extended": args.n_extended, "top_n": args.top_n}
     static = (
-        corpus_static_lists(args.vectors, lists, sentences, spacy_model=args.spacy, seed=args.seed)
+        corpus_static_lists(
+            args.vectors, lists, sentences, spacy_model=args.spacy, seed=args.seed, **sizes
+        )
         if args.vectors
         else None
     )
@@ -393,6 +396,12 @@ def _add_probe_command(commands) -> None:
         "the professions' bias and, in Spanish (with --spacy), the semantic and grammar "
         "lists (default: professions by the sign of their score)",
     )  # fmt: skip
+    probe.add_argument("--n-biased", type=int, default=500, help="biased words per gender "
+                       "(with --vectors)")  # fmt: skip
+    probe.add_argument("--n-extended", type=int, default=2500, help="extended-list words per "
+                       "gender, after the biased ones (with --vectors)")  # fmt: skip
+    probe.add_argument("--top-n", type=int, default=50_000, help="most frequent words ranked "
+                       "(with --vectors)")  # fmt: skip
     probe.add_argument("--spacy", default=None, help="spaCy pipeline for the swap analyser")
     probe.add_argument("--cache", type=Path, default=None, help="word-vector cache to reuse")
     probe.add_argument("--output", type=Path, default=None, help="CSV, one row per "

@@ -102,6 +102,53 @@ def test_scripts_and_cli_agree_and_the_cache_is_reused(workspace, capsys):
     assert (out / "cli.csv").read_bytes() == (out / "table.csv").read_bytes()
 
 
+def test_static_vectors_give_the_same_lists_to_the_scripts_and_the_cli(workspace):
+    # static vectors: he - she along x; the first six professions lean to "he", the other
+    # seven to "she"; every other word is orthogonal (neither list)
+    rows = {"he": (1, 0, 0), "she": (-1, 0, 0)}
+    for k, p in enumerate(PROFESSIONS):
+        rows[p] = (0.5 + 0.1 * k, 1, 0) if k < 6 else (-0.5 - 0.1 * k, 1, 0)
+    for word in ("works", "here", "reads", "book", "calls", "is", "a", "the"):
+        rows[word] = (0, 0, 1)
+    vec = workspace / "static.vec"
+    lines = [f"{len(rows)} 3", *(f"{w} {' '.join(map(str, v))}" for w, v in rows.items())]
+    vec.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = workspace / "static"
+    sizes = {"n_biased": 3, "n_extended": 3, "top_n": 100}
+    common = {"params": SimpleNamespace(model_id=str(workspace / "model"), revision=None,
+                                        lang="en", probes={**PROBES, **sizes}),
+              "log": [], "threads": 1}  # fmt: skip
+    _run_script(
+        "contextual_vectors.py",
+        input=SimpleNamespace(corpus=str(workspace / "corpus.txt"), static=str(vec)),
+        output=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
+        **common,
+    )
+    _run_script(
+        "contextual_probes.py",
+        input=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
+        output=SimpleNamespace(table=str(out / "table.csv"), summary=str(out / "summary.json")),
+        **common,
+    )
+    lists = json.loads((out / "plan.json").read_text())["static_lists"]
+    # the most biased first: ranks 1-3 biased, 4-6 extended
+    assert lists["biased"]["male"] == ["architect", "plumber", "mechanic"]
+    assert lists["biased"]["female"] == ["hairdresser", "dancer", "librarian"]
+    assert lists["extended"]["female"] == ["receptionist", "housekeeper", "secretary"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["lists"] == "static vectors"
+    assert summary["table1"]["biased_words_cluster"] == 6
+
+    arguments = [
+        "probe", "--model", str(workspace / "model"), "--corpus", str(workspace / "corpus.txt"),
+        "--runs", "3", "--knn-k", "3", "--n-bootstrap", "50", "--seed", "1",
+        "--vectors", str(vec), "--n-biased", "3", "--n-extended", "3", "--top-n", "100",
+        "--output", str(out / "cli.csv"),
+    ]  # fmt: skip
+    assert main(arguments) == 0
+    assert (out / "cli.csv").read_bytes() == (out / "table.csv").read_bytes()
+
+
 def test_probe_rejects_a_language_without_lists(workspace, capsys):
     arguments = ["probe", "--model", str(workspace / "model"), "--corpus",
                  str(workspace / "corpus.txt"), "--lang", "de"]  # fmt: skip
