@@ -26,6 +26,7 @@ from mgbias.atomic import write_json
 from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.steps import (
     corpus_static_lists,
+    grammatical_nouns,
     plan_corpus,
     read_corpus,
     vectors_for_plan,
@@ -42,25 +43,25 @@ with job_log(smk.log[0] if smk.log else None) as log:
     lists = demo_probe_lists(lang) if options.get("lists") == "demo" else load_probe_lists(lang)
     sentences = read_corpus(smk.input.corpus)
     static_path = getattr(smk.input, "static", None)
-    static = (
-        corpus_static_lists(
+    nouns = static = None
+    if static_path:
+        # tagged once: the static Spanish lists and Exp. 6 read the same nouns
+        nouns = grammatical_nouns(lists, sentences, options.get("spacy"))
+        static = corpus_static_lists(
             static_path,
             lists,
-            sentences,
-            spacy_model=options.get("spacy"),
+            nouns,
             n_biased=options.get("n_biased", 500),
             n_extended=options.get("n_extended", 2500),
             top_n=options.get("top_n", 50_000),
             seed=options.get("seed", 0),
         )
-        if static_path
-        else None
-    )
     plan = plan_corpus(
         sentences,
         lists,
         static=static,
         spacy_model=options.get("spacy"),
+        nouns=nouns,
         n_pca_sentences=options.get("n_pca_sentences", 1000),
         max_per_word=options.get("max_per_word", 20),
         seed=options.get("seed", 0),

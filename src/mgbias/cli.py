@@ -307,6 +307,7 @@ def _probe(args: argparse.Namespace) -> int:
     from mgbias.contextual.lists import load_probe_lists
     from mgbias.contextual.steps import (
         corpus_static_lists,
+        grammatical_nouns,
         plan_corpus,
         probe_plan,
         read_corpus,
@@ -318,18 +319,16 @@ def _probe(args: argparse.Namespace) -> int:
     lists = load_probe_lists(args.lang)
     sentences = read_corpus(args.corpus, args.max_sentences)
     sizes = {"n_biased": args.n_biased, "n_extended": args.n_extended, "top_n": args.top_n}
-    static = (
-        corpus_static_lists(
-            args.vectors, lists, sentences, spacy_model=args.spacy, seed=args.seed, **sizes
-        )
-        if args.vectors
-        else None
-    )
+    nouns = static = None
+    if args.vectors:
+        nouns = grammatical_nouns(lists, sentences, args.spacy)
+        static = corpus_static_lists(args.vectors, lists, nouns, seed=args.seed, **sizes)
     plan = plan_corpus(
         sentences,
         lists,
         static=static,
         spacy_model=args.spacy,
+        nouns=nouns,
         n_pca_sentences=args.n_pca_sentences,
         max_per_word=args.max_per_word,
         seed=args.seed,

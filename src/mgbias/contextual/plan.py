@@ -32,7 +32,7 @@ from mgbias.contextual.repeated import run_rng
 from mgbias.contextual.swap import Analyser, Swapper, swap_corpus
 from mgbias.contextual.words import words as split_words
 
-__all__ = ["ProbePlan", "noun_genders", "plan_probes"]
+__all__ = ["CorpusNouns", "ProbePlan", "corpus_nouns", "plan_probes"]
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,7 @@ def plan_probes(
     max_per_word: int = 20,
     seed: int = 0,
     noun_analyser: Analyser | None = None,
+    nouns: CorpusNouns | None = None,
 ) -> ProbePlan:
     """The probe plan of a corpus.
 
@@ -144,6 +145,9 @@ def plan_probes(
         Occurrences kept per probe word (a seeded sample; <= 0 keeps all).
     noun_analyser
         Tags the nouns of Exp. 6 (None: no nouns, as in English).
+    nouns
+        The corpus's nouns already tagged (:func:`corpus_nouns`), instead of tagging
+        them again with ``noun_analyser``.
     """
     definitional = lists.definitional_words
     gendered = lists.gendered_words
@@ -195,8 +199,10 @@ def plan_probes(
         occurrence_targets.extend(found)
 
     # Exp. 6: nouns of grammatical gender
+    if nouns is None and noun_analyser is not None:
+        nouns = corpus_nouns(sentences, noun_analyser)
     noun_targets, noun_male = _gendered_nouns(
-        sentences, split, noun_analyser, gendered | professions | wanted, max_per_word, seed
+        nouns, gendered | professions | wanted, max_per_word, seed
     )
 
     every = {t for pair in pairs for t in pair[:2]} | set(direct_targets) | set(occurrence_targets)
@@ -226,58 +232,53 @@ def plan_probes(
 
 
 def _gendered_nouns(
-    sentences: Sequence[str],
-    split: Sequence[Sequence[str]],
-    analyser: Analyser | None,
+    nouns: CorpusNouns | None,
     excluded: frozenset[str] | set[str],
     max_per_word: int,
     seed: int,
 ) -> tuple[list[tuple[int, int]], list[bool]]:
     """Noun occurrences with a grammatical gender, one gender per type (see the module)."""
-    if analyser is None:
+    if nouns is None:
         return [], []
-    by_noun, votes = _noun_occurrences(sentences, split, analyser, excluded)
     rng = run_rng(seed, "nouns", 0)
     targets, male = [], []
-    for w in sorted(by_noun):
-        fem, masc = votes[w]
-        if fem == masc:
+    for w, masculine in nouns.genders().items():
+        if w in excluded:
             continue
-        found = by_noun[w]
+        found = nouns.occurrences[w]
         if 0 < max_per_word < len(found):
             found = [found[k] for k in np.sort(rng.choice(len(found), max_per_word, False))]
         targets.extend(found)
-        male.extend([masc > fem] * len(found))
+        male.extend([masculine] * len(found))
     return targets, male
 
 
-def _noun_occurrences(
-    sentences: Sequence[str],
-    split: Sequence[Sequence[str]],
-    analyser: Analyser,
-    excluded: frozenset[str] | set[str] = frozenset(),
-) -> tuple[dict[str, list[tuple[int, int]]], dict[str, list[int]]]:
-    """Each noun's ``(sentence, word)`` occurrences marked ``Masc`` or ``Fem``, and its
-    ``[feminine, masculine]`` votes."""
-    by_noun: dict[str, list[tuple[int, int]]] = {}
+@dataclass(frozen=True)
+class CorpusNouns:
+    """The nouns of a corpus an analyser marks ``Masc`` or ``Fem``, by lower-case type:
+    their ``(sentence, word)`` occurrences and ``[feminine, masculine]`` votes. One
+    analysis serves Exp. 6 and the static Spanish lists (§5.3.2)."""
+
+    occurrences: dict[str, list[tuple[int, int]]]
+    votes: dict[str, list[int]]
+
+    def genders(self) -> dict[str, bool]:
+        """``{noun: True if masculine}`` by most of its occurrences (ties dropped), sorted."""
+        return {w: masc > fem for w, (fem, masc) in sorted(self.votes.items()) if fem != masc}
+
+
+def corpus_nouns(sentences: Sequence[str], analyser: Analyser) -> CorpusNouns:
+    """Tag the nouns of ``sentences`` with ``analyser`` (:class:`CorpusNouns`)."""
+    occurrences: dict[str, list[tuple[int, int]]] = {}
     votes: dict[str, list[int]] = {}
     # the analyser reads the words in their case (a capital marks a name)
     cased = [split_words(s) for s in sentences]
     many = getattr(analyser, "many", None)
     analysed = many(cased) if many is not None else [analyser(ws) for ws in cased]
-    for i, (ws, infos) in enumerate(zip(split, analysed, strict=True)):
-        for j, (w, info) in enumerate(zip(ws, infos, strict=True)):
+    for i, (ws, infos) in enumerate(zip(cased, analysed, strict=True)):
+        for j, (word, info) in enumerate(zip(ws, infos, strict=True)):
+            w = word.lower()
             if info.pos == "NOUN" and info.gender in {"Masc", "Fem"} and w.isalpha():
-                if w not in excluded:
-                    by_noun.setdefault(w, []).append((i, j))
-                    votes.setdefault(w, [0, 0])[info.gender == "Masc"] += 1
-    return by_noun, votes
-
-
-def noun_genders(sentences: Sequence[str], analyser: Analyser) -> dict[str, bool]:
-    """``{noun: True if masculine}`` of a corpus: every lower-case noun type the analyser
-    marks ``Masc`` or ``Fem``, by most of its occurrences (ties dropped), as Exp. 6 labels
-    its nouns; the nouns of known gender of the static Spanish lists (§5.3.2)."""
-    split = [[w.lower() for w in split_words(s)] for s in sentences]
-    _, votes = _noun_occurrences(sentences, split, analyser)
-    return {w: masc > fem for w, (fem, masc) in sorted(votes.items()) if fem != masc}
+                occurrences.setdefault(w, []).append((i, j))
+                votes.setdefault(w, [0, 0])[info.gender == "Masc"] += 1
+    return CorpusNouns(occurrences, votes)

