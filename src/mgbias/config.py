@@ -102,17 +102,20 @@ def _check_languages(codes, key: str, *, pivot_allowed: bool = False) -> None:
             )
 
 
+def _check_configured(codes, key: str, languages: set[str], *, pivot: bool = False) -> None:
+    """Every code is ISO 639-1 and a configured language (or, with ``pivot``, English)."""
+    _check_languages(codes, key, pivot_allowed=pivot)
+    unknown = set(codes) - languages - ({PIVOT} if pivot else set())
+    if unknown:
+        among = "English and the configured languages" if pivot else "the configured languages"
+        raise ConfigError(f"key '{key}': {sorted(unknown)} not among {among} {sorted(languages)}")
+
+
 def _check_references(config: Mapping[str, Any]) -> None:
     languages = set(config["languages"])
     _check_languages(config["languages"], "languages")
     for name, corpus in config["corpora"].items():
-        _check_languages(corpus.get("languages", []), f"corpora.{name}.languages")
-        unknown = set(corpus.get("languages", [])) - languages
-        if unknown:
-            raise ConfigError(
-                f"key 'corpora.{name}.languages': {sorted(unknown)} not among the "
-                f"configured languages {sorted(languages)}"
-            )
+        _check_configured(corpus.get("languages", []), f"corpora.{name}.languages", languages)
         for code in corpus.get("codes", {}):
             _check_languages([code], f"corpora.{name}.codes")
     for name, model in config["models"].items():
@@ -129,28 +132,13 @@ def _check_references(config: Mapping[str, Any]) -> None:
                     f"key 'models.{name}.train.world': {world!r} is not one of the "
                     f"configured worlds {known_worlds(config)}"
                 )
-            _check_languages(
-                model["train"].get("languages", []),
-                f"models.{name}.train.languages",
-                pivot_allowed=True,
-            )
-            unknown = set(model["train"].get("languages", [])) - {PIVOT, *languages}
-            if unknown:
-                raise ConfigError(
-                    f"key 'models.{name}.train.languages': {sorted(unknown)} not among "
-                    f"English and the configured languages {sorted(languages)}"
-                )
+            key = f"models.{name}.train.languages"
+            _check_configured(model["train"].get("languages", []), key, languages, pivot=True)
             if "monolingual" not in config:
                 raise ConfigError(
                     f"key 'models.{name}.train': training needs a 'monolingual' section"
                 )
-        _check_languages(model.get("languages", []), f"models.{name}.languages")
-        unknown = set(model.get("languages", [])) - languages
-        if unknown:
-            raise ConfigError(
-                f"key 'models.{name}.languages': {sorted(unknown)} not among the "
-                f"configured languages {sorted(languages)}"
-            )
+        _check_configured(model.get("languages", []), f"models.{name}.languages", languages)
     _check_pair_datasets(config)
     _check_mbe(config)
     if "demo" in config:
