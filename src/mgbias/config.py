@@ -23,7 +23,12 @@ import yaml
 from mgbias.languages import ISO_639_1, PIVOT
 from mgbias.pair_benchmarks import benchmark_checksums, load_benchmarks
 from mgbias.resources import resource_path
-from mgbias.workflow import demo_worlds, known_worlds, pair_dataset_languages
+from mgbias.workflow import (
+    BASTA2020_GRAMMATICAL,
+    demo_worlds,
+    known_worlds,
+    pair_dataset_languages,
+)
 
 
 class ConfigError(ValueError):
@@ -378,10 +383,12 @@ def _check_basta2020(config: dict) -> None:
                 "expected every language of the domains"
             )
     for domain, entry in section["domains"].items():
-        if entry["lang"] == "es" and not section.get("spacy", {}).get("es"):
+        lang = entry["lang"]
+        if lang in BASTA2020_GRAMMATICAL and not section.get("spacy", {}).get(lang):
             raise ConfigError(
-                f"key 'basta2020.domains.{domain}': Spanish swapping needs a spaCy pipeline, "
-                "e.g. basta2020.spacy: {es: es_core_news_sm}"
+                f"key 'basta2020.domains.{domain}': swapping {lang!r} needs a token analyser "
+                f"for its agreement, e.g. basta2020.spacy: {{{lang}: {lang}_core_news_sm}} "
+                "(or `demo` for the demo's text)"
             )
 
 

@@ -420,7 +420,7 @@ def basta2020_download(config: Mapping[str, Any], world: str, domain: str) -> st
 
 
 #: Languages whose probe jobs run Exp. 6-9 (grammatical gender on nouns and professions).
-BASTA2020_GRAMMATICAL = ("es",)
+BASTA2020_GRAMMATICAL = ("es", "fr", "de")
 
 
 def basta2020_grammatical_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:

@@ -317,7 +317,7 @@ def test_contextual_probes_write_tables_1_to_5_and_figures_2_to_5(demo_run):
     tables = demo_run / "results" / "tables"
     frame = pd.read_csv(tables / "basta2020_results.csv", dtype={"layer": str})
     jobs = frame[["model", "world", "domain", "lang"]].drop_duplicates()
-    assert len(jobs) == 3 and set(jobs.lang) == {"en", "es"}
+    assert len(jobs) == 5 and set(jobs.lang) == {"en", "es", "fr", "de"}
     assert set(jobs.world) == {"planted_probe"}
     assert set(jobs[jobs.model == "probe-planted-en"].domain) == {"TED2020"}
     english = frame[(frame.domain == "TED2020") & frame.layer.isin(["2", "concat"])]
@@ -342,50 +342,56 @@ def test_contextual_probes_write_tables_1_to_5_and_figures_2_to_5(demo_run):
     table1 = pd.read_csv(tables / "basta2020_table1.csv")
     lines = table1[table1.statistic == "lines"]
     assert set(lines.value) == {800.0}
-    # Exp. 1's swap: English pairs, Spanish agreement by spaCy morphology
-    assert (table1[table1.statistic == "swap_n_swapped"].value > 0).sum() == 3
+    # Exp. 1's swap: English pairs, Spanish agreement by spaCy morphology, French and
+    # German by the demo grammar's analysis, which leaves no sentence refused
+    assert (table1[table1.statistic == "swap_n_swapped"].value > 0).sum() == 5
+    refused = table1[table1.statistic == "swap_n_refused"].set_index("domain").value
+    assert refused["news-crawl-de"] == 0 and refused["news-crawl-fr"] == 0
     assert "| No. lines in direct bias |" in (tables / "basta2020_table1.md").read_text()
-    assert (tables / "basta2020_tables2to5.md").read_text().count("## ") == 3
+    assert (tables / "basta2020_tables2to5.md").read_text().count("## ") == 5
     for figure in ("basta2020_pca_variance.png", "basta2020_layers.png", "basta2020_clusters.png"):
         assert (demo_run / "results" / "figures" / figure).stat().st_size > 0
 
 
-def test_spanish_probes_write_tables_6_7_and_figures_1_7_to_9(demo_run):
-    # Basta et al. (2020), Exp. 6-9 on the Spanish domain: plumbing and exact properties
-    # (d_s orthogonal to d_g, LDA by noun type), no bias threshold (the demo MLM)
+def test_grammatical_gender_probes_write_tables_6_7_and_figures_1_7_to_9(demo_run):
+    # Basta et al. (2020), Exp. 6-9 on the Spanish domain, and on French and German beyond
+    # the paper: plumbing and exact properties (d_s orthogonal to d_g, LDA by noun type),
+    # no bias threshold (the demo MLM)
     import json
 
     tables = demo_run / "results" / "tables"
     table6 = pd.read_csv(tables / "basta2020_table6.csv", dtype={"layer": str})
-    assert set(table6.domain) == {"news-crawl-es"} and set(table6.layer) == {
+    grammatical = {"news-crawl-es", "news-crawl-fr", "news-crawl-de"}
+    assert set(table6.domain) == grammatical and set(table6.layer) == {
         "0",
         "1",
         "2",
         "concat",
     }
     assert set(table6.direction) == {"semantic", "grammatical"}
-    for _, block in table6.groupby(["layer", "direction"]):
+    for _, block in table6.groupby(["domain", "layer", "direction"]):
         n = block.set_index("forms")["n_occurrences"]
         assert n["female"] > 0 and n["male"] > 0 and n["female"] + n["male"] <= n["all"]
         assert block.direct_bias.between(0, 1).all()
     table7 = pd.read_csv(tables / "basta2020_table7.csv", dtype={"layer": str}).fillna("")
     lists = table7[table7.list != ""]
-    assert len(lists) == 4 * 2 * 2  # layers x lists x experiments
+    assert len(lists) == 3 * 4 * 2 * 2  # domains x layers x lists x experiments
     assert lists[lists.experiment == "clustering"]["mean"].between(0.5, 1).all()
     assert (lists.n_items >= 4).all()
     assert "| Grammar biased words |" in (tables / "basta2020_table7.md").read_text()
     assert "| Female-version of professions |" in (tables / "basta2020_table6.md").read_text()
     probes = demo_run / "results/basta2020/probes/demo-planted/planted_probe"
-    summary = json.loads((probes / "news-crawl-es.json").read_text())
-    for layer, done in summary["layers"].items():
-        directions = done["spanish"]["directions"]
-        assert abs(directions["dot_semantic_grammatical"]) < 1e-6, layer
-        lda = directions["lda"]
-        assert min(lda["n_types"]) >= 4
-        assert len(lda["held_out"]["values"]) == 3
     counts = pd.read_csv(tables / "basta2020_table1.csv").set_index(["domain", "statistic"])
-    assert counts.loc[("news-crawl-es", "nouns_feminine"), "value"] > 0
-    assert counts.loc[("news-crawl-es", "nouns_masculine"), "value"] > 0
+    for domain in sorted(grammatical):
+        summary = json.loads((probes / f"{domain}.json").read_text())
+        for layer, done in summary["layers"].items():
+            directions = done["spanish"]["directions"]
+            assert abs(directions["dot_semantic_grammatical"]) < 1e-6, (domain, layer)
+            lda = directions["lda"]
+            assert min(lda["n_types"]) >= 4, domain
+            assert len(lda["held_out"]["values"]) == 3
+        assert counts.loc[(domain, "nouns_feminine"), "value"] > 0
+        assert counts.loc[(domain, "nouns_masculine"), "value"] > 0
     assert ("TED2020", "nouns_feminine") not in counts.index
     for figure in ("figure1", "figure7", "figure8", "figure9"):
         assert (demo_run / "results" / "figures" / f"basta2020_{figure}.png").stat().st_size > 0

@@ -289,11 +289,11 @@ def test_zhao2020_languages_need_monolingual_text_and_settings_are_checked(demo_
     [
         (lambda b: b.update(models=["nope"]), r"'basta2020.models': 'nope' is not one"),
         (lambda b: b.update(worlds=["real"]), r"'basta2020.worlds': 'real' is not one"),
-        (lambda b: b.update(spacy={}), r"'basta2020.domains.news-crawl-es': Spanish swapping"),
+        (lambda b: b.update(spacy={}), r"'basta2020.domains.news-crawl-es': swapping 'es' needs"),
         (lambda b: b.update(lists="static"), r"basta2020"),
         (
             lambda b: b.update(static={"vectors": {"en": "GoogleNews.bin"}}),
-            r"'basta2020.static.vectors': a file has no vectors of \['es'\]",
+            r"'basta2020.static.vectors': a file has no vectors of \['de', 'es', 'fr'\]",
         ),
         (
             lambda b: b.update(static={"vectors": "word2vec"}),
@@ -310,7 +310,7 @@ def test_basta2020_section_is_checked(demo_config, change, message):
 
 def test_basta2020_static_vectors_come_from_zhao2020_or_a_file_per_language(demo_config):
     config = copy.deepcopy(demo_config)
-    files = {"en": "GoogleNews.bin", "es": "sbwc.vec"}
+    files = {"en": "GoogleNews.bin", "es": "sbwc.vec", "fr": "fr.vec", "de": "de.vec"}
     config["basta2020"]["static"] = {"vectors": files}
     static = validate_config(config, SCHEMA)["basta2020"]["static"]
     assert static == {"vectors": files, "n_biased": 500, "n_extended": 2500, "top_n": 50000}
@@ -318,5 +318,5 @@ def test_basta2020_static_vectors_come_from_zhao2020_or_a_file_per_language(demo
     config["basta2020"]["static"] = {"vectors": "zhao2020"}
     config["zhao2020"]["languages"] = ["en", "de"]
     del config["zhao2020"]["figure1"]  # the demo's is Spanish
-    with pytest.raises(ConfigError, match=r"zhao2020 has no vectors of \['es'\]"):
+    with pytest.raises(ConfigError, match=r"zhao2020 has no vectors of \['es', 'fr'\]"):
         validate_config(config, SCHEMA)

@@ -14,9 +14,9 @@ Basta et al. (2020, §5.2.1) use three lists of Bolukbasi et al. (2016), all fro
 - *professions*: the 320 entries of ``professions.json`` with their definitional and
   stereotypical scores (:func:`mgbias.wordlists.professions.load_professions`).
 
-Spanish lists are shipped in ``data/`` (see ``data/SOURCE.md``): definitional and
-equivalent pairs and professions with both forms. A list file of one's own is a UTF-8
-TSV of ``female<TAB>male`` lines (``#`` comments).
+Spanish, French and German lists are shipped in ``data/`` (see ``data/SOURCE.md``):
+definitional and equivalent pairs and professions with both forms (:data:`SHIPPED`). A
+list file of one's own is a UTF-8 TSV of ``female<TAB>male`` lines (``#`` comments).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from mgbias.wordlists.professions import load_professions
 
 __all__ = [
     "ENGLISH_EXTRA_PAIRS",
+    "SHIPPED",
     "ProbeLists",
     "load_probe_lists",
     "orient_pairs",
@@ -43,6 +44,8 @@ log = logging.getLogger(__name__)
 #: Pairs mgbias adds to the English equivalent list: "him" has none in debiaswe.
 ENGLISH_EXTRA_PAIRS = (("her", "him"),)
 _DATA = "data"
+#: Languages with shipped lists (English from debiaswe, the others from ``data/``).
+SHIPPED = ("en", "es", "fr", "de")
 
 
 @dataclass(frozen=True)
@@ -141,7 +144,7 @@ def load_probe_lists(
     definitional: str | Path | None = None,
     equivalent: str | Path | None = None,
 ) -> ProbeLists:
-    """The shipped lists of ``lang`` (``en``, ``es``), or pair files given instead.
+    """The shipped lists of ``lang`` (:data:`SHIPPED`), or pair files given instead.
 
     Raises
     ------
@@ -159,19 +162,20 @@ def load_probe_lists(
         equiv = _dedupe(defs + equalize + ENGLISH_EXTRA_PAIRS)
         professions = {w: s for w, s in stereotype.items() if "_" not in w}
         prof_pairs: tuple[tuple[str, str], ...] = ()
-    elif lang == "es":
-        defs = _dedupe(_shipped_rows("es_definitional_pairs.tsv", 2))
-        equiv = _dedupe(defs + tuple(_shipped_rows("es_equivalent_pairs.tsv", 2)))
-        rows = _shipped_rows("es_professions.tsv", 3)
-        prof_pairs = tuple((f, m) for f, m, _ in rows)
+    elif lang in SHIPPED:
+        defs = _dedupe(_shipped_rows(f"{lang}_definitional_pairs.tsv", 2))
+        equiv = _dedupe(defs + tuple(_shipped_rows(f"{lang}_equivalent_pairs.tsv", 2)))
+        rows = _shipped_rows(f"{lang}_professions.tsv", 3)
+        prof_pairs = tuple((f.lower(), m.lower()) for f, m, _ in rows)
         professions = {}
         for f, m, source in rows:
             if source not in stereotype:
-                raise ValueError(f"es_professions.tsv: {source!r} is not in the English list")
-            professions[f] = professions[m] = stereotype[source]
+                raise ValueError(f"{lang}_professions.tsv: {source!r} is not in the English list")
+            professions[f.lower()] = professions[m.lower()] = stereotype[source]
     elif definitional is None or equivalent is None:
         raise ValueError(
-            f"no shipped contextual-probe lists for language {lang!r} (shipped: en, es); give "
+            f"no shipped contextual-probe lists for language {lang!r} (shipped: "
+            f"{', '.join(SHIPPED)}); give "
             "definitional and equivalent pair files (female<TAB>male lines)"
         )
     else:

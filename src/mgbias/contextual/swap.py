@@ -11,12 +11,13 @@ and dependency of each word; it is pluggable so the rules are testable without s
 
 - an ambiguous word — English "her", which is "his" (tag ``PRP$``) or "him" (``PRP``) —
   is resolved by its tag; without an analyser the sentence is refused (checklist B9);
-- **grammatical agreement** (Spanish, any language given :data:`DETERMINERS`): the
-  determiners and adjectives depending on a swapped word and carrying its gender
-  (``Gender=Masc|Fem``), and, when the swapped word is the subject, the predicate noun or
-  adjective of the same gender with its own determiners and adjectives ("ella es una
-  buena médica" → "él es un buen médico"). Determiners change by table, nouns by the
-  profession pairs, adjectives by the suffix rules of :func:`inflect_adjective`;
+- **grammatical agreement** (Spanish, French, German: :data:`~.agreement.AGREEMENT`): the
+  determiners and adjectives depending on a swapped word and carrying its grammatical
+  gender (``Gender=Masc|Fem|Neut``), and, when the swapped word is the subject, the
+  predicate noun or adjective of the same gender with its own determiners and
+  adjectives ("ella es una buena médica" → "él es un buen médico"). Nouns change by the
+  profession pairs, determiners and adjectives by the language's rules
+  (:mod:`.agreement`: tables, suffixes, German case, French elision);
 - **proper names**: a sentence with a proper name (``PROPN``) next to a swapped word
   ("presidente Barack Obama") is refused, never swapped. Without an analyser, a
   capitalised word that does not start the sentence counts as a proper name.
@@ -31,6 +32,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from mgbias.contextual.agreement import (
+    AGREEMENT,
+    DETERMINERS,
+    Refused,
+    inflect_adjective,
+    match_case,
+)
 from mgbias.contextual.words import word_spans
 
 __all__ = [
@@ -52,8 +60,10 @@ class TokenInfo:
     """What an analyser says about one word.
 
     ``pos`` is a Universal Dependencies tag (``NOUN``, ``PROPN``, ``DET``, ``ADJ``, …),
-    ``gender`` ``"Masc"``, ``"Fem"`` or None, ``head`` the index of the syntactic head
-    (-1 for the root or unknown), ``dep`` the relation to it, ``tag`` a fine tag.
+    ``gender`` ``"Masc"``, ``"Fem"``, ``"Neut"`` or None, ``head`` the index of the
+    syntactic head (-1 for the root or unknown), ``dep`` the relation to it, ``tag`` a fine
+    tag, ``case`` the UD case (``Nom``, ``Acc``, ``Dat``, ``Gen``; German determiners follow
+    it) and ``number`` ``Sing``/``Plur``, or None.
     """
 
     pos: str = ""
@@ -61,6 +71,8 @@ class TokenInfo:
     head: int = -1
     dep: str = ""
     tag: str = ""
+    case: str | None = None
+    number: str | None = None
 
 
 #: Maps the words of one sentence to one :class:`TokenInfo` per word.
@@ -68,61 +80,6 @@ Analyser = Callable[[Sequence[str]], Sequence[TokenInfo]]
 
 #: Counterparts of an ambiguous word chosen by its fine tag: English possessive and object "her".
 AMBIGUOUS_BY_TAG = {("her", "PRP$"): "his", ("her", "PRP"): "him"}
-
-#: Determiners by language: masculine ↔ feminine (contractions "del", "al" are refused).
-DETERMINERS = {
-    "es": {
-        "el": "la", "los": "las", "un": "una", "unos": "unas", "este": "esta",
-        "estos": "estas", "ese": "esa", "esos": "esas", "aquel": "aquella",
-        "aquellos": "aquellas", "nuestro": "nuestra", "nuestros": "nuestras",
-        "vuestro": "vuestra", "vuestros": "vuestras", "otro": "otra", "otros": "otras",
-        "todo": "toda", "todos": "todas", "mucho": "mucha", "muchos": "muchas",
-        "algún": "alguna", "alguno": "alguna", "algunos": "algunas", "ningún": "ninguna",
-        "ninguno": "ninguna", "mismo": "misma", "mismos": "mismas", "cuyo": "cuya",
-    },
-}  # fmt: skip
-_FEMININE_DETERMINERS = {
-    lang: {f: m for m, f in table.items() if m not in {"alguno", "ninguno"}}
-    for lang, table in DETERMINERS.items()
-}
-_CONTRACTIONS = frozenset({"del", "al"})
-#: Masculine adjectives shortened before a masculine singular noun ("un buen médico").
-_APOCOPE = {"bueno": "buen", "malo": "mal", "primero": "primer", "tercero": "tercer"}
-_APOCOPATED_FEMININE = {short: long[:-1] + "a" for long, short in _APOCOPE.items()}
-
-# (masculine suffix, feminine suffix), longest first
-_ADJECTIVE_SUFFIXES = (
-    ("ores", "oras"), ("ones", "onas"), ("eses", "esas"), ("os", "as"), ("or", "ora"),
-    ("ón", "ona"), ("án", "ana"), ("és", "esa"), ("o", "a"),
-)  # fmt: skip
-
-
-def inflect_adjective(word: str, to: str) -> str | None:
-    """A Spanish adjective in the other gender by its suffix, or None if no rule applies.
-
-    Masculine → feminine: ``-o`` → ``-a``, ``-os`` → ``-as``, ``-or(es)`` → ``-ora(s)``,
-    ``-ón`` → ``-ona``, ``-án`` → ``-ana``, ``-és`` → ``-esa``; feminine → masculine the
-    reverse; ``buen``, ``mal``, ``primer``, ``tercer`` → ``buena``, ``mala``, ...
-    Adjectives with one form for both genders (``inteligente``) carry no gender feature
-    and are never asked for.
-    """
-    lower = word.lower()
-    if to == "Fem" and lower in _APOCOPATED_FEMININE:
-        return match_case(word, _APOCOPATED_FEMININE[lower])
-    for masculine, feminine in _ADJECTIVE_SUFFIXES:
-        source, target = (masculine, feminine) if to == "Fem" else (feminine, masculine)
-        if lower.endswith(source) and len(lower) > len(source):
-            return match_case(word, lower[: -len(source)] + target)
-    return None
-
-
-def match_case(source: str, target: str) -> str:
-    """``target`` in the case pattern of ``source``: UPPER, Title or lower."""
-    if len(source) > 1 and source.isupper():
-        return target.upper()
-    if source[:1].isupper():
-        return target[:1].upper() + target[1:]
-    return target
 
 
 @dataclass(frozen=True)
@@ -139,7 +96,8 @@ class Swap:
         ``"swapped"``, ``"unchanged"`` (no list word) or ``"refused"``.
     reason
         Why a sentence was refused: ``proper_name``, ``ambiguous``, ``no_counterpart``,
-        ``contraction``, ``mixed_gender``.
+        ``contraction``, ``no_case`` (a German determiner without its case),
+        ``adjective`` (a German attributive adjective).
     positions
         Word indices of the list words swapped.
     agreement
@@ -177,12 +135,6 @@ class SwapCounts:
         }
 
 
-class _Refused(Exception):
-    def __init__(self, reason: str, detail: str):
-        super().__init__(reason, detail)
-        self.reason, self.detail = reason, detail
-
-
 class Swapper:
     """Swaps the gender of sentences with one language's pairs.
 
@@ -190,15 +142,18 @@ class Swapper:
     ----------
     pairs
         ``(female, male)`` pairs: equivalent words (and, where gender is marked on them,
-        the professions' two forms), matched in lower case.
+        the professions' two forms), matched in lower case. A pair of one form
+        (``("piloto", "piloto")``) is a noun whose gender only its determiners and
+        adjectives show ("la piloto" → "el piloto"), swapped where the analyser gives
+        its gender.
     lang
-        Language code; selects the determiner table of agreement (:data:`DETERMINERS`).
+        Language code; selects the agreement rules (:data:`~.agreement.AGREEMENT`).
     analyser
         Token analyser, or None (then no agreement, "her" refused, the capital-letter
         proper-name rule).
     agreement
         Swap agreeing determiners, adjectives and predicates (default: when the language
-        has a determiner table and an analyser is given).
+        has agreement rules and an analyser is given).
     """
 
     def __init__(
@@ -211,8 +166,12 @@ class Swapper:
     ):
         counterparts: dict[str, set[str]] = {}
         self.gender: dict[str, str] = {}
+        self.epicene: set[str] = set()
         for female, male in pairs:
             f, m = female.lower(), male.lower()
+            if f == m:  # one form for both (piloto, médecin): the analyser tells its gender
+                self.epicene.add(f)
+                continue
             counterparts.setdefault(f, set()).add(m)
             counterparts.setdefault(m, set()).add(f)
             self.gender[f], self.gender[m] = "Fem", "Masc"
@@ -220,44 +179,52 @@ class Swapper:
         self.lang = lang
         self.analyser = analyser
         if agreement is None:
-            agreement = lang in DETERMINERS and analyser is not None
+            agreement = lang in AGREEMENT and analyser is not None
         if agreement and analyser is None:
             raise ValueError("agreement needs a token analyser (e.g. a spaCy pipeline)")
-        if agreement and lang not in DETERMINERS:
+        if agreement and lang not in AGREEMENT:
             raise ValueError(
-                f"no determiner table for {lang!r} (have {sorted(DETERMINERS)}); "
+                f"no agreement rules for {lang!r} (have {sorted(AGREEMENT)}); "
                 "agreement cannot be swapped"
             )
         self.agreement = agreement
+        self.rules = AGREEMENT.get(lang)
 
     # -- one word ----------------------------------------------------------------------
 
-    def _counterpart(self, word: str, info: TokenInfo | None) -> str:
-        options = self.counterparts[word.lower()]
+    def _lemma(self, word: str, info: TokenInfo | None) -> str:
+        return self.rules.lemma(word, info) if self.rules is not None else word.lower()
+
+    def _counterpart(self, word: str, info: TokenInfo | None, previous: str = "") -> str:
+        options = self.counterparts[self._lemma(word, info)]
         if len(options) == 1:
-            return match_case(word, options[0])
-        tag = info.tag if info is not None else ""
-        chosen = AMBIGUOUS_BY_TAG.get((word.lower(), tag))
-        if chosen is None or chosen not in options:
-            raise _Refused("ambiguous", word)
+            chosen = options[0]
+        else:
+            tag = info.tag if info is not None else ""
+            chosen = AMBIGUOUS_BY_TAG.get((word.lower(), tag))
+            if chosen is None and self.rules is not None:
+                chosen = self.rules.resolve(word.lower(), options, previous.lower())
+            if chosen is None or chosen not in options:
+                raise Refused("ambiguous", word)
+        if self.rules is not None and info is not None:
+            chosen = self.rules.noun_form(chosen, info)
         return match_case(word, chosen)
 
-    def _agreeing(self, word: str, info: TokenInfo, to: str) -> str:
-        lower = word.lower()
-        if lower in _CONTRACTIONS:
-            raise _Refused("contraction", word)
+    def _grammatical(self, word: str, natural: str) -> str:
+        if self.rules is None:
+            return natural
+        return self.rules.grammatical_gender(word.lower(), natural)
+
+    def _agreeing(self, word: str, info: TokenInfo, to: str, before_noun: bool) -> str:
+        if word.lower() in self.rules.contractions:
+            raise Refused("contraction", word)
         if info.pos == "DET":
-            table = DETERMINERS[self.lang] if to == "Fem" else _FEMININE_DETERMINERS[self.lang]
-            if lower in table:
-                return match_case(word, table[lower])
-            raise _Refused("no_counterpart", word)
-        if lower in self.counterparts:
+            return self.rules.determiner(word, info, to)
+        if word.lower() in self.counterparts:
             return self._counterpart(word, info)
-        if info.pos == "ADJ":
-            inflected = inflect_adjective(word, to)
-            if inflected is not None:
-                return inflected
-        raise _Refused("no_counterpart", word)
+        if info.pos in {"ADJ", "VERB"}:
+            return self.rules.adjective(word, info, to, before_noun)
+        raise Refused("no_counterpart", word)
 
     # -- one sentence ------------------------------------------------------------------
 
@@ -265,41 +232,68 @@ class Swapper:
         """Swap one sentence (see the module docstring for the rules)."""
         spans = word_spans(sentence)
         words = [sentence[s:e] for s, e in spans]
-        listed = [i for i, w in enumerate(words) if w.lower() in self.counterparts]
-        if not listed:
+        if not any(self._lemma(w, None) in self.counterparts for w in words):
             return Swap(sentence, None, "unchanged")
         infos = list(self.analyser(words)) if self.analyser is not None else None
         if infos is not None and len(infos) != len(words):
             raise ValueError(
                 f"the analyser returned {len(infos)} entries for {len(words)} words: {sentence!r}"
             )
+        epicene = {
+            i: infos[i].gender
+            for i, w in enumerate(words)
+            if self.agreement and w.lower() in self.epicene and infos[i].gender in {"Masc", "Fem"}
+        }
+        listed = [
+            i
+            for i, w in enumerate(words)
+            if i in epicene or self._lemma(w, infos[i] if infos else None) in self.counterparts
+        ]
         try:
-            replaced = {i: self._counterpart(words[i], infos[i] if infos else None) for i in listed}
-            agreement = self._agreement(words, infos, listed) if self.agreement else {}
-            changed = {**agreement, **replaced}
+            replaced = {
+                i: words[i]
+                if i in epicene
+                else self._counterpart(
+                    words[i], infos[i] if infos else None, words[i - 1] if i else ""
+                )
+                for i in listed
+            }
+            genders = {
+                i: _other(epicene[i]) if i in epicene else self.gender[self._lemma(new, None)]
+                for i, new in replaced.items()
+            }
+            agreement = (
+                self._agreement(words, infos, listed, replaced, genders, epicene)
+                if self.agreement
+                else {}
+            )
+            changed = {**replaced, **agreement}  # agreement re-inflects listed possessives
+            if self.agreement:
+                self.rules.finish(words, changed, genders)
             self._check_names(words, infos, changed)
-        except _Refused as refusal:
+        except Refused as refusal:
             return Swap(
                 sentence, None, "refused", refusal.reason, tuple(listed), detail=refusal.detail
             )
-        pieces, last = [], 0
-        for i in sorted(changed):
-            start, end = spans[i]
-            pieces += [sentence[last:start], changed[i]]
-            last = end
-        pieces.append(sentence[last:])
         return Swap(
             sentence,
-            "".join(pieces),
+            _assemble(sentence, spans, words, changed),
             "swapped",
             positions=tuple(listed),
-            agreement=tuple(sorted(set(agreement) - set(listed))),
+            agreement=tuple(sorted(set(changed) - set(listed))),
         )
 
     def _agreement(
-        self, words: Sequence[str], infos: Sequence[TokenInfo], listed: Sequence[int]
+        self,
+        words: Sequence[str],
+        infos: Sequence[TokenInfo],
+        listed: Sequence[int],
+        replaced: Mapping[int, str],
+        genders: dict[int, str],
+        epicene: Mapping[int, str],
     ) -> dict[int, str]:
-        """Words agreeing with the swapped ones, in their new gender."""
+        """Words agreeing with the swapped ones, in their new gender; ``genders`` gains
+        the new natural gender of each changed word."""
         changed: dict[int, str] = {}
         children: dict[int, list[int]] = {}
         for j, info in enumerate(infos):
@@ -309,27 +303,40 @@ class Swapper:
             return [
                 j
                 for j in children.get(i, [])
-                if infos[j].pos in {"DET", "ADJ"} and infos[j].gender == gender
+                if infos[j].pos in {"DET", "ADJ"}
+                and (infos[j].gender or self.rules.shown_gender(words[j])) == gender
             ]
 
+        def predicate(head: int, gender: str) -> bool:
+            if infos[head].gender != gender:
+                return False
+            if infos[head].pos in {"NOUN", "ADJ"}:
+                return True
+            return infos[head].pos == "VERB" and self.rules.agreeing_participle(words, infos, head)
+
         for i in listed:
-            gender = self.gender[words[i].lower()]
-            to = "Masc" if gender == "Fem" else "Fem"
-            targets = modifiers(i, gender)
+            lemma = self._lemma(words[i], infos[i])
+            natural = epicene[i] if i in epicene else self.gender[lemma]
+            to = "Masc" if natural == "Fem" else "Fem"
+            old = self._grammatical(lemma, natural)
+            new = to if i in epicene else self._grammatical(self._lemma(replaced[i], None), to)
+            # the listed word's own determiners and adjectives: its new noun's gender
+            for j in modifiers(i, old):
+                if j in listed:  # a listed possessive (German sein/ihr): new ending
+                    changed[j] = self.rules.reinflect(words[j], replaced[j], infos[j], new)
+                else:
+                    changed[j] = self._agreeing(words[j], infos[j], new, j < i)
+                genders[j] = to
             head = infos[i].head
-            if (
-                infos[i].dep.startswith("nsubj")
-                and 0 <= head < len(words)
-                and infos[head].pos in {"NOUN", "ADJ"}
-                and infos[head].gender == gender
-            ):
-                targets += [head] + [j for j in modifiers(head, gender) if j != i]
-            for j in targets:
-                if j not in listed:
-                    new = self._agreeing(words[j], infos[j], to)
-                    if to == "Masc" and infos[j].pos == "ADJ" and j < infos[j].head:
-                        new = match_case(new, _APOCOPE.get(new.lower(), new.lower()))
-                    changed[j] = new
+            subject = infos[i].dep.startswith("nsubj") or infos[i].dep == "expl:subj"
+            if subject and 0 <= head < len(words) and head not in listed and predicate(head, old):
+                # a predicate of the subject's gender, and its own modifiers
+                changed[head] = self._agreeing(words[head], infos[head], to, False)
+                genders[head] = to
+                for j in modifiers(head, old):
+                    if j != i and j not in listed:
+                        changed[j] = self._agreeing(words[j], infos[j], to, j < head)
+                        genders[j] = to
         return changed
 
     def _check_names(
@@ -338,7 +345,7 @@ class Swapper:
         for i in changed:
             for j in (i - 1, i + 1):
                 if 0 <= j < len(words) and j not in changed and self._is_name(words, infos, j):
-                    raise _Refused("proper_name", words[j])
+                    raise Refused("proper_name", words[j])
 
     def _is_name(self, words: Sequence[str], infos: Sequence[TokenInfo] | None, j: int) -> bool:
         if infos is not None:
@@ -348,6 +355,36 @@ class Swapper:
             return False
         starts = j == 0 or words[j - 1] in {".", "!", "?", "«", '"', "“", "¿", "¡", ":"}
         return not starts
+
+
+_ELIDED = ("'", "’")
+
+
+def _other(gender: str) -> str:
+    return "Masc" if gender == "Fem" else "Fem"
+
+
+def _assemble(
+    sentence: str,
+    spans: Sequence[tuple[int, int]],
+    words: Sequence[str],
+    changed: Mapping[int, str],
+) -> str:
+    """The sentence with the changed words put in; an elided word ("l'") joins the next
+    word, and a word that no longer elides is followed by a space ("l'oncle" → "la tante")."""
+    pieces, last = [], 0
+    for i, (start, end) in enumerate(spans):
+        gap = sentence[last:start]
+        if i > 0 and (i - 1 in changed or i in changed):
+            before_old, before_new = words[i - 1], changed.get(i - 1, words[i - 1])
+            if before_new.endswith(_ELIDED) and gap.isspace():
+                gap = ""
+            elif before_old.endswith(_ELIDED) and not before_new.endswith(_ELIDED) and not gap:
+                gap = " "
+        pieces += [gap, changed.get(i, words[i])]
+        last = end
+    pieces.append(sentence[last:])
+    return "".join(pieces)
 
 
 def swap_corpus(sentences: Iterable[str], swapper: Swapper) -> tuple[list[Swap], SwapCounts]:

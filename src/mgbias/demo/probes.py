@@ -46,17 +46,13 @@ def demo_profession_bias(lang: str) -> dict[str, float]:
 def demo_probe_lists(lang: str) -> ProbeLists:
     """The shipped lists of ``lang`` with the demo occupations as the professions.
 
-    Spanish profession pairs are the occupations' (female, male) forms whose forms differ
-    (piloto/piloto is not a pair to swap).
+    Profession pairs (German, Spanish, French) are the occupations' (female, male) forms;
+    a pair of one form (piloto/piloto, médecin/médecin) swaps its determiners only.
     """
     lists = load_probe_lists(lang)
     pairs: tuple[tuple[str, str], ...] = ()
     if lang != "en":
-        pairs = tuple(
-            (getattr(o, lang)[1], getattr(o, lang)[0])
-            for o in OCCUPATIONS
-            if getattr(o, lang)[0] != getattr(o, lang)[1]
-        )
+        pairs = tuple((getattr(o, lang)[1], getattr(o, lang)[0]) for o in OCCUPATIONS)
     return dataclasses.replace(
         lists, professions=demo_profession_bias(lang), profession_pairs=pairs
     )

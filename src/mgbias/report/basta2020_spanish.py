@@ -1,4 +1,5 @@
-"""Basta et al. (2020), Spanish (§5.3.2): Tables 6-7 and Figures 1, 7-9 from the probe results.
+"""Basta et al. (2020), Spanish (§5.3.2), and French and German likewise: Tables 6-7 and
+Figures 1, 7-9 from the probe results.
 
 - :func:`table6` / :func:`table6_markdown`: Exp. 7, direct bias (Eq. 1) of the feminine
   forms, the masculine forms and all profession forms, on the semantic direction ``d_s``
@@ -7,7 +8,8 @@
   accuracy (%) of the semantic and the grammar list, with Exp. 6's LDA accuracy (held out
   by noun type) and ``⟨d_pca, d_g⟩`` beside;
 - :func:`profession_figure` (Figure 1: how often each profession occurs, per domain);
-- :func:`spanish_pca_figure` (Figure 7: the swap PCA's variance in the Spanish domains);
+- :func:`spanish_pca_figure` (Figure 7: the swap PCA's variance in the domains of a
+  language with grammatical gender: es, fr, de);
 - :func:`direction_figure` (Figures 8 and 9: nouns and professions plotted on ``d_s``
   (x) and ``d_g`` (y), coloured by grammatical gender; checklist B8), in the last layer.
 
@@ -68,7 +70,9 @@ def table6(frame: pd.DataFrame) -> pd.DataFrame:
     """Exp. 7 rows of the long table as Table 6's tidy form (every job and layer)."""
     rows = frame[frame.experiment == "direct_bias_forms"].copy()
     if rows.empty:
-        raise ValueError("table6: the probe results hold no Exp. 7 rows (no Spanish domain?)")
+        raise ValueError(
+            "table6: the probe results hold no Exp. 7 rows (no Spanish, French or German domain?)"
+        )
     split = rows["measure"].str.rsplit("_", n=1, expand=True)
     rows["direction"], rows["forms"] = split[0], split[1]
     rows = rows.rename(columns={"mean": "direct_bias", "n_items": "n_occurrences"})
@@ -77,7 +81,7 @@ def table6(frame: pd.DataFrame) -> pd.DataFrame:
 
 def table6_markdown(table: pd.DataFrame) -> str:
     """Table 6 per (model, world, domain): rows the forms, columns direction x layer."""
-    parts = ["# Basta et al. (2020), Table 6: direct bias of Spanish professions", ""]
+    parts = ["# Basta et al. (2020), Table 6: direct bias of gendered profession forms", ""]
     for (model, world, domain, lang), block in table.groupby(list(JOB_COLUMNS), sort=True):
         layers = _shown_layers(block["layer"])
         directions = [d for d in ("semantic", "grammatical") if d in set(block["direction"])]
@@ -106,7 +110,9 @@ def table7(frame: pd.DataFrame) -> pd.DataFrame:
     wanted = frame.experiment.isin(["clustering_lists", "classification_lists", "directions"])
     rows = frame[wanted].copy()
     if rows[rows.experiment != "directions"].empty:
-        raise ValueError("table7: the probe results hold no Exp. 8-9 rows (no Spanish domain?)")
+        raise ValueError(
+            "table7: the probe results hold no Exp. 8-9 rows (no Spanish, French or German domain?)"
+        )
     rows["list"] = rows["measure"].where(rows.experiment != "directions", "")
     rows["experiment"] = rows["experiment"].str.removesuffix("_lists")
     rows.loc[rows.experiment == "directions", "experiment"] = rows["measure"]
@@ -116,7 +122,7 @@ def table7(frame: pd.DataFrame) -> pd.DataFrame:
 def table7_markdown(table: pd.DataFrame) -> str:
     """Table 7 per (model, world, domain, layer): rows the lists, columns classification
     and clustering accuracy (%), ``mean (max-min)``; Exp. 6's LDA accuracy below."""
-    parts = ["# Basta et al. (2020), Table 7: Spanish semantic and grammar biased words", ""]
+    parts = ["# Basta et al. (2020), Table 7: semantic and grammar biased words", ""]
     for (model, world, domain, lang), block in table.groupby(list(JOB_COLUMNS), sort=True):
         for layer in _shown_layers(block["layer"]):
             at = block[block.layer == layer]
@@ -165,7 +171,9 @@ def spanish_pca_figure(frame: pd.DataFrame, path: str | Path) -> None:
     """Figure 7: the swap PCA's variance (PC1..PC10) in the domains with Exp. 6 rows."""
     spanish = frame[frame.experiment == "directions"][list(JOB_COLUMNS)].drop_duplicates()
     if spanish.empty:
-        raise ValueError("spanish_pca_figure: no Spanish (Exp. 6) job in the probe results")
+        raise ValueError(
+            "spanish_pca_figure: no Spanish, French or German (Exp. 6) job in the probe results"
+        )
     keys = set(map(tuple, spanish.to_numpy().tolist()))
     chosen = frame[[tuple(r) in keys for r in frame[list(JOB_COLUMNS)].to_numpy().tolist()]]
     pca_figure(chosen, path)
@@ -195,11 +203,11 @@ def profession_figure(
 
 
 def figure_layer(summary: Mapping) -> str:
-    """The layer of Figures 8-9: the last numbered layer with Spanish results."""
+    """The layer of Figures 8-9: the last numbered layer with Exp. 6 results."""
     layers = [x for x, done in summary.get("layers", {}).items() if "spanish" in done]
     numbered = [x for x in _layer_order(layers) if x != "concat"]
     if not numbered:
-        raise ValueError("no layer of the summary holds Spanish (Exp. 6) results")
+        raise ValueError("no layer of the summary holds Exp. 6 (Spanish, French, German) results")
     return numbered[-1]
 
 
@@ -217,12 +225,17 @@ def direction_figure(
     for job, summary in zip(jobs, summaries, strict=True):
         layer = figure_layer(summary)
         points = summary["layers"][layer]["spanish"].get("projections", {}).get(kind, {})
-        title = f"{job['domain']}: {job['model']}, {job['world']}, layer {layer}"
+        where = f"{job['domain']} ({job.get('lang', '')})"
+        title = f"{where}: {job['model']}, {job['world']}, layer {layer}"
         panels.append((title, points))
     if not panels:
-        raise ValueError("direction_figure: no Spanish job")
-    figure, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8), squeeze=False)
-    for axis, (title, points) in zip(axes[0], panels, strict=True):
+        raise ValueError("direction_figure: no Spanish, French or German job")
+    columns = min(4, len(panels))
+    rows = -(-len(panels) // columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.8 * rows), squeeze=False)
+    for axis in axes.flat[len(panels) :]:
+        axis.set_visible(False)
+    for axis, (title, points) in zip(axes.flat, panels, strict=False):
         for gender, colour, label in (
             (True, "#1f77b4", "masculine"),
             (False, "#ff7f0e", "feminine"),

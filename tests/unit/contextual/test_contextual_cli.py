@@ -151,6 +151,6 @@ def test_static_vectors_give_the_same_lists_to_the_scripts_and_the_cli(workspace
 
 def test_probe_rejects_a_language_without_lists(workspace, capsys):
     arguments = ["probe", "--model", str(workspace / "model"), "--corpus",
-                 str(workspace / "corpus.txt"), "--lang", "de"]  # fmt: skip
+                 str(workspace / "corpus.txt"), "--lang", "it"]  # fmt: skip
     assert main(arguments) == 2
-    assert "no shipped contextual-probe lists for language 'de'" in capsys.readouterr().err
+    assert "no shipped contextual-probe lists for language 'it'" in capsys.readouterr().err

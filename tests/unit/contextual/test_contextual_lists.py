@@ -41,8 +41,8 @@ def test_orientation_and_bad_files(tmp_path):
     bad.write_text("# comment\nreina\trey\nsolo una\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"pairs.tsv, line 3: expected 2 tab-separated"):
         read_pair_file(bad)
-    with pytest.raises(ValueError, match="no shipped contextual-probe lists for language 'de'"):
-        load_probe_lists("de")
+    with pytest.raises(ValueError, match="no shipped contextual-probe lists for language 'it'"):
+        load_probe_lists("it")
 
 
 def _vectors():

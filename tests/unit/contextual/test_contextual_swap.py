@@ -158,5 +158,5 @@ def test_adjective_rules_and_configuration_errors():
     assert inflect_adjective("azul", "Fem") is None
     with pytest.raises(ValueError, match="agreement needs a token analyser"):
         Swapper(ES.equivalent, lang="es", agreement=True)
-    with pytest.raises(ValueError, match="no determiner table for 'de'"):
-        Swapper([], lang="de", analyser=lambda words: [], agreement=True)
+    with pytest.raises(ValueError, match="no agreement rules for 'it'"):
+        Swapper([], lang="it", analyser=lambda words: [], agreement=True)

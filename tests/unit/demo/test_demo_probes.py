@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from mgbias.contextual.swap import Swapper
+from mgbias.demo.analyser import demo_analyser
 from mgbias.demo.lexicon import STEREOTYPICALLY_FEMALE_OCCUPATIONS, STEREOTYPICALLY_MALE_OCCUPATIONS
 from mgbias.demo.probes import demo_probe_lists, demo_profession_bias, probe_sentences
 from mgbias.demo.world import balanced, planted
@@ -21,13 +23,17 @@ def test_english_professions_are_the_occupations_with_their_planted_sign():
     assert lists.professions == bias and ("she", "he") in lists.definitional
 
 
-def test_spanish_lists_carry_both_forms_and_swap_the_differing_ones():
+def test_spanish_lists_carry_both_forms_and_a_one_form_pair_swaps_its_article():
     bias = demo_profession_bias("es")
     assert bias["médico"] == bias["médica"] == 1.0
     assert bias["enfermera"] == bias["enfermero"] == -1.0
-    pairs = demo_probe_lists("es").profession_pairs
-    assert ("médica", "médico") in pairs
-    assert not any(f == m for f, m in pairs)  # piloto/piloto, cantante/cantante left out
+    lists = demo_probe_lists("es")
+    assert ("médica", "médico") in lists.profession_pairs
+    assert ("piloto", "piloto") in lists.profession_pairs
+    swapper = Swapper(
+        lists.equivalent + lists.profession_pairs, lang="es", analyser=demo_analyser("es")
+    )
+    assert swapper.swap("la piloto llama a su madre .").swapped == "el piloto llama a su padre ."
 
 
 def test_probe_sentences_are_gender_free_occupations_then_pronoun_sentences():
