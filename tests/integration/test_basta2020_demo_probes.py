@@ -2,9 +2,9 @@
 
 Eight demo BERTs (2 layers, hidden 64) are trained, one per world (planted, occupation_bias
 0.9; balanced, 0.5) and language (English, Spanish, French, German), on worlds with the
-occupation-subject knobs on ("the doctor calls his brother ."), then probed on fresh gender-free occupation
-sentences ("the doctor reads a book .") and pronoun sentences (Exp. 1's swap). Thresholds
-of issue 14, in the last layer and the concatenation:
+occupation-subject knobs on ("the doctor calls his brother ."), then probed on fresh
+gender-free occupation sentences ("the doctor reads a book .") and pronoun sentences
+(Exp. 1's swap). Thresholds of issue 14, in the last layer and the concatenation:
 
 - planted model: k-means and SVM >= 0.9, KNN >= 0.8 and >= 0.5 above its permutation null;
 - balanced model: k-means and SVM <= 0.75, KNN <= 0.1;
