@@ -229,13 +229,16 @@ def probed_es(tmp_path_factory, seed):
 
 
 @pytest.fixture(scope="module")
-def probed_de(tmp_path_factory, seed):
-    return _probed(tmp_path_factory.mktemp("basta2020_de"), "de", seed)
+def probed_in(tmp_path_factory, seed):
+    """``probed_in(lang)``: both models of a further language, trained once per module."""
+    done = {}
 
+    def get(lang):
+        if lang not in done:
+            done[lang] = _probed(tmp_path_factory.mktemp(f"basta2020_{lang}"), lang, seed)
+        return done[lang]
 
-@pytest.fixture(scope="module")
-def probed_fr(tmp_path_factory, seed):
-    return _probed(tmp_path_factory.mktemp("basta2020_fr"), "fr", seed)
+    return get
 
 
 def value(frame, layer, experiment, measure="accuracy"):
@@ -326,10 +329,10 @@ def test_english_pair_measures_stay_neutral_with_the_knob_on(probed):
 
 @pytest.mark.parametrize("kind", ["planted", "balanced"])
 @pytest.mark.parametrize("layer", LAYERS)
-def test_german_grammar_list_separates_with_any_model(probed_de, kind, layer):
+def test_german_grammar_list_separates_with_any_model(probed_in, kind, layer):
     # the demo grammar's analysis drives the swap (case-inflected determiners) and the
     # nouns of Exp. 6; every sentence holding a definitional word swaps
-    frame, results = probed_de[kind][:2]
+    frame, results = probed_in("de")[kind][:2]
     assert value(frame, layer, "clustering_lists", "grammar") >= 0.9
     assert value(frame, layer, "classification_lists", "grammar") >= 0.9
     directions = results.summary["layers"][layer]["spanish"]["directions"]
@@ -339,28 +342,29 @@ def test_german_grammar_list_separates_with_any_model(probed_de, kind, layer):
 
 
 @pytest.mark.parametrize("layer", LAYERS)
-def test_german_semantic_plant_shows_only_in_the_planted_model(probed_de, layer):
+def test_german_semantic_plant_shows_only_in_the_planted_model(probed_in, layer):
     # German shows the plant in the neighbours of both layers, >= 0.5 above the null
-    planted, balanced = probed_de["planted"][0], probed_de["balanced"][0]
+    planted, balanced = probed_in("de")["planted"][0], probed_in("de")["balanced"][0]
     planted_knn = value(planted, layer, "knn", "pearson_r")
     assert planted_knn - value(planted, layer, "knn", "null_mean") >= 0.5
     assert value(balanced, layer, "knn", "pearson_r") <= 0.1 < planted_knn
 
 
 @pytest.mark.parametrize("layer", LAYERS)
-def test_french_plant_in_the_neighbours_and_the_forms_split_by_their_article(probed_fr, layer):
+def test_french_plant_in_the_neighbours_and_the_forms_split_by_their_article(probed_in, layer):
     # French: the five vowel-initial occupations take the elided article "l'", which shows
     # no gender, and the forms' vectors split by it: k-means on the grammar list stays at
     # chance with both models (the SVM 0.67-0.78); the planted model's neighbours still
     # rank the stereotype above the balanced model's (see the module docstring)
-    planted, balanced = probed_fr["planted"][0], probed_fr["balanced"][0]
+    french = probed_in("fr")
+    planted, balanced = french["planted"][0], french["balanced"][0]
     for frame in (planted, balanced):
         assert value(frame, layer, "clustering_lists", "grammar") <= 0.6
         assert value(frame, layer, "classification_lists", "grammar") >= 0.6
     balanced_knn = value(balanced, layer, "knn", "pearson_r")
     assert value(planted, layer, "knn", "pearson_r") >= balanced_knn + 0.15
     assert balanced_knn <= 0.1
-    results = probed_fr["planted"][1]
+    results = french["planted"][1]
     assert results.summary["table1"]["swap_n_refused"] == 0
     assert (
         abs(results.summary["layers"][layer]["spanish"]["directions"]["dot_semantic_grammatical"])

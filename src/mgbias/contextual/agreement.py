@@ -97,12 +97,14 @@ class Agreement:
     """The agreement rules of one language (see the module docstring).
 
     ``contractions`` are refused where they would have to agree; ``neuter`` nouns are
-    listed words whose grammatical gender is neuter (German "mädchen").
+    listed words whose grammatical gender is neuter (German "mädchen"); ``invariable``
+    determiners have one form for both genders (kept as they are).
     """
 
     lang: str
     contractions: frozenset[str] = frozenset()
     neuter: frozenset[str] = frozenset()
+    invariable: frozenset[str] = frozenset()
 
     def grammatical_gender(self, word: str, natural: str) -> str:
         """The grammatical gender of a listed word of natural gender ``natural``."""
@@ -119,6 +121,8 @@ class Agreement:
     def determiner(self, word: str, info, to: str) -> str:
         """The determiner ``word`` agreeing with a noun of gender ``to``."""
         lower = word.lower()
+        if lower in self.invariable:
+            return word  # French l' is re-chosen by finish() for the word that follows
         table = DETERMINERS[self.lang] if to == "Fem" else _FEMININE[self.lang]
         if lower in table:
             return match_case(word, table[lower])
@@ -175,8 +179,6 @@ def inflect_adjective(word: str, to: str) -> str | None:
 _APOCOPE = {"bueno": "buen", "malo": "mal", "primero": "primer", "tercero": "tercer"}
 _APOCOPATED_FEMININE = {short: long[:-1] + "a" for long, short in _APOCOPE.items()}
 # (masculine suffix, feminine suffix), longest first
-#: Spanish determiners with one form for both genders.
-_SPANISH_INVARIABLE = frozenset({"mi", "tu", "su", "mis", "tus", "sus", "cada", "cualquier"})
 _ADJECTIVE_SUFFIXES = (
     ("ores", "oras"), ("ones", "onas"), ("eses", "esas"), ("os", "as"), ("or", "ora"),
     ("ón", "ona"), ("án", "ana"), ("és", "esa"), ("o", "a"),
@@ -187,11 +189,9 @@ _ADJECTIVE_SUFFIXES = (
 class SpanishAgreement(Agreement):
     lang: str = "es"
     contractions: frozenset[str] = frozenset({"del", "al"})
-
-    def determiner(self, word: str, info, to: str) -> str:
-        if word.lower() in _SPANISH_INVARIABLE:
-            return word
-        return super().determiner(word, info, to)
+    invariable: frozenset[str] = frozenset(
+        {"mi", "tu", "su", "mis", "tus", "sus", "cada", "cualquier"}
+    )
 
     def adjective(self, word: str, info, to: str, before_noun: bool) -> str:
         inflected = inflect_adjective(word, to)
@@ -269,11 +269,7 @@ def french_adjective(word: str, to: str) -> str:
 class FrenchAgreement(Agreement):
     lang: str = "fr"
     contractions: frozenset[str] = frozenset({"du", "au"})
-
-    def determiner(self, word: str, info, to: str) -> str:
-        if word.lower() in _FRENCH_INVARIABLE:
-            return word  # l' is re-chosen by finish() for the word that follows
-        return super().determiner(word, info, to)
+    invariable: frozenset[str] = _FRENCH_INVARIABLE
 
     def adjective(self, word: str, info, to: str, before_noun: bool) -> str:
         return french_adjective(word, to)
