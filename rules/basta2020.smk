@@ -30,6 +30,7 @@ rule basta2020_vectors:
         unpack(basta2020_static_input),
         corpus=out("basta2020_corpus"),
         model=trained_model_input,
+        lists=basta2020_lists,
         code=script_code("contextual_vectors.py"),
     output:
         plan=out("basta2020_plan"),
@@ -60,6 +61,7 @@ rule basta2020_probes:
     input:
         plan=out("basta2020_plan"),
         vectors=out("basta2020_vectors"),
+        lists=basta2020_lists,
         code=script_code("contextual_probes.py"),
     output:
         table=out("basta2020_probes"),

@@ -691,6 +691,16 @@ def basta2020_static_input(wc):
     return {"static": vectors[lang]}
 
 
+def basta2020_lists(wc):
+    """The shipped list files a probe job's language reads (mgbias.contextual.lists):
+    editing one reruns that language's probe jobs."""
+    from mgbias.contextual.lists import list_files
+
+    package = os.path.join(workflow.basedir, "src", "mgbias")
+    lang = BASTA2020["domains"][wc.domain]["lang"]
+    return [os.path.relpath(path) for path in list_files(lang, package)]
+
+
 def basta2020_targets():
     """The probe tables and figures, when configured (Tables 6-7 and Figures 7-9 with a
     Spanish domain)."""

@@ -34,6 +34,7 @@ __all__ = [
     "ENGLISH_EXTRA_PAIRS",
     "SHIPPED",
     "ProbeLists",
+    "list_files",
     "load_probe_lists",
     "orient_pairs",
     "read_pair_file",
@@ -136,6 +137,31 @@ def _parse_rows(text: str, source: str, columns: int) -> list[tuple[str, ...]]:
 def _shipped_rows(name: str, columns: int) -> list[tuple[str, ...]]:
     text = resources.files("mgbias.contextual").joinpath(_DATA, name).read_text("utf-8")
     return _parse_rows(text, f"mgbias.contextual/{_DATA}/{name}", columns)
+
+
+def list_files(lang: str, package: str | Path | None = None) -> list[Path]:
+    """The shipped files :func:`load_probe_lists` reads for ``lang`` (empty for a language
+    without shipped lists), under ``package`` (default: the installed ``mgbias``): the
+    workflow's probe jobs take them as inputs, so that editing a list reruns the jobs of
+    its language and no other."""
+    package = Path(str(resources.files("mgbias"))) if package is None else Path(package)
+    professions = package / "resources" / "professions_bolukbasi2016.json"
+    if lang == "en":
+        debiaswe = package / "embeddings" / "data" / "debiaswe"
+        wordlists = package / "wordlists" / "data"
+        return [
+            debiaswe / "definitional_pairs.json",
+            debiaswe / "equalize_pairs.json",
+            debiaswe / "gender_specific_full.json",
+            wordlists / "en_female.txt",
+            wordlists / "en_male.txt",
+            professions,
+        ]
+    if lang not in SHIPPED:
+        return []
+    data = package / "contextual" / _DATA
+    kinds = ("definitional_pairs", "equivalent_pairs", "professions")
+    return [data / f"{lang}_{kind}.tsv" for kind in kinds] + [professions]
 
 
 def load_probe_lists(

@@ -113,3 +113,18 @@ def test_static_lists_take_the_languages_own_pronouns(tmp_path):
             n_biased=1,
             n_extended=1,
         )
+
+
+def test_list_files_are_each_languages_own():
+    from mgbias.contextual.lists import list_files
+
+    files = {lang: list_files(lang) for lang in ("en", "es", "fr", "de")}
+    for lang, paths in files.items():
+        assert paths and all(p.is_file() for p in paths), lang
+    assert [p.name for p in files["de"]][:3] == [
+        "de_definitional_pairs.tsv", "de_equivalent_pairs.tsv", "de_professions.tsv",
+    ]  # fmt: skip
+    # the English bias scores are every language's; the pair files are the language's own
+    shared = set(files["fr"]) & set(files["de"])
+    assert {p.name for p in shared} == {"professions_bolukbasi2016.json"}
+    assert list_files("it") == []
