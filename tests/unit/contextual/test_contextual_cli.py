@@ -154,3 +154,35 @@ def test_probe_rejects_a_language_without_lists(workspace, capsys):
                  str(workspace / "corpus.txt"), "--lang", "it"]  # fmt: skip
     assert main(arguments) == 2
     assert "no shipped contextual-probe lists for language 'it'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_cli_probes_demo_text_of_a_gendered_language_with_the_demo_analyser(tmp_path, lang):
+    # French and German demo text, the shipped lists and the demo grammar's analyser
+    # (--spacy demo): the swap changes most sentences (it refuses a predicate the shipped
+    # professions lack, "er ist ingenieur") and Exp. 6-9 run (a random tiny BERT)
+    from mgbias.contextual.words import words
+    from mgbias.demo.probes import probe_sentences
+    from mgbias.demo.world import planted
+
+    spec = planted(1, (lang,), occupation_subject_share=0.6, gender_free_occupation_share=0.1)
+    sentences = probe_sentences(spec, lang, n_gender_free=150, n_pronoun=100, seed=1)
+    (tmp_path / "corpus.txt").write_text("\n".join(sentences) + "\n", encoding="utf-8")
+    vocab = sorted({w.lower() for s in sentences for w in words(s)})
+    special = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    torch.manual_seed(0)
+    tokenizer = build_bert_tokenizer(special + vocab, model_max_length=32)
+    model = BertForMaskedLM(bert_config(len(special) + len(vocab), 32)).eval()
+    save_pretrained(model, tokenizer, tmp_path / "model")
+    arguments = [
+        "probe", "--model", str(tmp_path / "model"), "--corpus", str(tmp_path / "corpus.txt"),
+        "--lang", lang, "--spacy", "demo", "--runs", "2", "--knn-k", "3",
+        "--n-bootstrap", "20", "--seed", "1", "--output", str(tmp_path / "probes.csv"),
+        "--summary", str(tmp_path / "summary.json"),
+    ]  # fmt: skip
+    assert main(arguments) == 0
+    table = pd.read_csv(tmp_path / "probes.csv")
+    assert {"directions", "direct_bias_forms", "clustering_lists"} <= set(table.experiment)
+    table1 = json.loads((tmp_path / "summary.json").read_text())["table1"]
+    assert table1["swap_n_swapped"] >= 0.9 * table1["swap_n_sentences"]
+    assert table1["nouns_feminine"] > 0 and table1["nouns_masculine"] > 0
