@@ -703,7 +703,7 @@ def basta2020_lists(wc):
 
 def basta2020_targets():
     """The probe tables and figures, when configured (Tables 6-7 and Figures 7-9 with a
-    Spanish domain)."""
+    Spanish, French or German domain)."""
     if not BASTA2020:
         return []
     keys = ["basta2020_results", "basta2020_table1", "basta2020_tables2to5"]

@@ -12,8 +12,8 @@ vectors; without them, the professions split by the sign of their bias stand in 
 (the demo's planted associations). Exp. 5 takes the ``n_knn`` most female- and most
 male-biased professions by ``profession_bias`` (default: the lists' scores).
 
-Exp. 6–9 (:mod:`.spanish`) run where the plan holds nouns of grammatical gender (Spanish
-with a spaCy analyser): the directions ``d_pca``, ``d_g`` and ``d_s`` (experiment
+Exp. 6–9 (:mod:`.spanish`) run where the plan holds nouns of grammatical gender (Spanish,
+French or German with a token analyser): the directions ``d_pca``, ``d_g`` and ``d_s`` (experiment
 ``directions``), the direct bias of feminine, masculine and all profession forms on
 ``d_s`` and ``d_g`` (``direct_bias_forms``, Table 6), and k-means and the SVM on the
 semantic and the grammar list (``clustering_lists``, ``classification_lists``, Table 7).

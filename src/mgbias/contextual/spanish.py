@@ -1,4 +1,5 @@
-"""Experiments 6–9 of Basta et al. (2020, §5.3.2): Spanish, where gender is also grammatical.
+"""Experiments 6–9 of Basta et al. (2020, §5.3.2): Spanish, where gender is also grammatical
+(and, beyond the paper, French and German, run the same way).
 
 - **Exp. 6** (:func:`spanish_directions`, Fig. 7): the *semantic* direction ``d_pca`` is the
   pair-centred PCA of swapped definitional words (Exp. 1, :func:`~.direction.swap_pca`);
