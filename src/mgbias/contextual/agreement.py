@@ -11,16 +11,21 @@ the swapped one change too. What changes, and how, is the language's:
   ce/cet ↔ cette, ...) with elision re-chosen for the word that follows ("l'oncle" ↔ "la
   tante", "ma amie" is "mon amie"); "femme" and "fille" are wife and daughter after a
   possessive, else woman and girl; adjectives by suffix and a table of irregular ones
-  (gentil ↔ gentille, beau ↔ belle, heureux ↔ heureuse, -é ↔ -ée, + e); contractions (du, au)
-  refused.
+  (gentil ↔ gentille, beau ↔ belle, heureux ↔ heureuse, -é ↔ -ée, + e), in the plural
+  too; contractions (du, au) refused; impersonal "il" ("il y a") is left alone.
 - **German** (:class:`GermanAgreement`): a determiner is re-inflected for the case of its
   noun phrase (``Case=`` of the analyser) and the grammatical gender of the new noun
   (der/den/dem/des ↔ die/der, ein/einen/einem ↔ eine/einer, sein-/ihr- likewise; "das
   Mädchen" is neuter). The owner's possessive (sein ↔ ihr) is a listed word whose ending
   is re-chosen when its noun is swapped too ("seine Mutter" → "ihren Vater" in the
   accusative). Weak nouns take their oblique form outside the nominative singular ("den
-  Jungen", "dem Herrn"). Attributive adjectives, whose endings also depend on the
-  determiner, are refused; predicative ones do not inflect.
+  Jungen", "dem Herrn"), plural nouns their dative -n ("den Männern"), masculine ones
+  their genitive -(e)s ("meiner Frau" → "meines Mannes"), and personal
+  pronouns their case (sie → ihn in the accusative, ihr → ihm in the dative); "sie"/"ihr"
+  as "they", "you" or "their" are left alone, and a possessive "ihr-" whose possessor the
+  analyser does not call singular (her or their?) refuses its sentence.
+  Attributive adjectives, whose endings also depend on the determiner, are refused;
+  predicative ones do not inflect.
 
 Every rule returns the new word in the case pattern of the old one, or raises
 :class:`Refused` with a reason, which the swap counts.
@@ -39,6 +44,7 @@ __all__ = [
     "Refused",
     "SpanishAgreement",
     "french_adjective",
+    "french_plural_adjective",
     "german_determiner",
     "inflect_adjective",
     "match_case",
@@ -110,13 +116,18 @@ class Agreement:
         """The grammatical gender of a listed word of natural gender ``natural``."""
         return "Neut" if word.lower() in self.neuter else natural
 
-    def lemma(self, word: str, info) -> str:
-        """The list entry a word of the text stands for (lower case)."""
+    def lemma(self, word: str, info, previous: str = "") -> str:
+        """The list entry a word of the text stands for (lower case; "" for none), given
+        its analysis and the word before it."""
         return word.lower()
 
     def noun_form(self, noun: str, info) -> str:
         """A counterpart noun in the form its place needs (German weak nouns)."""
         return noun
+
+    def ambiguous(self, word: str, info) -> bool:
+        """Whether a listed word may not be gendered at all (the sentence is refused)."""
+        return False
 
     def determiner(self, word: str, info, to: str) -> str:
         """The determiner ``word`` agreeing with a noun of gender ``to``."""
@@ -265,13 +276,37 @@ def french_adjective(word: str, to: str) -> str:
     return word
 
 
+def french_plural_adjective(word: str, to: str) -> str:
+    """A plural French adjective in gender ``to``: the singular's rule, then the plural
+    -s (inaugurés ↔ inaugurées, heureux → heureuses, belles → beaux)."""
+    lower = word.lower()
+    if to == "Fem":
+        single = lower if lower.endswith("x") and not lower.endswith("aux") else lower[:-1]
+        plural = {"beaux": "belles", "nouveaux": "nouvelles"}.get(lower)
+        return match_case(word, plural or french_adjective(single, "Fem") + "s")
+    plural = {"belles": "beaux", "nouvelles": "nouveaux"}.get(lower)
+    if plural is None:
+        single = french_adjective(lower[:-1], "Masc")
+        plural = single if single.endswith(("s", "x")) else single + "s"
+    return match_case(word, plural)
+
+
 @dataclass(frozen=True)
 class FrenchAgreement(Agreement):
     lang: str = "fr"
     contractions: frozenset[str] = frozenset({"du", "au"})
     invariable: frozenset[str] = _FRENCH_INVARIABLE
 
+    def lemma(self, word: str, info, previous: str = "") -> str:
+        """Impersonal "il" ("il y a", "il faut": UD ``expl``) is not a gendered word."""
+        lower = word.lower()
+        if lower == "il" and info is not None and info.dep.startswith("expl"):
+            return ""
+        return lower
+
     def adjective(self, word: str, info, to: str, before_noun: bool) -> str:
+        if getattr(info, "number", None) == "Plur" and word.lower().endswith(("s", "x")):
+            return french_plural_adjective(word, to)
         return french_adjective(word, to)
 
     def resolve(self, word: str, options, previous: str) -> str | None:
@@ -347,6 +382,18 @@ GERMAN_WEAK_NOUNS = {
     "chirurg": "chirurgen", "kerl": "kerl",
 }  # fmt: skip
 _WEAK_OBLIQUE = {oblique: nominative for nominative, oblique in GERMAN_WEAK_NOUNS.items()}
+#: Masculine person nouns of the German lists with a genitive -(e)s (des Mannes).
+_MASCULINE = frozenset(
+    {"mann", "vater", "sohn", "bruder", "ehemann", "onkel", "großvater", "enkel", "könig",
+     "freund", "bräutigam", "papa", "mönch", "kerl"}
+)  # fmt: skip
+#: Personal pronouns by case: er/ihn/ihm, sie/sie/ihr.
+_GERMAN_PRONOUN_CASES = {("er", "Acc"): "ihn", ("er", "Dat"): "ihm", ("sie", "Dat"): "ihr"}
+#: The owner's possessive in every ending, and words after which a capital starts a sentence.
+_GERMAN_OWNER_FORMS = frozenset(
+    stem + ending for stem in ("sein", "ihr") for ending in ("", "e", "en", "em", "er", "es")
+)
+_SENTENCE_OPENERS = frozenset({".", "!", "?", ":", '"', "„", "“", "«", "»", "(", "-"})
 
 
 def german_determiner(word: str, case: str, gender: str) -> str | None:
@@ -374,19 +421,61 @@ class GermanAgreement(Agreement):
             raise Refused("no_case", word)
         return case
 
-    def lemma(self, word: str, info) -> str:
+    def lemma(self, word: str, info, previous: str = "") -> str:
+        """Weak nouns' oblique forms stand for their nominative ("jungen": "junge"); "sie"
+        and the ihr-/sein- forms are not a gendered word when they are a verb ("sein", to
+        be), plural ("sie" they, "ihre" their: ``Number`` or ``Number[psor]`` Plur), second
+        person ("ihr" you), or capitalised inside a sentence (the polite "Sie", "Ihr")."""
         lower = word.lower()
+        if lower == "sie" or lower in _GERMAN_OWNER_FORMS:
+            if info is not None and (
+                info.pos in {"VERB", "AUX"}
+                or info.person in {"1", "2"}
+                or (lower == "sie" and info.number == "Plur")
+                or info.possessor_number == "Plur"
+            ):
+                return ""
+            if word[:1].isupper() and previous and previous not in _SENTENCE_OPENERS:
+                return ""
+        if lower in {"ihn", "ihm"}:
+            return "er"  # him: swapped by case (noun_form)
+        if lower == "ihr" and info is not None and info.pos == "PRON":
+            return "sie"  # dative "to her"
         if lower in _WEAK_OBLIQUE and getattr(info, "number", None) != "Plur":
             return _WEAK_OBLIQUE[lower]
+        if (info is None or info.case == "Gen") and lower.endswith("s"):
+            for ending in ("es", "s"):  # des Mannes: mann
+                if lower[: -len(ending)] in _MASCULINE:
+                    return lower[: -len(ending)]
         return lower
 
     def noun_form(self, noun: str, info) -> str:
         lower = noun.lower()
         case = getattr(info, "case", None)
+        pronoun = _GERMAN_PRONOUN_CASES.get((lower, case))
+        if pronoun is not None:
+            return match_case(noun, pronoun)
+        if case == "Dat" and getattr(info, "number", None) == "Plur":
+            if not lower.endswith(("n", "s")):
+                return match_case(noun, lower + "n")  # den Männern
+        if case == "Gen" and getattr(info, "number", None) == "Sing" and lower in _MASCULINE:
+            ending = "s" if lower.endswith(("er", "el", "en", "e")) else "es"
+            return match_case(noun, lower + ending)  # des Mannes, meines Vaters
         plural = getattr(info, "number", None) == "Plur"
         if lower in GERMAN_WEAK_NOUNS and case not in {None, "Nom"} and not plural:
             return match_case(noun, GERMAN_WEAK_NOUNS[lower])
         return noun
+
+    def ambiguous(self, word: str, info) -> bool:
+        """An ihr- possessive is "her" or "their" (or the polite "your"): refused unless
+        the analyser says its possessor is singular (UD ``Number[psor]=Sing``)."""
+        lower = word.lower()
+        return (
+            info is not None
+            and lower.startswith("ihr")
+            and lower in _GERMAN_OWNER_FORMS
+            and info.possessor_number != "Sing"
+        )
 
     def determiner(self, word: str, info, to: str) -> str:
         new = german_determiner(word, self._case(word, info), to)

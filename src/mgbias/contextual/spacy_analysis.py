@@ -3,7 +3,8 @@
 The pipeline runs on the words of :mod:`mgbias.contextual.words` as given (a ``Doc`` built
 from them, every component applied in order), so its tokens are the swap's words. Each
 word yields its UD part of speech, ``Gender`` from the morphology (``Masc``/``Fem``/``Neut``,
-None when absent or several), ``Case`` and ``Number`` likewise, its head's index (-1 for
+None when absent or several), ``Case``, ``Number``, ``Person`` and ``Number[psor]``
+likewise, its head's index (-1 for
 the root), its dependency and fine tag.
 The analyser's ``many`` attribute analyses a list of sentences in batches (``nlp.pipe``).
 
@@ -41,6 +42,8 @@ def spacy_analyser(nlp) -> Analyser:
                 tag=token.tag_,
                 case=one(token, "Case"),
                 number=one(token, "Number"),
+                person=one(token, "Person"),
+                possessor_number=one(token, "Number[psor]"),
             )
             for token in doc
         ]

@@ -63,7 +63,9 @@ class TokenInfo:
     ``gender`` ``"Masc"``, ``"Fem"``, ``"Neut"`` or None, ``head`` the index of the
     syntactic head (-1 for the root or unknown), ``dep`` the relation to it, ``tag`` a fine
     tag, ``case`` the UD case (``Nom``, ``Acc``, ``Dat``, ``Gen``; German determiners follow
-    it) and ``number`` ``Sing``/``Plur``, or None.
+    it), ``number`` ``Sing``/``Plur``, ``person`` (``1``-``3``) and ``possessor_number``
+    (UD ``Number[psor]``), or None. German "sie"/"ihr" are "they", "you" or "their" by the
+    last three.
     """
 
     pos: str = ""
@@ -73,6 +75,8 @@ class TokenInfo:
     tag: str = ""
     case: str | None = None
     number: str | None = None
+    person: str | None = None
+    possessor_number: str | None = None
 
 
 #: Maps the words of one sentence to one :class:`TokenInfo` per word.
@@ -192,11 +196,13 @@ class Swapper:
 
     # -- one word ----------------------------------------------------------------------
 
-    def _lemma(self, word: str, info: TokenInfo | None) -> str:
-        return self.rules.lemma(word, info) if self.rules is not None else word.lower()
+    def _lemma(self, word: str, info: TokenInfo | None, previous: str = "") -> str:
+        if self.rules is None:
+            return word.lower()
+        return self.rules.lemma(word, info, previous)
 
     def _counterpart(self, word: str, info: TokenInfo | None, previous: str = "") -> str:
-        options = self.counterparts[self._lemma(word, info)]
+        options = self.counterparts[self._lemma(word, info, previous)]
         if len(options) == 1:
             chosen = options[0]
         else:
@@ -244,12 +250,19 @@ class Swapper:
             for i, w in enumerate(words)
             if self.agreement and w.lower() in self.epicene and infos[i].gender in {"Masc", "Fem"}
         }
-        listed = [
-            i
+        lemmas = {
+            i: self._lemma(w, infos[i] if infos else None, words[i - 1] if i else "")
             for i, w in enumerate(words)
-            if i in epicene or self._lemma(w, infos[i] if infos else None) in self.counterparts
-        ]
+        }
+        listed = [i for i in range(len(words)) if i in epicene or lemmas[i] in self.counterparts]
+        if not listed:
+            return Swap(sentence, None, "unchanged")
         try:
+            for i in listed:
+                if self.rules is not None and self.rules.ambiguous(
+                    words[i], infos[i] if infos else None
+                ):
+                    raise Refused("ambiguous", words[i])
             replaced = {
                 i: words[i]
                 if i in epicene
@@ -258,10 +271,8 @@ class Swapper:
                 )
                 for i in listed
             }
-            genders = {
-                i: _other(epicene[i]) if i in epicene else self.gender[self._lemma(new, None)]
-                for i, new in replaced.items()
-            }
+            # the new natural gender of each listed word
+            genders = {i: _other(epicene.get(i) or self.gender[lemmas[i]]) for i in listed}
             agreement = (
                 self._agreement(words, infos, listed, replaced, genders, epicene)
                 if self.agreement
@@ -315,7 +326,7 @@ class Swapper:
             return infos[head].pos == "VERB" and self.rules.agreeing_participle(words, infos, head)
 
         for i in listed:
-            lemma = self._lemma(words[i], infos[i])
+            lemma = self._lemma(words[i], infos[i], words[i - 1] if i else "")
             natural = epicene[i] if i in epicene else self.gender[lemma]
             to = "Masc" if natural == "Fem" else "Fem"
             old = self._grammatical(lemma, natural)

@@ -56,6 +56,9 @@ _GERMAN_DETERMINERS = frozenset(
      "mein", "meine", "meinen", "meinem", "meiner", "sein", "seine", "seinen", "seinem",
      "seiner", "ihr", "ihre", "ihren", "ihrem", "ihrer", "diese", "jeden", "letztem"}
 )  # fmt: skip
+_GERMAN_OWNERS = frozenset(
+    stem + ending for stem in ("sein", "ihr") for ending in ("", "e", "en", "em", "er", "es")
+)
 _FRENCH_DETERMINERS = {
     "le": "Masc", "la": "Fem", "l'": None, "un": "Masc", "une": "Fem", "mon": "Masc",
     "ma": "Fem", "son": "Masc", "sa": "Fem", "ce": "Masc", "cet": "Masc", "cette": "Fem",
@@ -195,6 +198,7 @@ def _analyse(lang: str, words: Sequence[str]) -> list[TokenInfo]:
             if pos[i] == "DET" and head[i] >= 0:
                 case[i] = case[head[i]]
     number = ["Sing" if p in {"NOUN", "DET", "PRON", "ADJ"} else None for p in pos]
+    owners = _GERMAN_OWNERS if lang == "de" else frozenset()
     return [
         TokenInfo(
             pos=pos[i],
@@ -203,6 +207,9 @@ def _analyse(lang: str, words: Sequence[str]) -> list[TokenInfo]:
             dep=dep[i],
             case=case[i],
             number=number[i],
+            person="3" if pos[i] == "PRON" else None,
+            # the demo's owners are one person ("sein buch", "ihre mutter")
+            possessor_number="Sing" if lower[i] in owners else None,
         )
         for i in range(n)
     ]

@@ -6,7 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mgbias.contextual.agreement import french_adjective, german_determiner, match_case
+from mgbias.contextual.agreement import (
+    french_adjective,
+    french_plural_adjective,
+    german_determiner,
+    match_case,
+)
 from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.swap import Swapper, TokenInfo
 from mgbias.contextual.words import words
@@ -103,7 +108,8 @@ def test_german_possessive_and_weak_noun_and_missing_case():
         ("sie", "ruft", "ihren", "bruder", "an", "."): [
             TokenInfo("PRON", "Fem", 1, "nsubj", case="Nom", number="Sing"),
             TokenInfo("VERB", None, -1, "ROOT"),
-            TokenInfo("DET", "Masc", 3, "det", case="Acc", number="Sing"),
+            TokenInfo("DET", "Masc", 3, "det", case="Acc", number="Sing",
+                      possessor_number="Sing"),
             TokenInfo("NOUN", "Masc", 1, "obj", case="Acc", number="Sing"),
             TokenInfo("ADP", None, 1, "svp"), TokenInfo("PUNCT", None, 1, "punct"),
         ],
@@ -162,3 +168,105 @@ def test_demo_swap_equals_the_rendering_of_the_flipped_meaning(lang):
             swapped += 1
             assert swap.swapped == render(_flipped(meaning), lang)
     assert swapped >= 0.85 * len(meanings)
+
+
+def test_german_pronouns_follow_case_and_they_you_and_to_be_are_left_alone():
+    de = load_probe_lists("de")
+    pronoun = {"pos": "PRON", "head": 1, "dep": "obj", "number": "Sing", "person": "3"}
+    rows = {
+        ("ich", "sehe", "sie", "."): [TokenInfo("PRON", person="1"), TokenInfo("VERB"),
+                                      TokenInfo(gender="Fem", case="Acc", **pronoun),
+                                      TokenInfo("PUNCT")],
+        ("ich", "helfe", "ihm", "."): [TokenInfo("PRON", person="1"), TokenInfo("VERB"),
+                                       TokenInfo(gender="Masc", case="Dat", **pronoun),
+                                       TokenInfo("PUNCT")],
+        ("sie", "kommen", "."): [TokenInfo("PRON", number="Plur", person="3"),
+                                 TokenInfo("VERB"), TokenInfo("PUNCT")],
+        ("ihr", "kommt", "."): [TokenInfo("PRON", number="Plur", person="2"),
+                                TokenInfo("VERB"), TokenInfo("PUNCT")],
+        ("so", "muss", "das", "sein", "!"): [TokenInfo("ADV"), TokenInfo("AUX"),
+                                             TokenInfo("PRON"), TokenInfo("AUX"),
+                                             TokenInfo("PUNCT")],
+        ("die", "bauern", "beenden", "ihre", "blockaden", "."): [
+            TokenInfo("DET"), TokenInfo("NOUN"), TokenInfo("VERB"),
+            TokenInfo("DET", "Fem", 4, "det:poss", case="Acc", number="Plur",
+                      possessor_number="Plur"),
+            TokenInfo("NOUN"), TokenInfo("PUNCT")],
+        ("das", "ist", "Ihr", "buch", "."): [TokenInfo("PRON"), TokenInfo("AUX"),
+                                             TokenInfo("DET", "Neut", 3, "det:poss",
+                                                       case="Nom"),
+                                             TokenInfo("NOUN", "Neut"), TokenInfo("PUNCT")],
+    }  # fmt: skip
+    swapper = Swapper(de.equivalent, lang="de", analyser=_table(rows))
+    assert swapper.swap("ich sehe sie .").swapped == "ich sehe ihn ."
+    assert swapper.swap("ich helfe ihm .").swapped == "ich helfe ihr ."
+    for sentence in (
+        "sie kommen .",  # they
+        "ihr kommt .",  # you
+        "so muss das sein !",  # to be
+        "die bauern beenden ihre blockaden .",  # their
+        "das ist Ihr buch .",  # the polite "your", capitalised inside the sentence
+    ):
+        assert swapper.swap(sentence).status == "unchanged", sentence
+
+
+def test_german_possessive_of_unknown_possessor_is_refused_and_nouns_take_their_case():
+    de = load_probe_lists("de")
+    rows = {
+        # "ihre" without Number[psor]: her or their? refused
+        ("sie", "liebt", "ihre", "mutter", "."): [
+            TokenInfo("PRON", "Fem", 1, "nsubj", case="Nom", number="Sing", person="3"),
+            TokenInfo("VERB"), TokenInfo("DET", "Fem", 3, "det:poss", case="Acc"),
+            TokenInfo("NOUN", "Fem", 1, "obj", case="Acc", number="Sing"), TokenInfo("PUNCT"),
+        ],
+        ("das", "essen", "meiner", "frau", "."): [
+            TokenInfo("DET", "Neut", 1, "det", case="Nom"), TokenInfo("NOUN", "Neut"),
+            TokenInfo("DET", "Fem", 3, "det:poss", case="Gen", number="Sing", person="1"),
+            TokenInfo("NOUN", "Fem", 1, "nmod", case="Gen", number="Sing"), TokenInfo("PUNCT"),
+        ],
+        ("mit", "den", "frauen", "."): [
+            TokenInfo("ADP"), TokenInfo("DET", None, 2, "det", case="Dat", number="Plur"),
+            TokenInfo("NOUN", "Fem", -1, "ROOT", case="Dat", number="Plur"), TokenInfo("PUNCT"),
+        ],
+    }  # fmt: skip
+    swapper = Swapper(de.equivalent, lang="de", analyser=_table(rows))
+    refused = swapper.swap("sie liebt ihre mutter .")
+    assert (refused.status, refused.reason, refused.detail) == ("refused", "ambiguous", "ihre")
+    # the genitive -(e)s and the dative plural -n, and back
+    assert swapper.swap("das essen meiner frau .").swapped == "das essen meines mannes ."
+    rows[("das", "essen", "meines", "mannes", ".")] = [
+        TokenInfo("DET", "Neut", 1, "det", case="Nom"), TokenInfo("NOUN", "Neut"),
+        TokenInfo("DET", "Masc", 3, "det:poss", case="Gen", number="Sing", person="1"),
+        TokenInfo("NOUN", "Masc", 1, "nmod", case="Gen", number="Sing"), TokenInfo("PUNCT"),
+    ]  # fmt: skip
+    assert swapper.swap("das essen meines mannes .").swapped == "das essen meiner frau ."
+    assert swapper.swap("mit den frauen .").swapped == "mit den männern ."
+
+
+@pytest.mark.parametrize(
+    ("masculine", "feminine"),
+    [("inaugurés", "inaugurées"), ("heureux", "heureuses"), ("beaux", "belles"),
+     ("actifs", "actives"), ("grands", "grandes")],
+)  # fmt: skip
+def test_french_plural_adjectives_both_ways(masculine, feminine):
+    assert french_plural_adjective(masculine, "Fem") == feminine
+    assert french_plural_adjective(feminine, "Masc") == masculine
+
+
+def test_french_impersonal_il_is_not_swapped_and_plural_participles_agree():
+    fr = load_probe_lists("fr")
+    rows = {
+        ("il", "y", "a", "un", "café", "."): [
+            TokenInfo("PRON", "Masc", 2, "expl:subj"), TokenInfo("PRON", None, 2, "expl:comp"),
+            TokenInfo("VERB"), TokenInfo("DET", "Masc", 4, "det"), TokenInfo("NOUN", "Masc", 2),
+            TokenInfo("PUNCT"),
+        ],
+        ("ils", "seront", "inaugurés", "."): [
+            TokenInfo("PRON", "Masc", 2, "nsubj:pass", number="Plur"),
+            TokenInfo("AUX", None, 2, "aux:pass"),
+            TokenInfo("VERB", "Masc", -1, "ROOT", number="Plur"), TokenInfo("PUNCT"),
+        ],
+    }  # fmt: skip
+    swapper = Swapper(fr.equivalent, lang="fr", analyser=_table(rows))
+    assert swapper.swap("il y a un café .").status == "unchanged"
+    assert swapper.swap("ils seront inaugurés .").swapped == "elles seront inaugurées ."
