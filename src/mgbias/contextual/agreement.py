@@ -121,8 +121,9 @@ class Agreement:
         its analysis and the word before it."""
         return word.lower()
 
-    def noun_form(self, noun: str, info) -> str:
-        """A counterpart noun in the form its place needs (German weak nouns)."""
+    def noun_form(self, noun: str, info, source: str = "") -> str:
+        """The counterpart ``noun`` of the word ``source`` in the form its place needs
+        (German case endings)."""
         return noun
 
     def ambiguous(self, word: str, info) -> bool:
@@ -449,14 +450,15 @@ class GermanAgreement(Agreement):
                     return lower[: -len(ending)]
         return lower
 
-    def noun_form(self, noun: str, info) -> str:
+    def noun_form(self, noun: str, info, source: str = "") -> str:
         lower = noun.lower()
         case = getattr(info, "case", None)
         pronoun = _GERMAN_PRONOUN_CASES.get((lower, case))
         if pronoun is not None:
             return match_case(noun, pronoun)
         if case == "Dat" and getattr(info, "number", None) == "Plur":
-            if not lower.endswith(("n", "s")):
+            # only where the text shows the dative plural itself (Frauen, Töchtern)
+            if source.lower().endswith("n") and not lower.endswith(("n", "s")):
                 return match_case(noun, lower + "n")  # den Männern
         if case == "Gen" and getattr(info, "number", None) == "Sing" and lower in _MASCULINE:
             ending = "s" if lower.endswith(("er", "el", "en", "e")) else "es"

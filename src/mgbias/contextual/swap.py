@@ -213,7 +213,7 @@ class Swapper:
             if chosen is None or chosen not in options:
                 raise Refused("ambiguous", word)
         if self.rules is not None and info is not None:
-            chosen = self.rules.noun_form(chosen, info)
+            chosen = self.rules.noun_form(chosen, info, word)
         return match_case(word, chosen)
 
     def _grammatical(self, word: str, natural: str) -> str:
