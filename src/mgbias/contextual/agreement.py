@@ -40,6 +40,7 @@ __all__ = [
     "DETERMINERS",
     "Agreement",
     "FrenchAgreement",
+    "GERMAN_OWNER_FORMS",
     "GermanAgreement",
     "Refused",
     "SpanishAgreement",
@@ -391,7 +392,7 @@ _MASCULINE = frozenset(
 #: Personal pronouns by case: er/ihn/ihm, sie/sie/ihr.
 _GERMAN_PRONOUN_CASES = {("er", "Acc"): "ihn", ("er", "Dat"): "ihm", ("sie", "Dat"): "ihr"}
 #: The owner's possessive in every ending, and words after which a capital starts a sentence.
-_GERMAN_OWNER_FORMS = frozenset(
+GERMAN_OWNER_FORMS = frozenset(
     stem + ending for stem in ("sein", "ihr") for ending in ("", "e", "en", "em", "er", "es")
 )
 _SENTENCE_OPENERS = frozenset({".", "!", "?", ":", '"', "„", "“", "«", "»", "(", "-"})
@@ -428,7 +429,7 @@ class GermanAgreement(Agreement):
         be), plural ("sie" they, "ihre" their: ``Number`` or ``Number[psor]`` Plur), second
         person ("ihr" you), or capitalised inside a sentence (the polite "Sie", "Ihr")."""
         lower = word.lower()
-        if lower == "sie" or lower in _GERMAN_OWNER_FORMS:
+        if lower == "sie" or lower in GERMAN_OWNER_FORMS:
             if info is not None and (
                 info.pos in {"VERB", "AUX"}
                 or info.person in {"1", "2"}
@@ -475,7 +476,7 @@ class GermanAgreement(Agreement):
         return (
             info is not None
             and lower.startswith("ihr")
-            and lower in _GERMAN_OWNER_FORMS
+            and lower in GERMAN_OWNER_FORMS
             and info.possessor_number != "Sing"
         )
 

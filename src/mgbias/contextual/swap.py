@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from mgbias.contextual.agreement import (
     AGREEMENT,
     DETERMINERS,
+    Agreement,
     Refused,
     inflect_adjective,
     match_case,
@@ -192,13 +193,12 @@ class Swapper:
                 "agreement cannot be swapped"
             )
         self.agreement = agreement
-        self.rules = AGREEMENT.get(lang)
+        # a language without agreement rules keeps words as they are (lemma = lower case)
+        self.rules = AGREEMENT.get(lang) or Agreement(lang)
 
     # -- one word ----------------------------------------------------------------------
 
     def _lemma(self, word: str, info: TokenInfo | None, previous: str = "") -> str:
-        if self.rules is None:
-            return word.lower()
         return self.rules.lemma(word, info, previous)
 
     def _counterpart(self, word: str, info: TokenInfo | None, previous: str = "") -> str:
@@ -208,17 +208,15 @@ class Swapper:
         else:
             tag = info.tag if info is not None else ""
             chosen = AMBIGUOUS_BY_TAG.get((word.lower(), tag))
-            if chosen is None and self.rules is not None:
+            if chosen is None:
                 chosen = self.rules.resolve(word.lower(), options, previous.lower())
             if chosen is None or chosen not in options:
                 raise Refused("ambiguous", word)
-        if self.rules is not None and info is not None:
+        if info is not None:
             chosen = self.rules.noun_form(chosen, info, word)
         return match_case(word, chosen)
 
     def _grammatical(self, word: str, natural: str) -> str:
-        if self.rules is None:
-            return natural
         return self.rules.grammatical_gender(word.lower(), natural)
 
     def _agreeing(self, word: str, info: TokenInfo, to: str, before_noun: bool) -> str:
@@ -259,9 +257,7 @@ class Swapper:
             return Swap(sentence, None, "unchanged")
         try:
             for i in listed:
-                if self.rules is not None and self.rules.ambiguous(
-                    words[i], infos[i] if infos else None
-                ):
+                if self.rules.ambiguous(words[i], infos[i] if infos else None):
                     raise Refused("ambiguous", words[i])
             replaced = {
                 i: words[i]

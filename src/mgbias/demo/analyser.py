@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+from mgbias.contextual.agreement import GERMAN_OWNER_FORMS
 from mgbias.contextual.swap import Analyser, TokenInfo
 from mgbias.demo.lexicon import (
     ADJECTIVES,
@@ -56,9 +57,6 @@ _GERMAN_DETERMINERS = frozenset(
      "mein", "meine", "meinen", "meinem", "meiner", "sein", "seine", "seinen", "seinem",
      "seiner", "ihr", "ihre", "ihren", "ihrem", "ihrer", "diese", "jeden", "letztem"}
 )  # fmt: skip
-_GERMAN_OWNERS = frozenset(
-    stem + ending for stem in ("sein", "ihr") for ending in ("", "e", "en", "em", "er", "es")
-)
 _FRENCH_DETERMINERS = {
     "le": "Masc", "la": "Fem", "l'": None, "un": "Masc", "une": "Fem", "mon": "Masc",
     "ma": "Fem", "son": "Masc", "sa": "Fem", "ce": "Masc", "cet": "Masc", "cette": "Fem",
@@ -198,7 +196,7 @@ def _analyse(lang: str, words: Sequence[str]) -> list[TokenInfo]:
             if pos[i] == "DET" and head[i] >= 0:
                 case[i] = case[head[i]]
     number = ["Sing" if p in {"NOUN", "DET", "PRON", "ADJ"} else None for p in pos]
-    owners = _GERMAN_OWNERS if lang == "de" else frozenset()
+    owners = GERMAN_OWNER_FORMS if lang == "de" else frozenset()
     return [
         TokenInfo(
             pos=pos[i],
