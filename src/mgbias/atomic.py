@@ -158,8 +158,15 @@ def write_json(path: str | Path, data: Any) -> None:
 
 def read_json(path: str | Path) -> Any:
     """Read a JSON file, naming the file in the error if it is not valid JSON."""
+    from mgbias.errors import InputError
+    from mgbias.textio import read_text
+
+    text = read_text(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+        return json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not valid JSON (line {error.lineno}): {error.msg}") from None
+        raise InputError(
+            f"{path}, line {error.lineno}, column {error.colno}: not valid JSON: {error.msg}"
+        ) from None
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply to read") from None

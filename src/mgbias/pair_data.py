@@ -22,13 +22,16 @@ from mgbias.datasets import (
     load_multilingual_crowspairs,
     load_stereoset,
 )
+from mgbias.datasets.multilingual_crowspairs import language_from_file_name
 from mgbias.datasets.translated_crowspairs import (
     is_translated_crowspairs,
     load_translated_crowspairs,
 )
+from mgbias.errors import InputError
 from mgbias.perturb import perturb_final_character
+from mgbias.textio import decoding, encoding_error
 
-__all__ = ["load_pairs", "pair_sentences"]
+__all__ = ["check_file_language", "load_pairs", "pair_sentences"]
 
 
 def pair_sentences(frame: pd.DataFrame, *, perturb: bool = False) -> list[tuple[str, str]]:
@@ -44,29 +47,70 @@ def pair_sentences(frame: pd.DataFrame, *, perturb: bool = False) -> list[tuple[
     return pairs
 
 
-def load_pairs(path: str, *, lang: str | None = None, bias_type: str = "gender") -> pd.DataFrame:
+def load_pairs(
+    path: str,
+    *,
+    lang: str | None = None,
+    bias_type: str = "gender",
+    force_lang: bool = False,
+) -> pd.DataFrame:
     """Read a pair benchmark by its format: StereoSet JSON, translated CrowS-Pairs
     JSON (an array of ``stereotype`` / ``anti-stereotype`` items), CrowS-Pairs CSV
     (``sent_more``), or multilingual CrowS-Pairs CSV (``A_x`` / ``B_x``, the
-    language from ``lang`` or the file name); keep one bias type."""
+    language from ``lang`` or the file name); keep one bias type.
+
+    A multilingual CrowS-Pairs file whose name says another language than ``lang``
+    (``cps_translated_de_formatted.csv`` with ``lang="fr"``) is refused unless
+    ``force_lang``. Every error for a bad file is an :class:`~mgbias.errors.InputError`
+    naming it (a ``ValueError``); one for a file that is not UTF-8 names the line and
+    byte offset (:class:`~mgbias.errors.EncodingError`).
+    """
     source = Path(path)
     if not source.is_file():
         raise FileNotFoundError(
             f"{path}: no such pair dataset file (expected a CrowS-Pairs or multilingual "
             "CrowS-Pairs CSV, or a StereoSet JSON)"
         )
+    check_file_language(source, lang, force=force_lang)
+    try:
+        frame = _read_pairs(source, lang)
+        return filter_bias_type(frame, bias_type)
+    except InputError:
+        raise
+    except UnicodeDecodeError:
+        raise encoding_error(source) from None
+    except ValueError as error:  # the loaders' messages name the file
+        message = str(error)
+        raise InputError(message if str(source) in message else f"{source}: {message}") from None
+
+
+def check_file_language(path: str | Path, lang: str | None, *, force: bool = False) -> None:
+    """Refuse a multilingual CrowS-Pairs file whose name says another language than ``lang``.
+
+    Raises
+    ------
+    InputError
+        ``cps_translated_de_formatted.csv`` (or ``multilingual_crows_pairs_de.csv``) with
+        ``lang`` other than ``de``, unless ``force``.
+    """
+    named = language_from_file_name(path)
+    if force or lang is None or named is None or named == lang:
+        return
+    raise InputError(
+        f"{path}: the file name says language {named!r}, but the language asked for is "
+        f"{lang!r}; give --lang {named}, or --force-lang to score it as {lang!r} anyway"
+    )
+
+
+def _read_pairs(source: Path, lang: str | None) -> pd.DataFrame:
     if source.suffix == ".json":
         # by content: StereoSet's object with "data", or an array of translated
         # CrowS-Pairs items (Kaneko et al. 2022's human translations)
         if is_translated_crowspairs(read_json(source)):
-            frame = load_translated_crowspairs(source)
-        else:
-            frame = load_stereoset(source)
-    else:
-        with open(source, encoding="utf-8") as handle:
-            header = handle.readline()
-        if "sent_more" in header:
-            frame = load_crowspairs(source)
-        else:
-            frame = load_multilingual_crowspairs(source, language=lang)
-    return filter_bias_type(frame, bias_type)
+            return load_translated_crowspairs(source)
+        return load_stereoset(source)
+    with decoding(source), open(source, encoding="utf-8") as handle:
+        header = handle.readline()
+    if "sent_more" in header:
+        return load_crowspairs(source)
+    return load_multilingual_crowspairs(source, language=lang)

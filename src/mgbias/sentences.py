@@ -15,6 +15,7 @@ import numpy as np
 
 from mgbias.atomic import atomic_path
 from mgbias.genders import FEMALE, GENDERS, MALE
+from mgbias.textio import decoding
 
 HEADER = ["gender", "sentence"]
 
@@ -39,7 +40,7 @@ def read_gendered_sentences(path: str | Path) -> tuple[np.ndarray, list[str]]:
     """Return ``(genders, sentences)``; errors name the file and the line."""
     genders: list[str] = []
     sentences: list[str] = []
-    with open(path, encoding="utf-8", newline="") as handle:
+    with decoding(path), open(path, encoding="utf-8", newline="") as handle:
         reader = csv.reader(handle, delimiter="\t")
         header = next(reader, None)
         if header != HEADER:

@@ -30,6 +30,7 @@ from mgbias.contextual.plan import CorpusNouns, ProbePlan, corpus_nouns, plan_pr
 from mgbias.contextual.run import ProbeResults, run_probes
 from mgbias.contextual.swap import Swapper
 from mgbias.mlm.load import load_encoder
+from mgbias.textio import read_text
 
 __all__ = [
     "StaticLists",
@@ -49,7 +50,7 @@ log = logging.getLogger(__name__)
 
 def read_corpus(path: str | Path, max_sentences: int = 0) -> list[str]:
     """Non-empty lines of a UTF-8 text file, stripped (the first ``max_sentences`` if > 0)."""
-    lines = [line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    lines = [line.strip() for line in read_text(path).splitlines()]
     lines = [line for line in lines if line]
     if not lines:
         raise ValueError(f"{path}: no sentence (expected one sentence per line)")

@@ -36,6 +36,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from mgbias.errors import InputError
+from mgbias.textio import decoding
+
 __all__ = [
     "DIRECTIONS",
     "MISSING_MARKERS",
@@ -184,18 +187,18 @@ def read_csv_records(path: str | Path) -> tuple[list[str], list[tuple[int, dict[
         different number of fields than the header (naming the line).
     """
     path = Path(path)
-    with open(path, encoding="utf-8-sig", newline="") as handle:
+    with decoding(path), open(path, encoding="utf-8-sig", newline="") as handle:
         reader = csv.reader(handle)
-        try:
-            header = next(reader)
-        except StopIteration:
-            raise ValueError(f"{path}: empty file; expected a CSV header on line 1") from None
+        lines = _csv_rows(reader, path)
+        header = next(lines, None)
+        if header is None:
+            raise InputError(f"{path}: empty file; expected a CSV header on line 1")
         rows: list[tuple[int, dict[str, str]]] = []
         duplicates = sorted({name for name in header if header.count(name) > 1})
         if duplicates:
             raise ValueError(f"{path}: duplicate column name(s) {duplicates} in the header")
         previous_line = reader.line_num
-        for fields in reader:
+        for fields in lines:
             line = previous_line + 1
             previous_line = reader.line_num
             if not fields:
@@ -207,6 +210,18 @@ def read_csv_records(path: str | Path) -> tuple[list[str], list[tuple[int, dict[
                 )
             rows.append((line, dict(zip(header, fields, strict=True))))
     return header, rows
+
+
+def _csv_rows(reader, path: Path):
+    """The reader's rows; a ``csv.Error`` (a NUL byte, say) named by file and line."""
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            line = reader.line_num + 1
+            raise InputError(f"{path}, line {line}: not a CSV row: {error}") from None
 
 
 def check_direction(path: str | Path, line: int | str, value: str) -> str:

@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from mgbias.embeddings.vectors import Vectors, normalize_rows_inplace, unit_rows
+from mgbias.textio import read_text
 
 __all__ = [
     "DebiasLists",
@@ -90,7 +91,7 @@ def _read_json(path: Path | None, name: str):
         text = resources.files("mgbias.embeddings").joinpath(_DATA, name).read_text("utf-8")
         source = f"mgbias.embeddings/{_DATA}/{name}"
     else:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path)
         source = str(path)
     try:
         data = json.loads(text)

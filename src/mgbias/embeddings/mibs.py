@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mgbias.atomic import write_text
+from mgbias.textio import decoding, read_text
 
 __all__ = [
     "occupation_file_names",
@@ -44,7 +45,7 @@ def seed_file_name(lang: str) -> str:
 
 def _read_forms(path: Path, authors_split: bool) -> list[str]:
     forms = []
-    with open(path, encoding="utf-8") as stream:
+    with decoding(path), open(path, encoding="utf-8") as stream:
         for line_number, line in enumerate(stream, start=1):
             text = line.strip()
             if not text:
@@ -83,7 +84,7 @@ def read_seed_pairs(path: str | Path) -> list[tuple[str, str]]:
     """``(male, female)`` seed pairs from a MIBs ``[female, male]`` JSON list, lower-cased."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path))
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}: not valid JSON (line {error.lineno}): {error.msg}") from None
     pairs = []

@@ -21,6 +21,8 @@ import numpy as np
 import pandas as pd
 
 from mgbias.atomic import atomic_path
+from mgbias.errors import InputError, WeightsError
+from mgbias.textio import decoding
 
 __all__ = [
     "Vectors",
@@ -40,7 +42,7 @@ _CHUNK_ROWS = 50_000
 DUPLICATES = ("error", "first")
 
 
-class VecFormatError(ValueError):
+class VecFormatError(InputError):
     """A ``.vec`` file that does not follow the format; the message names file and line."""
 
 
@@ -188,7 +190,7 @@ class Vectors:
 
 def read_vec_header(path: str | Path) -> tuple[int, int]:
     """``(n, d)`` from the first line of a ``.vec`` file."""
-    with open(path, encoding="utf-8", errors="strict", newline="\n") as stream:
+    with decoding(path), open(path, encoding="utf-8", errors="strict", newline="\n") as stream:
         return _parse_header(stream.readline(), path)
 
 
@@ -242,14 +244,31 @@ def read_vec(
     if duplicates not in DUPLICATES:
         raise ValueError(f"duplicates must be one of {DUPLICATES}, got {duplicates!r}")
     path = Path(path)
-    with open(path, encoding="utf-8", errors=errors, newline="\n") as stream:
-        n_header, d = _parse_header(stream.readline(), path)
-    n = n_header if maxload <= 0 else min(n_header, maxload)
-    try:
-        words, matrix = _read_vec_fast(path, n, d, errors)
-    except (ValueError, pd.errors.ParserError, _Recheck):
-        words, matrix = _read_vec_checked(path, n, d, errors)
+    with decoding(path):
+        with open(path, encoding="utf-8", errors=errors, newline="\n") as stream:
+            n_header, d = _parse_header(stream.readline(), path)
+        n = n_header if maxload <= 0 else min(n_header, maxload)
+        _check_size(path, n, d)
+        try:
+            words, matrix = _read_vec_fast(path, n, d, errors)
+        except (ValueError, pd.errors.ParserError, _Recheck):
+            words, matrix = _read_vec_checked(path, n, d, errors)
     return _deduplicate(words, matrix, path, duplicates)
+
+
+def _check_size(path: Path, n: int, d: int) -> None:
+    """Refuse a large header whose rows cannot fit in the file, before the matrix is allocated.
+
+    A row is at least ``2 d + 2`` bytes (a one-character word, ``d`` one-digit values each
+    after a space, a line end). Small files go to the readers, which name the line where
+    the rows end.
+    """
+    size = path.stat().st_size
+    if n * d > _CHUNK_ROWS * 20 and n * (2 * d + 2) - 1 > size:
+        raise VecFormatError(
+            f"{path}, line 1: the header promises {n} rows of d = {d} values, which cannot "
+            f"fit in the file's {size} bytes (file truncated, or the header wrong)"
+        )
 
 
 class _Recheck(Exception):
@@ -406,7 +425,10 @@ def read_bin(path: str | Path, maxload: int = -1) -> Vectors:
     try:
         model = fasttext.load_model(str(path))
     except ValueError as error:
-        raise ValueError(f"{path}: not a fastText model ({error})") from None
+        raise WeightsError(
+            f"{path}: not a fastText model, or a corrupt or truncated one ({error}); "
+            "expected a file written by fastText's save_model"
+        ) from None
     words = model.get_words(on_unicode_error="replace")
     if maxload > 0:
         words = words[:maxload]

@@ -28,6 +28,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
+from mgbias.textio import decoding
+
 __all__ = ["available", "load_gender_words", "load_wordlist", "parse_wordlist"]
 
 _DATA_PACKAGE = "mgbias.wordlists"
@@ -127,7 +129,7 @@ def load_wordlist(name_or_path: str | Path) -> frozenset[str]:
             f"word list {str(name_or_path)!r} is neither a shipped list "
             f"(available: {', '.join(available())}) nor an existing file"
         )
-    with path.open(encoding="utf-8") as handle:
+    with decoding(path), path.open(encoding="utf-8") as handle:
         return parse_wordlist(handle, source=str(path))
 
 

@@ -26,12 +26,13 @@ stereotype-neutral" occupations, read here as the 21 entries with both scores
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
 
+from mgbias.atomic import read_json
 from mgbias.resources import resource_path
+from mgbias.textio import read_text
 
 __all__ = ["BOLUKBASI_FILE", "TARGET_LISTS", "load_professions", "template_targets"]
 
@@ -96,7 +97,7 @@ def load_professions(path: str | Path | None = None) -> pd.DataFrame:
     (320, 21)
     """
     source = Path(path) if path is not None else resource_path(BOLUKBASI_FILE)
-    return _parse_professions(json.loads(source.read_text(encoding="utf-8")), str(source))
+    return _parse_professions(read_json(source), str(source))
 
 
 def _demo_targets(lang: str) -> list[str]:
@@ -112,7 +113,7 @@ def _demo_targets(lang: str) -> list[str]:
 
 def _text_targets(path: Path) -> list[str]:
     targets = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
         entry = line.strip()
         if not entry or entry.startswith("#"):
             continue
