@@ -15,7 +15,14 @@ from pathlib import Path
 
 from mgbias.errors import EncodingError
 
-__all__ = ["decoding", "encoding_error", "guess_encoding", "read_text", "read_lines"]
+__all__ = [
+    "decoding",
+    "encoding_error",
+    "guess_encoding",
+    "line_encoding_error",
+    "read_lines",
+    "read_text",
+]
 
 #: The encodings a guess chooses from (charset_normalizer's names -> iconv's): those of
 #: the languages the project's data come in. A wider set gives worse guesses on short files.
@@ -81,6 +88,18 @@ def encoding_error(path: str | Path, data: bytes | None = None) -> EncodingError
     return EncodingError(
         f"{path}, line {line}, column {column} (byte offset {offset}): byte "
         f"0x{data[offset]:02x} is not UTF-8; mgbias reads text files as UTF-8{hint}"
+    )
+
+
+def line_encoding_error(
+    path: str | Path, line: int, raw: bytes, error: UnicodeDecodeError
+) -> EncodingError:
+    """The :class:`EncodingError` of one line (``raw``, its bytes) that is not UTF-8."""
+    guess = guess_encoding(raw)
+    hint = f"; it looks like {guess}: convert it with iconv -f {guess} -t utf-8" if guess else ""
+    return EncodingError(
+        f"{path}, line {line}, column {error.start + 1}: byte 0x{raw[error.start]:02x} is not "
+        f"UTF-8; mgbias reads text files as UTF-8{hint}"
     )
 
 

@@ -26,12 +26,97 @@ from transformers import (
 from transformers.utils.hub import cached_file, extract_commit_hash
 
 from mgbias.devices import pick_device
+from mgbias.errors import WeightsError
 
 log = logging.getLogger(__name__)
 
 
 class ModelLoadError(OSError):
     """A model name was treated as a hub id and could not be loaded."""
+
+
+#: File names of a model directory's weights, as ``save_pretrained`` writes them (with shards).
+WEIGHT_PATTERNS = ("*.safetensors", "pytorch_model*.bin", "*.safetensors.index.json")
+
+
+def weight_files(directory: str | Path) -> list[Path]:
+    """The weights files of a local model directory, sorted by name."""
+    directory = Path(directory)
+    return sorted({f for pattern in WEIGHT_PATTERNS for f in directory.glob(pattern)})
+
+
+@contextlib.contextmanager
+def reading_model_files(directory: Path) -> Iterator[None]:
+    """Turn a failure to read a local model directory into a :class:`WeightsError` naming it.
+
+    A corrupt or truncated ``model.safetensors`` makes safetensors raise a bare
+    ``SafetensorError`` ("incomplete metadata, file not fully covered"), and a truncated
+    ``pytorch_model.bin`` an ``OSError`` or an unpickling error, none naming the file.
+    Each weights file is then opened on its own to name the one that fails.
+    """
+    try:
+        yield
+    except (UntrainedHeadError, WeightsError):
+        raise
+    except Exception as error:  # noqa: BLE001 - safetensors, torch and tokenizers raise their own
+        raise WeightsError(_unreadable(directory, error)) from error
+
+
+def _unreadable(directory: Path, error: Exception) -> str:
+    files = weight_files(directory)
+    for weights in files:
+        problem = _weights_problem(weights)
+        if problem:
+            return (
+                f"{weights}: cannot read the weights ({problem}); the file is corrupt or "
+                "truncated: copy or download it again"
+            )
+    if not files:
+        return (
+            f"model directory {directory} has no weights file (expected model.safetensors or "
+            f"pytorch_model.bin): {type(error).__name__}: {error}"
+        )
+    return (
+        f"model directory {directory}: cannot load it ({type(error).__name__}: {error}); its "
+        f"weights files {[f.name for f in files]} open, so a config or tokenizer file may be "
+        "corrupt"
+    )
+
+
+def _weights_problem(path: Path) -> str | None:
+    """Why one weights file cannot be read, or ``None`` when it can."""
+    try:
+        if path.name.endswith(".index.json"):
+            import json
+
+            json.loads(path.read_text(encoding="utf-8"))
+        elif path.suffix == ".safetensors":
+            from safetensors import safe_open
+
+            with safe_open(str(path), framework="pt") as handle:
+                for key in handle.keys():
+                    handle.get_slice(key)
+            _check_safetensors_size(path)
+        else:
+            torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # noqa: BLE001 - any failure is the answer
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+def _check_safetensors_size(path: Path) -> None:
+    """Raise when the header promises more tensor bytes than the file holds."""
+    import json
+    import struct
+
+    with open(path, "rb") as handle:
+        (length,) = struct.unpack("<Q", handle.read(8))
+        header = json.loads(handle.read(length))
+    ends = [info["data_offsets"][1] for key, info in header.items() if key != "__metadata__"]
+    need = 8 + length + max(ends, default=0)
+    size = path.stat().st_size
+    if size < need:
+        raise ValueError(f"{size} bytes, but its header describes {need}")
 
 
 class UntrainedHeadError(ValueError):
@@ -110,9 +195,10 @@ def load_mlm(
                 "save_pretrained (config.json, weights and tokenizer files)"
             )
         name = str(path)
-        tokenizer = AutoTokenizer.from_pretrained(path)
-        with _without_load_report():
-            model, info = AutoModelForMaskedLM.from_pretrained(path, **options)
+        with reading_model_files(path):
+            tokenizer = AutoTokenizer.from_pretrained(path)
+            with _without_load_report():
+                model, info = AutoModelForMaskedLM.from_pretrained(path, **options)
         commit = None
     else:
         name = name_or_path
@@ -150,9 +236,10 @@ def load_encoder(name_or_path: str, *, revision: str | None = None, device: str 
     local = path.exists()
     source = str(path) if local else name_or_path
     options = {} if local else {"revision": revision}
-    tokenizer = AutoTokenizer.from_pretrained(source, **options)
-    with _without_load_report():  # an MLM head left unused, a pooler missing: both unread
-        model, info = AutoModel.from_pretrained(source, output_loading_info=True, **options)
+    with reading_model_files(path) if local else contextlib.nullcontext():
+        tokenizer = AutoTokenizer.from_pretrained(source, **options)
+        with _without_load_report():  # an MLM head left unused, a pooler missing: both unread
+            model, info = AutoModel.from_pretrained(source, output_loading_info=True, **options)
     missing = sorted(info.get("missing_keys") or ())
     untrained = [key for key in missing if not key.startswith("pooler.")]
     if untrained:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import gzip
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+from mgbias.errors import InputError
+from mgbias.textio import line_encoding_error
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -23,19 +27,22 @@ def iter_text_lines(text_files: Sequence[Path]) -> Iterator[str]:
 
     Raises
     ------
-    ValueError
-        If a line is not valid UTF-8 (the message names the file and line).
+    EncodingError
+        If a line is not valid UTF-8 (the message names the file and line, and the
+        encoding the file seems to be in).
+    InputError
+        A corrupt or truncated gzip file.
     """
     for path in map(Path, text_files):
         opener = gzip.open if is_gzip(path) else open
         with opener(path, "rb") as handle:
-            for line_number, raw in enumerate(handle, start=1):
-                try:
-                    line = raw.decode("utf-8").strip()
-                except UnicodeDecodeError as exc:
-                    raise ValueError(
-                        f"{path}, line {line_number}: expected UTF-8 text ({exc.reason} at byte "
-                        f"{exc.start})"
-                    ) from exc
-                if line:
-                    yield line
+            try:
+                for line_number, raw in enumerate(handle, start=1):
+                    try:
+                        line = raw.decode("utf-8").strip()
+                    except UnicodeDecodeError as exc:
+                        raise line_encoding_error(path, line_number, raw, exc) from None
+                    if line:
+                        yield line
+            except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+                raise InputError(f"{path}: a corrupt or truncated gzip file ({exc})") from None
