@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import argparse
 import sys
-from importlib.metadata import version
 from pathlib import Path
 
+from mgbias._version import version
+from mgbias.cli_options import (
+    HelpFormatter,
+    add_device_option,
+    add_hidden_alias,
+    non_negative_int,
+    open_probability,
+    output_directory,
+    output_file,
+    positive_float,
+    positive_int,
+    probability,
+)
 from mgbias.config import ConfigError, load_config, schema_path
+from mgbias.errors import InputError
 from mgbias.measures.registry import PAIR_MEASURES
 from mgbias.named_pairs import DEFAULT_CACHE, resolve_pair_data
 from mgbias.share import add_arguments as add_share_arguments
@@ -44,7 +57,9 @@ def _score(args: argparse.Namespace) -> int:
             cache_dir=args.cache_dir,
             mirror=args.mirror,
         )
-        frame = load_pairs(str(data), lang=args.lang, bias_type=args.bias_type)
+        frame = load_pairs(
+            str(data), lang=args.lang, bias_type=args.bias_type, force_lang=args.force_lang
+        )
         pairs = pair_sentences(frame, perturb=args.perturb)
     except (ValueError, OSError, ConfigError, DownloadError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
@@ -179,19 +194,37 @@ def _add_finetune_commands(commands: argparse._SubParsersAction) -> None:
         "seed 42); devices are emulated by gradient accumulation. A killed run resumes "
         "from the last checkpoint in OUTPUT.checkpoints.",
     )
-    finetune.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
-    finetune.add_argument("--revision", default=None)
-    finetune.add_argument("--text", required=True, type=Path, nargs="+", help="training text")
-    finetune.add_argument("--dev", type=Path, nargs="*", help="development text (dev loss)")
-    finetune.add_argument("--output", required=True, type=Path, help="model directory to write")
-    finetune.add_argument("--lr", type=float, default=None, help="learning rate (5e-5)")
-    finetune.add_argument("--epochs", type=int, default=None, help="(3)")
-    finetune.add_argument("--batch-size", type=int, default=None, help="per device (8)")
-    finetune.add_argument("--devices", type=int, default=None, help="emulated devices (4)")
-    finetune.add_argument("--gradient-accumulation", type=int, default=None, help="(1)")
+    _add_model_options(finetune)
+    finetune.add_argument(
+        "--text", required=True, type=Path, nargs="+", help="training text, one sentence a line"
+    )
+    finetune.add_argument(
+        "--dev", type=Path, nargs="*", help="development text for the dev loss (default: none)"
+    )
+    finetune.add_argument(
+        "--output", required=True, type=output_directory, help="model directory to write"
+    )
+    finetune.add_argument(
+        "--lr", type=positive_float, default=None, help="learning rate (default: 5e-5)"
+    )
+    finetune.add_argument(
+        "--epochs", type=positive_int, default=None, help="passes over the text (default: 3)"
+    )
+    finetune.add_argument(
+        "--batch-size", type=positive_int, default=None, help="examples per device (default: 8)"
+    )
+    finetune.add_argument(
+        "--devices", type=positive_int, default=None, help="emulated devices (default: 4)"
+    )
+    finetune.add_argument(
+        "--gradient-accumulation",
+        type=positive_int,
+        default=None,
+        help="steps accumulated per update, on top of the emulated devices (default: 1)",
+    )
     finetune.add_argument(
         "--micro-batch-size",
-        type=int,
+        type=positive_int,
         default=None,
         help="examples per forward pass, a multiple of --batch-size (default: --batch-size)",
     )
@@ -199,20 +232,44 @@ def _add_finetune_commands(commands: argparse._SubParsersAction) -> None:
         "--block-size",
         "--max-seq-length",
         dest="max_seq_length",
-        type=int,
+        type=positive_int,
         default=None,
-        help="tokens per block, or per line with --line-by-line (the tokenizer's maximum, "
-        "at most 1024)",
+        help="tokens per block, or per line with --line-by-line (default: the tokenizer's "
+        "maximum, at most 1024)",
     )
-    finetune.add_argument("--line-by-line", action="store_true", default=None)
-    finetune.add_argument("--seed", type=int, default=None, help="(42)")
-    finetune.add_argument("--checkpoint-every", type=int, default=None, help="steps (500)")
-    finetune.add_argument("--keep-checkpoints", action="store_true")
-    finetune.add_argument("--precision", choices=["fp32", "bf16", "fp16"], default=None)
+    finetune.add_argument(
+        "--line-by-line",
+        action="store_true",
+        default=None,
+        help="one example per line instead of concatenated blocks",
+    )
+    finetune.add_argument("--seed", type=int, default=None, help="random seed (default: 42)")
+    finetune.add_argument(
+        "--checkpoint-every",
+        type=positive_int,
+        default=None,
+        help="optimizer steps between checkpoints (default: 500)",
+    )
+    finetune.add_argument(
+        "--keep-checkpoints",
+        action="store_true",
+        help="keep OUTPUT.checkpoints after the run instead of removing it",
+    )
+    finetune.add_argument(
+        "--precision",
+        choices=["fp32", "bf16", "fp16"],
+        default=None,
+        help="training precision (default: fp32)",
+    )
     finetune.add_argument("--no-clip", action="store_true", help="no gradient-norm clipping")
-    finetune.add_argument("--threads", type=int, default=None)
-    finetune.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
-    finetune.add_argument("--allow-untrained-head", action="store_true")
+    finetune.add_argument(
+        "--threads",
+        type=positive_int,
+        default=None,
+        help="CPU threads of torch (default: torch's own choice)",
+    )
+    add_device_option(finetune)
+    _add_untrained_head_option(finetune)
     finetune.set_defaults(run=_finetune)
 
     gendered = commands.add_parser(
@@ -220,32 +277,70 @@ def _add_finetune_commands(commands: argparse._SubParsersAction) -> None:
         help="D_f and D_m: female and male sentences of a monolingual text, N each, "
         "plus development sets (Kaneko et al. 2023)",
     )
-    gendered.add_argument("--text", required=True, type=Path, nargs="+")
+    gendered.add_argument(
+        "--text", required=True, type=Path, nargs="+", help="text to mine, one sentence a line"
+    )
     gendered.add_argument(
         "--output",
         required=True,
-        type=Path,
+        type=output_directory,
         help="directory for female.txt, male.txt, dev_female.txt, dev_male.txt",
     )
-    gendered.add_argument("--female", nargs="+", default=["kaneko2023_en_female"])
-    gendered.add_argument("--male", nargs="+", default=["kaneko2023_en_male"])
-    gendered.add_argument("--n", type=int, default=None, help="N per gender (default: most)")
-    gendered.add_argument("--n-dev", type=int, default=0, help="development sentences per gender")
-    gendered.add_argument("--seed", type=int, default=0)
+    _add_word_list_options(
+        gendered,
+        female=["kaneko2023_en_female"],
+        male=["kaneko2023_en_male"],
+        what="that make a sentence female / male",
+    )
+    gendered.add_argument(
+        "--n",
+        type=positive_int,
+        default=None,
+        help="training sentences per gender (default: the most both genders allow, the "
+        "rarer gender's count less --n-dev)",
+    )
+    gendered.add_argument(
+        "--n-dev", type=non_negative_int, default=0, help="development sentences per gender"
+    )
+    gendered.add_argument("--seed", type=int, default=0, help="seed of the sampling")
     gendered.set_defaults(run=_gendered_text)
 
     mix = commands.add_parser(
         "mix-gendered-text", help="D_r: N sentences of which round(N r) are male"
     )
-    mix.add_argument("--female", required=True, type=Path)
-    mix.add_argument("--male", required=True, type=Path)
-    mix.add_argument("--r", required=True, type=float, help="male rate in [0, 1]")
-    mix.add_argument("--output", required=True, type=Path)
-    mix.add_argument("--n", type=int, default=None)
-    mix.add_argument("--seed", type=int, default=0)
-    mix.add_argument("--repeat", type=int, default=0)
-    mix.add_argument("--sampling", choices=["nested", "independent"], default="nested")
-    mix.add_argument("--rounding", choices=["half_up", "half_even"], default="half_up")
+    mix.add_argument(
+        "--female", required=True, type=Path, help="female sentences, one a line (D_f)"
+    )
+    mix.add_argument("--male", required=True, type=Path, help="male sentences, one a line (D_m)")
+    mix.add_argument("--r", required=True, type=probability, help="male rate in [0, 1]")
+    mix.add_argument("--output", required=True, type=output_file, help="text file to write (D_r)")
+    mix.add_argument(
+        "--n",
+        type=positive_int,
+        default=None,
+        help="sentences to write, N (default: the number of lines of --female and --male, "
+        "which must then be equal)",
+    )
+    mix.add_argument("--seed", type=int, default=0, help="seed of the sampling")
+    mix.add_argument(
+        "--repeat",
+        type=non_negative_int,
+        default=0,
+        help="index of the repeated draw (each repeat samples anew)",
+    )
+    mix.add_argument(
+        "--sampling",
+        choices=["nested", "independent"],
+        default="nested",
+        help="nested: the mixtures of one repeat share sentences across rates; "
+        "independent: each rate samples anew",
+    )
+    mix.add_argument(
+        "--rounding",
+        choices=["half_up", "half_even"],
+        default="half_up",
+        help="how N r is rounded to a count of male sentences",
+    )
     mix.set_defaults(run=_mix)
 
 
@@ -255,9 +350,6 @@ def _tbs(args: argparse.Namespace) -> int:
 
     template_spec(args.lang, args.templates, figure3_sentence=args.sentence)
     template_targets(args.targets, args.lang)
-    if (args.female is None) != (args.male is None):
-        print("mgbias: give both --female and --male, or neither", file=sys.stderr)
-        return 2
     # torch: imported once the inputs are checked
     from mgbias.mlm.load import load_mlm
     from mgbias.probes.kaneko2023 import probe_model, write_probe
@@ -380,48 +472,64 @@ def _add_probe_command(commands) -> None:
         "encoder and corpus. Layers: indices of hidden_states (0 = embeddings), 'last', "
         "'concat' (all joined; the paper's ELMo 'concatenation'), or 'all'.",
     )
-    probe.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
-    probe.add_argument("--revision", default=None)
-    probe.add_argument("--corpus", required=True, type=Path, help="text, one sentence a line")
-    probe.add_argument("--lang", default="en", help="en, es, fr or de (shipped lists)")
+    _add_model_options(probe, what="encoder")
+    probe.add_argument(
+        "--text", dest="corpus", required=True, type=Path, help="corpus, one sentence a line"
+    )
+    add_hidden_alias(probe, "--text", "--corpus")
+    probe.add_argument(
+        "--lang", default="en", help="language of the shipped word lists: en, es, fr or de"
+    )
     probe.add_argument(
         "--experiments", default="1,2,3,4,5,6,7,8,9",
-        help="Exp. 6-9 (directions, Table 6, Table 7) run where the corpus has nouns of "
-        "grammatical gender (--lang es, fr or de, with --spacy)",
+        help="comma-separated experiments; Exp. 6-9 (directions, Table 6, Table 7) run where "
+        "the corpus has nouns of grammatical gender (--lang es, fr or de, with --spacy)",
     )  # fmt: skip
-    probe.add_argument("--layers", default="all")
+    probe.add_argument(
+        "--layers", default="all", help="layers: comma-separated indices, last, concat or all"
+    )
     probe.add_argument(
         "--vectors", type=Path, default=None, help="static .vec/.bin for the biased lists, "
         "the professions' bias and, in es, fr or de (with --spacy), the semantic and grammar "
         "lists (default: professions by the sign of their score)",
     )  # fmt: skip
-    probe.add_argument("--n-biased", type=int, default=500, help="biased words per gender "
-                       "(with --vectors)")  # fmt: skip
-    probe.add_argument("--n-extended", type=int, default=2500, help="extended-list words per "
-                       "gender, after the biased ones (with --vectors)")  # fmt: skip
-    probe.add_argument("--top-n", type=int, default=50_000, help="most frequent words ranked "
-                       "(with --vectors)")  # fmt: skip
+    probe.add_argument("--n-biased", type=positive_int, default=500, help="biased words per "
+                       "gender (with --vectors)")  # fmt: skip
+    probe.add_argument("--n-extended", type=non_negative_int, default=2500, help="extended-list "
+                       "words per gender, after the biased ones (with --vectors)")  # fmt: skip
+    probe.add_argument("--top-n", type=positive_int, default=50_000, help="most frequent words "
+                       "ranked (with --vectors)")  # fmt: skip
     probe.add_argument("--spacy", default=None, help="token analyser of the swap's agreement and "
                        "the nouns: a spaCy pipeline (es_core_news_sm, fr_core_news_sm, ...) "
-                       "or demo (the demo grammar's)")  # fmt: skip
-    probe.add_argument("--cache", type=Path, default=None, help="word-vector cache to reuse")
-    probe.add_argument("--output", type=Path, default=None, help="CSV, one row per "
-                       "layer, experiment and measure")  # fmt: skip
-    probe.add_argument("--summary", type=Path, default=None, help="JSON of every result")
-    probe.add_argument("--runs", type=int, default=10)
-    probe.add_argument("--seed", type=int, default=0)
-    probe.add_argument("--n-train", type=int, default=1000, help="SVM training words")
-    probe.add_argument("--knn-k", type=int, default=100)
-    probe.add_argument("--n-knn", type=int, default=100, help="professions per gender (Exp. 5)")
-    probe.add_argument("--n-bootstrap", type=int, default=1000)
-    probe.add_argument("--n-pca-sentences", type=int, default=1000)
-    probe.add_argument("--max-per-word", type=int, default=20)
-    probe.add_argument("--max-sentences", type=int, default=0)
-    probe.add_argument("--pooling", choices=["mean", "first"], default="mean")
-    probe.add_argument("--dtype", choices=["float32", "float16"], default="float32")
-    probe.add_argument("--batch-size", type=int, default=64)
-    probe.add_argument("--max-length", type=int, default=None)
-    probe.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+                       "or demo (the demo grammar's) (default: none; no Exp. 6-9)")  # fmt: skip
+    probe.add_argument("--cache", type=Path, default=None, help="word-vector cache to reuse "
+                       "(default: a temporary one)")  # fmt: skip
+    probe.add_argument("--output", type=output_file, default=None, help="CSV, one row per "
+                       "layer, experiment and measure (default: none)")  # fmt: skip
+    probe.add_argument("--summary", type=output_file, default=None, help="JSON of every result "
+                       "(default: none)")  # fmt: skip
+    probe.add_argument("--runs", type=positive_int, default=10, help="repeated runs of the "
+                       "clustering and the SVM")  # fmt: skip
+    probe.add_argument("--seed", type=int, default=0, help="seed of the sampling and classifiers")
+    probe.add_argument("--n-train", type=positive_int, default=1000, help="SVM training words")
+    probe.add_argument("--knn-k", type=positive_int, default=100, help="neighbours of the KNN "
+                       "classifier")  # fmt: skip
+    probe.add_argument("--n-knn", type=positive_int, default=100, help="professions per "
+                       "gender (Exp. 5)")  # fmt: skip
+    probe.add_argument("--n-bootstrap", type=non_negative_int, default=1000, help="bootstrap "
+                       "resamples")  # fmt: skip
+    probe.add_argument("--n-pca-sentences", type=positive_int, default=1000, help="sentences "
+                       "of the gender direction's PCA")  # fmt: skip
+    probe.add_argument("--max-per-word", type=int, default=20, help="occurrences kept per "
+                       "word, a seeded sample (0: all)")  # fmt: skip
+    probe.add_argument("--max-sentences", type=non_negative_int, default=0, help="sentences "
+                       "read from the corpus (0: all)")  # fmt: skip
+    probe.add_argument("--pooling", choices=["mean", "first"], default="mean", help="how a "
+                       "word's pieces become one vector")  # fmt: skip
+    probe.add_argument("--dtype", choices=["float32", "float16"], default="float32",
+                       help="dtype of the cached vectors")  # fmt: skip
+    _add_batch_options(probe)
+    add_device_option(probe, "the encoder")
     probe.set_defaults(run=_probe)
 
 
@@ -602,31 +710,85 @@ def _add_embedding_commands(commands) -> None:
         "align",
         help="align two word-vector spaces with RCSLS (fastText's align.py, in torch)",
         description="Options as fastText's alignment/align.py, with hyphens; defaults are "
-        "Zhao et al. (2020)'s (align.py's own defaults are --batchsize 10000 --no-sgd "
+        "Zhao et al. (2020)'s (align.py's own defaults are --batch-size 10000 --no-sgd "
         "--maxsup -1). Writes the full source vocabulary mapped and normalised, and R.",
     )
-    align.add_argument("--src-emb", required=True, type=Path, help="source .vec/.bin")
-    align.add_argument("--tgt-emb", required=True, type=Path, help="target .vec/.bin")
-    align.add_argument("--dico-train", required=True, type=Path, help="MUSE train dictionary")
     align.add_argument(
-        "--dico-test", type=Path, default=None, help="MUSE test dictionary: print CSLS accuracy"
-    )
-    align.add_argument("--output", required=True, type=Path, help="aligned .vec to write")
+        "--source-vectors", dest="src_emb", required=True, type=Path,
+        help="source space, .vec or fastText .bin",
+    )  # fmt: skip
     align.add_argument(
-        "--matrix", type=Path, default=None, help="R as .npy (default: OUTPUT-mat.npy)"
+        "--target-vectors", dest="tgt_emb", required=True, type=Path,
+        help="target space, .vec or fastText .bin",
+    )  # fmt: skip
+    align.add_argument("--dico-train", required=True, type=Path, help="MUSE training dictionary")
+    align.add_argument(
+        "--dico-test",
+        type=Path,
+        default=None,
+        help="MUSE test dictionary: print CSLS accuracy (default: none)",
     )
-    align.add_argument("--summary", type=Path, default=None, help="JSON of losses and settings")
-    align.add_argument("--knn", type=int, default=defaults.knn)
-    align.add_argument("--lr", type=float, default=defaults.lr)
-    align.add_argument("--niter", type=int, default=defaults.niter)
-    align.add_argument("--maxneg", type=int, default=defaults.maxneg)
-    align.add_argument("--maxsup", type=int, default=defaults.maxsup)
-    align.add_argument("--maxload", type=int, default=defaults.maxload)
-    align.add_argument("--batchsize", type=int, default=defaults.batchsize)
-    align.add_argument("--sgd", action=argparse.BooleanOptionalAction, default=defaults.sgd)
-    align.add_argument("--center", action=argparse.BooleanOptionalAction, default=False)
+    align.add_argument("--output", required=True, type=output_file, help="aligned .vec to write")
+    align.add_argument(
+        "--matrix", type=output_file, default=None, help="R as .npy (default: OUTPUT-mat.npy)"
+    )
+    align.add_argument(
+        "--summary",
+        type=output_file,
+        default=None,
+        help="JSON of losses and settings (default: none)",
+    )
+    align.add_argument(
+        "--knn", type=positive_int, default=defaults.knn, help="neighbours k of the CSLS loss"
+    )
+    align.add_argument("--lr", type=positive_float, default=defaults.lr, help="learning rate")
+    align.add_argument(
+        "--niter",
+        type=non_negative_int,
+        default=defaults.niter,
+        help="iterations (niter + 1 gradient steps, as align.py)",
+    )
+    align.add_argument(
+        "--maxneg",
+        type=positive_int,
+        default=defaults.maxneg,
+        help="negatives: the first MAXNEG words of each side",
+    )
+    align.add_argument(
+        "--maxsup",
+        type=int,
+        default=defaults.maxsup,
+        help="training pairs kept, in file order (0 or less: all)",
+    )
+    align.add_argument(
+        "--maxload",
+        type=positive_int,
+        default=defaults.maxload,
+        help="words read from each vector file",
+    )
+    align.add_argument(
+        "--batch-size",
+        dest="batchsize",
+        type=positive_int,
+        default=defaults.batchsize,
+        help="training pairs per step with --sgd",
+    )
+    add_hidden_alias(align, "--batch-size", "--batchsize")
+    align.add_argument(
+        "--sgd",
+        action=argparse.BooleanOptionalAction,
+        default=defaults.sgd,
+        help="mini-batch steps at a constant learning rate; --no-sgd: full batch with "
+        "learning-rate halving, as align.py (default: %(default)s)",
+    )
+    align.add_argument(
+        "--center",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="mean-centre the vectors after normalising (default: %(default)s)",
+    )
     align.add_argument("--seed", type=int, default=defaults.seed, help="seed of SGD batches")
-    align.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    add_device_option(align, "the alignment")
     align.set_defaults(run=_align)
 
     bli = commands.add_parser(
@@ -635,16 +797,39 @@ def _add_embedding_commands(commands) -> None:
         description="Accuracy = correct top-1 / distinct source words of the dictionary; "
         "words missing from either vocabulary count as errors.",
     )
-    bli.add_argument("--src-emb", required=True, type=Path, help="source vectors, aligned")
-    bli.add_argument("--tgt-emb", required=True, type=Path, help="target vectors")
+    bli.add_argument(
+        "--source-vectors", dest="src_emb", required=True, type=Path,
+        help="source space, aligned (.vec or fastText .bin)",
+    )  # fmt: skip
+    bli.add_argument(
+        "--target-vectors", dest="tgt_emb", required=True, type=Path,
+        help="target space (.vec or fastText .bin)",
+    )  # fmt: skip
     bli.add_argument("--dico-test", required=True, type=Path, help="MUSE test dictionary")
-    bli.add_argument("--retrieval", choices=["csls", "nn"], default="csls")
-    bli.add_argument("--knn", type=int, default=10, help="CSLS neighbourhood size")
-    bli.add_argument("--maxload", type=int, default=200_000)
-    bli.add_argument("--center", action=argparse.BooleanOptionalAction, default=False)
-    bli.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
-    bli.add_argument("--output", type=Path, default=None, help="JSON of the result")
+    bli.add_argument(
+        "--retrieval",
+        choices=["csls", "nn"],
+        default="csls",
+        help="retrieval: CSLS or nearest neighbour",
+    )
+    bli.add_argument("--knn", type=positive_int, default=10, help="CSLS neighbourhood size")
+    bli.add_argument(
+        "--maxload", type=positive_int, default=200_000, help="words read from each vector file"
+    )
+    bli.add_argument(
+        "--center",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="mean-centre the vectors after normalising (default: %(default)s)",
+    )
+    add_device_option(bli, "the retrieval")
+    bli.add_argument(
+        "--output", type=output_file, default=None, help="JSON of the result (default: none)"
+    )
     bli.set_defaults(run=_bli)
+    for command in (align, bli):
+        add_hidden_alias(command, "--source-vectors", "--src-emb")
+        add_hidden_alias(command, "--target-vectors", "--tgt-emb")
 
     bios = commands.add_parser(
         "bios-extract",
@@ -653,16 +838,39 @@ def _add_embedding_commands(commands) -> None:
         "deduplicated and scrubbed; one JSON object per bio.",
     )
     bios.add_argument("--wet", required=True, nargs="+", type=Path, help="*.warc.wet.gz files")
-    bios.add_argument("--lang", required=True, choices=["en", "es", "de", "fr"])
-    bios.add_argument("--output", required=True, type=Path, help="JSON-lines dataset to write")
     bios.add_argument(
-        "--pipeline", default=None, help="spaCy pipeline package, or 'blank' (with --names)"
+        "--lang", required=True, choices=["en", "es", "de", "fr"], help="language of the bios"
     )
-    bios.add_argument("--names", type=Path, default=None, help="full names, one per line")
-    bios.add_argument("--titles", type=Path, default=None, help="freq_titles-style JSON")
-    bios.add_argument("--french-conjunction-fix", action="store_true")
-    bios.add_argument("--occupation-cap", type=int, default=None)
-    bios.add_argument("--seed", type=int, default=0)
+    bios.add_argument(
+        "--output", required=True, type=output_file, help="JSON-lines dataset to write"
+    )
+    bios.add_argument(
+        "--pipeline",
+        default=None,
+        help="spaCy pipeline package, or 'blank' (with --names) (default: the language's "
+        "small pipeline, e.g. es_core_news_sm)",
+    )
+    bios.add_argument(
+        "--names", type=Path, default=None, help="full names, one per line (default: none)"
+    )
+    bios.add_argument(
+        "--titles",
+        type=Path,
+        default=None,
+        help="freq_titles-style JSON of occupation titles (default: the shipped demo titles)",
+    )
+    bios.add_argument(
+        "--french-conjunction-fix",
+        action="store_true",
+        help="French rejects 'TITLE et' instead of the authors' 'TITLE y'",
+    )
+    bios.add_argument(
+        "--occupation-cap",
+        type=positive_int,
+        default=None,
+        help="at most this many bios per occupation, a seeded sample (default: no cap)",
+    )
+    bios.add_argument("--seed", type=int, default=0, help="seed of the occupation cap's sample")
     bios.set_defaults(run=_bios_extract)
 
     debias = commands.add_parser(
@@ -671,12 +879,32 @@ def _add_embedding_commands(commands) -> None:
         description="Word lists default to debiaswe's (shipped); pairs missing from the "
         "vocabulary are skipped and reported.",
     )
-    debias.add_argument("--emb", required=True, type=Path, help=".vec/.bin to debias")
-    debias.add_argument("--output", required=True, type=Path, help="debiased .vec to write")
-    debias.add_argument("--definitional", type=Path, default=None, help="JSON list of pairs")
-    debias.add_argument("--gender-specific", type=Path, default=None, help="JSON list of words")
-    debias.add_argument("--equalize", type=Path, default=None, help="JSON list of pairs")
-    debias.add_argument("--summary", type=Path, default=None, help="JSON of what was done")
+    debias.add_argument(
+        "--vectors", dest="emb", required=True, type=Path, help=".vec/.bin to debias"
+    )
+    add_hidden_alias(debias, "--vectors", "--emb")
+    debias.add_argument("--output", required=True, type=output_file, help="debiased .vec to write")
+    debias.add_argument(
+        "--definitional",
+        type=Path,
+        default=None,
+        help="JSON list of definitional pairs (default: debiaswe's)",
+    )
+    debias.add_argument(
+        "--gender-specific",
+        type=Path,
+        default=None,
+        help="JSON list of gender-specific words (default: debiaswe's)",
+    )
+    debias.add_argument(
+        "--equalize",
+        type=Path,
+        default=None,
+        help="JSON list of pairs to equalise (default: debiaswe's)",
+    )
+    debias.add_argument(
+        "--summary", type=output_file, default=None, help="JSON of what was done (default: none)"
+    )
     debias.set_defaults(run=_debias)
 
     inbias = commands.add_parser(
@@ -685,31 +913,134 @@ def _add_embedding_commands(commands) -> None:
         description="variant 'averaged' is Eq. 1 as printed; 'pairwise' is the authors' "
         "code, which reproduces the published numbers.",
     )
-    inbias.add_argument("--emb", required=True, type=Path, help="space to score (.vec/.bin)")
-    inbias.add_argument("--male-occupations", required=True, type=Path)
-    inbias.add_argument("--female-occupations", required=True, type=Path)
-    inbias.add_argument("--seeds", required=True, type=Path, help="[female, male] JSON pairs")
     inbias.add_argument(
-        "--original", type=Path, default=None, help="original space whose vocabulary filters"
+        "--vectors", dest="emb", required=True, type=Path, help="space to score (.vec/.bin)"
     )
-    inbias.add_argument("--variant", choices=["averaged", "pairwise"], default="averaged")
-    inbias.add_argument("--authors-split", action="store_true")
-    inbias.add_argument("--n-strong", type=int, default=137)
+    add_hidden_alias(inbias, "--vectors", "--emb")
     inbias.add_argument(
-        "--reference", type=Path, default=None, help="per-occupation CSV to t-test against"
+        "--male-occupations",
+        required=True,
+        type=Path,
+        help="masculine occupation forms, one a line (MIBs' {lang}_male_def_occ)",
+    )
+    inbias.add_argument(
+        "--female-occupations",
+        required=True,
+        type=Path,
+        help="feminine occupation forms, line by line with --male-occupations",
+    )
+    inbias.add_argument(
+        "--seeds", required=True, type=Path, help="JSON list of [female, male] seed pairs"
+    )
+    inbias.add_argument(
+        "--original",
+        type=Path,
+        default=None,
+        help="original space whose vocabulary filters the occupations (default: --vectors)",
+    )
+    inbias.add_argument(
+        "--variant",
+        choices=["averaged", "pairwise"],
+        default="averaged",
+        help="averaged: Eq. 1 as printed; pairwise: the authors' code",
+    )
+    inbias.add_argument(
+        "--authors-split",
+        action="store_true",
+        help="read a line's translation as the authors' notebook does (the second "
+        "tab-separated field, not the last)",
+    )
+    inbias.add_argument(
+        "--n-strong",
+        type=non_negative_int,
+        default=137,
+        help="occupation pairs at list positions below N are strongly gendered",
+    )
+    inbias.add_argument(
+        "--reference",
+        type=Path,
+        default=None,
+        help="per-occupation CSV to t-test against (default: no test)",
     )
     inbias.add_argument("--paired", action="store_true", help="ttest_rel, not ttest_ind")
-    inbias.add_argument("--output", type=Path, default=None, help="JSON summary")
-    inbias.add_argument("--scores", type=Path, default=None, help="per-occupation CSV")
+    inbias.add_argument(
+        "--output", type=output_file, default=None, help="JSON summary (default: none)"
+    )
+    inbias.add_argument(
+        "--scores", type=output_file, default=None, help="per-occupation CSV (default: none)"
+    )
     inbias.set_defaults(run=_inbias)
 
 
+def _add_model_options(parser: argparse.ArgumentParser, what: str = "masked LM") -> None:
+    """``--model`` and ``--revision``, as every command that loads a model has them."""
+    parser.add_argument(
+        "--model", required=True, help=f"{what}: a Hugging Face hub id or a local directory"
+    )
+    parser.add_argument(
+        "--revision",
+        default=None,
+        help="hub branch, tag or commit; ignored for a local directory (default: the hub's "
+        "default branch)",
+    )
+
+
+def _add_untrained_head_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--allow-untrained-head",
+        action="store_true",
+        help="use a model whose checkpoint lacks MLM head weights (initialised at random, "
+        "so every score is noise) with a warning instead of refusing it",
+    )
+
+
+def _add_batch_options(parser: argparse.ArgumentParser, batch_size: int = 64) -> None:
+    parser.add_argument(
+        "--batch-size",
+        type=positive_int,
+        default=batch_size,
+        help="sentences per forward pass",
+    )
+    parser.add_argument(
+        "--max-length",
+        type=positive_int,
+        default=None,
+        help="token limit of a sentence (default: the model's)",
+    )
+
+
+def _add_word_list_options(
+    parser: argparse.ArgumentParser, *, female: list[str] | None, male: list[str] | None, what: str
+) -> None:
+    """``--female-words`` / ``--male-words``: shipped word-list names or files (the old
+    ``--female`` / ``--male`` spellings of these commands are hidden aliases)."""
+    for gender, default in (("female", female), ("male", male)):
+        parser.add_argument(
+            f"--{gender}-words",
+            dest=gender,
+            nargs="+",
+            default=default,
+            metavar="LIST",
+            help=f"{gender} word lists {what}: names of shipped lists or files, one word a "
+            "line" + ("" if default else " (default: none)"),
+        )
+        add_hidden_alias(parser, f"--{gender}-words", f"--{gender}")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mgbias", description=__doc__)
-    parser.add_argument("--version", action="version", version=version("mgbias"))
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="mgbias",
+        description="Gender bias in masked language models and word embeddings: score a "
+        "model on pair datasets, probe it, fine-tune it, and align, debias and score word "
+        "vectors. docs/cli.md has an example of every command.",
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_CommandParser
+    )
     check = commands.add_parser("check-config", help="validate a workflow configuration file")
-    check.add_argument("config", type=Path)
+    check.add_argument("config", type=Path, help="the workflow configuration (YAML)")
     check.add_argument(
         "--schema",
         type=Path,
@@ -724,8 +1055,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Scores are percent of pairs preferring the stereotypical sentence, "
         "except sjsd (raw mean; negative = stereotypical sentence preferred).",
     )
-    score.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
-    score.add_argument("--revision", default=None)
+    _add_model_options(score)
     score.add_argument(
         "--data",
         required=True,
@@ -745,7 +1075,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="URL",
         help="fetch a named dataset from this host instead, at the original URL's path "
-        "(e.g. a local copy of raw.githubusercontent.com); its pinned checksum still applies",
+        "(e.g. a local copy of raw.githubusercontent.com); its pinned checksum still applies "
+        "(default: the original host)",
     )
     score.add_argument(
         "--cache-dir",
@@ -758,20 +1089,34 @@ def build_parser() -> argparse.ArgumentParser:
         default=",".join(PAIR_MEASURES),
         help="comma-separated pair measures (default: %(default)s; docs/measures.md)",
     )
-    score.add_argument("--lang", default=None, help="language of a multilingual CrowS-Pairs file")
-    score.add_argument("--bias-type", default="gender")
+    score.add_argument(
+        "--lang",
+        default=None,
+        help="language of a multilingual CrowS-Pairs file (default: from its file name)",
+    )
+    score.add_argument(
+        "--force-lang",
+        action="store_true",
+        help="score a multilingual CrowS-Pairs file as --lang although its name says "
+        "another language",
+    )
+    score.add_argument(
+        "--bias-type",
+        default="gender",
+        help="bias type of the pairs scored, as the dataset names it, or all",
+    )
     score.add_argument(
         "--output",
-        type=Path,
+        type=output_file,
         default=None,
-        help="CSV: measure, score, se, p_value, significant, n, n_edge",
+        help="CSV: measure, score, se, p_value, significant, n, n_edge (default: none)",
     )
     score.add_argument(
         "--per-pair",
-        type=Path,
+        type=output_file,
         default=None,
         help="CSV with one row per pair: both sentences, every measure's sentence scores, "
-        "the pair's S_JSD, token counts and edge-case flags",
+        "the pair's S_JSD, token counts and edge-case flags (default: none)",
     )
     score.add_argument("--seed", type=int, default=0, help="seed of the bootstrap standard errors")
     score.add_argument(
@@ -783,26 +1128,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument(
         "--alpha",
-        type=float,
+        type=open_probability,
         default=0.05,
-        help="significance level of the p-values' mark (default: %(default)s)",
+        help="significance level of the p-values' mark, in (0, 1) (default: %(default)s)",
     )
     score.add_argument(
         "--perturb",
         action="store_true",
         help="remove the final character of every sentence (Steinborn et al. 2022, Table 3)",
     )
-    score.add_argument(
-        "--max-length", type=int, default=None, help="token limit (default: the model's)"
-    )
-    score.add_argument("--batch-size", type=int, default=64)
-    score.add_argument(
-        "--allow-untrained-head",
-        action="store_true",
-        help="score a model whose checkpoint lacks MLM head weights (initialised at random, "
-        "so every score is noise) with a warning instead of refusing it",
-    )
-    score.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    _add_batch_options(score)
+    _add_untrained_head_option(score)
+    add_device_option(score)
     score.set_defaults(run=_score)
 
     tbs = commands.add_parser(
@@ -811,38 +1148,46 @@ def build_parser() -> argparse.ArgumentParser:
         "neutral occupations and the top predictions of a masked sentence (Kaneko et al. 2023)",
         description="The numbers of the workflow's scripts/kaneko2023_probe.py for one model.",
     )
-    tbs.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
-    tbs.add_argument("--revision", default=None)
-    tbs.add_argument(
-        "--lang", default="en", help="language of the template (templates.yaml; default en)"
-    )
+    _add_model_options(tbs)
+    tbs.add_argument("--lang", default="en", help="language of the template (templates.yaml)")
     tbs.add_argument(
         "--targets",
         default="bolukbasi2016",
         help="target list: bolukbasi2016 (English professions of Bolukbasi et al. 2016), "
         "bolukbasi2016_neutral, demo, or a file (default: %(default)s)",
     )
-    tbs.add_argument("--templates", type=Path, default=None, help="another templates.yaml")
     tbs.add_argument(
-        "--sentence", default=None, help="sentence with one [MASK] for the top predictions"
-    )
-    tbs.add_argument(
-        "--female", nargs="+", default=None, help="word lists classing the top predictions"
-    )
-    tbs.add_argument("--male", nargs="+", default=None)
-    tbs.add_argument("--top-k", type=int, default=5)
-    tbs.add_argument(
-        "--output",
+        "--templates",
         type=Path,
         default=None,
-        help="CSV, one row per target: log-probabilities, associations and bias",
+        help="another templates.yaml (default: the shipped one)",
     )
-    tbs.add_argument("--summary", type=Path, default=None, help="JSON summary")
-    tbs.add_argument("--top", type=Path, default=None, help="CSV of the top predictions")
-    tbs.add_argument("--max-length", type=int, default=None)
-    tbs.add_argument("--batch-size", type=int, default=64)
-    tbs.add_argument("--allow-untrained-head", action="store_true")
-    tbs.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    tbs.add_argument(
+        "--sentence",
+        default=None,
+        help="sentence with one [MASK] for the top predictions (default: the language's "
+        "Figure 3 sentence of templates.yaml)",
+    )
+    _add_word_list_options(tbs, female=None, male=None, what="that class the top predictions")
+    tbs.add_argument("--top-k", type=positive_int, default=5, help="top predictions listed")
+    tbs.add_argument(
+        "--output",
+        type=output_file,
+        default=None,
+        help="CSV, one row per target: log-probabilities, associations and bias (default: none)",
+    )
+    tbs.add_argument(
+        "--summary", type=output_file, default=None, help="JSON summary (default: none)"
+    )
+    tbs.add_argument(
+        "--top",
+        type=output_file,
+        default=None,
+        help="CSV of the top predictions (default: none)",
+    )
+    _add_batch_options(tbs)
+    _add_untrained_head_option(tbs)
+    add_device_option(tbs)
     tbs.set_defaults(run=_tbs)
 
     share = commands.add_parser(
@@ -858,9 +1203,48 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser: the shared help layout."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
+def _preflight(args: argparse.Namespace) -> None:
+    """Checks across options, run before a command imports torch or loads anything.
+
+    Single values (counts, rates, output paths) are checked as the command line is
+    parsed (the option types of :mod:`mgbias.cli_options`).
+    """
+    female, male = getattr(args, "female", None), getattr(args, "male", None)
+    if args.command == "tbs" and (female is None) != (male is None):
+        raise InputError("give both --female-words and --male-words, or neither")
+    if args.command == "score" and Path(args.data).is_file():
+        from mgbias.pair_data import check_file_language
+
+        check_file_language(args.data, args.lang, force=args.force_lang)
+    outputs = [
+        value
+        for key in ("output", "per_pair", "summary", "top", "scores", "matrix")
+        if isinstance(value := getattr(args, key, None), Path)
+    ]
+    inputs = {str(value) for key, value in vars(args).items() if key not in
+              ("output", "per_pair", "summary", "top", "scores", "matrix")
+              and isinstance(value, Path)}  # fmt: skip
+    for output in outputs:
+        if str(output) in inputs:
+            raise InputError(f"{output}: the same file is an input and an output")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
     try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help, --version, or a bad option (argparse printed why)
+        return exit_.code if isinstance(exit_.code, int) else 2
+    try:
+        _preflight(args)
         return args.run(args)
     except (ValueError, OSError) as error:  # bad input: a message naming it, no traceback
         print(f"mgbias: {error}", file=sys.stderr)

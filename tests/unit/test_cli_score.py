@@ -252,4 +252,4 @@ def test_score_edge_pairs_per_pair_and_tie_rules(fixed_bert_dir, edge_csv, tmp_p
 def test_score_rejects_a_bad_alpha(fixed_bert_dir, edge_csv, capsys):
     args = ["score", "--model", str(fixed_bert_dir), "--data", str(edge_csv), "--alpha", "1.5"]
     assert main(args) == 2
-    assert "--alpha must lie strictly between 0 and 1, got 1.5" in capsys.readouterr().err
+    assert "argument --alpha: must lie strictly between 0 and 1, got 1.5" in capsys.readouterr().err

@@ -26,7 +26,7 @@ def test_data_and_finetune_commands(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["n_male"] == 5
     assert sum(line.startswith("he ") for line in mix.read_text().splitlines()) == 5
     assert main(["mix-gendered-text", *arguments, "--r", "2", "--output", str(mix)]) == 2
-    assert "r must be a number in [0, 1]" in capsys.readouterr().err
+    assert "argument --r: must lie between 0 and 1, got 2" in capsys.readouterr().err
 
     out = tmp_path / "model"
     command = ["finetune", "--model", str(base), "--text", str(mix), "--output", str(out)]
@@ -37,4 +37,4 @@ def test_data_and_finetune_commands(tmp_path, capsys):
     assert summary["config"]["devices"] == 1 and summary["config"]["line_by_line"] is True
     assert summary["steps"] == 3 and summary["dev"]["n_examples"] == 10  # 20 lines / 8
     assert main([*command, "--block-size", "4000", "--devices", "0"]) == 2
-    assert "devices must be a positive integer" in capsys.readouterr().err
+    assert "argument --devices: must be at least 1, got 0" in capsys.readouterr().err

@@ -120,7 +120,7 @@ def test_cli_tbs_rejects_bad_input(workspace, capsys):
     assert "no template for language 'xx'" in capsys.readouterr().err
     command = ["tbs", "--model", str(workspace.models[0]), "--female", "en_female"]
     assert main(command) == 2
-    assert "give both --female and --male" in capsys.readouterr().err
+    assert "give both --female-words and --male-words" in capsys.readouterr().err
 
 
 # Three random models can tie on a measure with few pairs: its correlation is NaN, with a warning.

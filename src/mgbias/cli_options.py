@@ -1,0 +1,199 @@
+"""What every ``mgbias`` command shares: the help layout, option types that check values
+while the command line is parsed (before a model loads), the device option, and the old
+spellings of renamed options.
+
+Option names, one per concept across commands:
+
+- ``--vectors`` one word-vector space; ``--source-vectors`` / ``--target-vectors`` two;
+- ``--text`` running text, one sentence a line; ``--data`` a pair dataset;
+- ``--female`` / ``--male`` sentence files; ``--female-words`` / ``--male-words`` word lists;
+- ``--batch-size``, ``--device``, ``--output``, ``--seed``.
+
+An old spelling (``--src-emb``, ``--emb``, ``--corpus``, ``--batchsize``, ``--female`` for
+word lists) is still accepted for one release, but not shown in ``--help``
+(:func:`add_hidden_alias`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from pathlib import Path
+
+from rich_argparse import RichHelpFormatter
+
+__all__ = [
+    "DEVICE_CHOICES",
+    "HIDDEN_ALIASES",
+    "HelpFormatter",
+    "add_device_option",
+    "add_hidden_alias",
+    "non_negative_int",
+    "open_probability",
+    "output_directory",
+    "output_file",
+    "positive_float",
+    "positive_int",
+    "probability",
+]
+
+#: The devices every command that runs a model or a tensor computation accepts.
+DEVICE_CHOICES = ("auto", "cpu", "cuda")
+
+#: Old spelling -> the option it now spells, per command (filled by add_hidden_alias).
+HIDDEN_ALIASES: dict[str, dict[str, str]] = {}
+
+
+class HelpFormatter(RichHelpFormatter):
+    """Rich help output with every option's default shown.
+
+    ``(default: X)`` is appended unless the help already says what the default is
+    (the word "default"), the option is required, or it is a flag; an option whose
+    default is ``None`` says in its help what happens without it.
+    """
+
+    def _get_default_metavar_for_optional(self, action: argparse.Action) -> str:
+        # the option's own name, not its destination (--source-vectors SOURCE_VECTORS)
+        return action.option_strings[-1].lstrip("-").replace("-", "_").upper()
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if (
+            "default" in text
+            or action.required
+            or action.default in (None, argparse.SUPPRESS)
+            or action.nargs == 0  # flags: store_true, version, help
+            or not action.option_strings
+        ):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+def add_device_option(parser: argparse.ArgumentParser, what: str = "the model") -> None:
+    """``--device auto|cpu|cuda``: where ``what`` runs; auto is CUDA when available."""
+    parser.add_argument(
+        "--device",
+        choices=DEVICE_CHOICES,
+        default="auto",
+        help=f"where {what} runs: auto (CUDA when available, else CPU), cpu or cuda "
+        "(default: %(default)s)",
+    )
+
+
+def add_hidden_alias(parser: argparse.ArgumentParser, new: str, *old: str) -> None:
+    """Accept each spelling in ``old`` as option ``new`` of ``parser``, without showing it.
+
+    The old string is registered with the parser but not added to the option's
+    ``option_strings``, so it parses to the same destination while ``--help`` and the
+    usage line show only ``new``.
+    """
+    action = parser._option_string_actions[new]
+    for spelling in old:
+        if spelling in parser._option_string_actions:
+            raise ValueError(f"{parser.prog}: {spelling} is already an option")
+        parser._option_string_actions[spelling] = action
+        HIDDEN_ALIASES.setdefault(parser.prog, {})[spelling] = new
+
+
+# ----------------------------------------------------------------------------- value types
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (a batch size, a number of steps)."""
+    value = _integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """An integer >= 0 (a count that may be zero)."""
+    value = _integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
+    return value
+
+
+def _real(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (a learning rate)."""
+    value = _real(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be greater than 0, got {value:g}")
+    return value
+
+
+def probability(text: str) -> float:
+    """A number in [0, 1] (a rate)."""
+    value = _real(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must lie between 0 and 1, got {value:g}")
+    return value
+
+
+def open_probability(text: str) -> float:
+    """A number strictly between 0 and 1 (a significance level)."""
+    value = _real(text)
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {value:g}")
+    return value
+
+
+# ----------------------------------------------------------------------------- output paths
+
+
+def _check_parent(path: Path) -> None:
+    """Raise unless ``path``'s directory exists and is writable, or can be created."""
+    parent = path.parent
+    ancestor = parent
+    while not ancestor.exists():
+        if ancestor.is_symlink():  # a dangling link: mkdir would fail
+            raise argparse.ArgumentTypeError(f"{path}: {ancestor} is a broken symbolic link")
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise argparse.ArgumentTypeError(
+            f"{path}: {ancestor} is a file, so the directory {parent} cannot be created"
+        )
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        what = "directory" if ancestor == parent else "directory above it,"
+        raise argparse.ArgumentTypeError(
+            f"{path}: cannot write there: the {what} {ancestor} is not writable"
+        )
+
+
+def output_file(text: str) -> Path:
+    """A file to write: not a directory, in a directory that exists or can be created."""
+    path = Path(text)
+    if not text or text.endswith(("/", os.sep)) or path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory; expected a file name")
+    _check_parent(path)
+    return path
+
+
+def output_directory(text: str) -> Path:
+    """A directory to write into: not an existing file; it or its parent can be created."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file; expected a directory")
+    if not path.exists():
+        _check_parent(path)
+    elif not os.access(path, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"{text}: the directory is not writable")
+    return path
