@@ -264,7 +264,11 @@ def _remote_args(remote: str | None) -> list[str]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options of ``push`` / ``pull`` (also used by ``mgbias share``)."""
-    parser.add_argument("action", choices=["push", "pull"])
+    parser.add_argument(
+        "action",
+        choices=["push", "pull"],
+        help="push: send this run's outputs to the DVC remote; pull: take a shared run in",
+    )
     parser.add_argument("--remote", default=None, help="DVC remote (default: the default remote)")
     parser.add_argument("--root", type=Path, default=Path("."), help="the checkout (default: .)")
     parser.add_argument(
