@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -281,3 +282,33 @@ def _installed() -> str:
         return installed("mgbias")
     except PackageNotFoundError:
         return "not installed"
+
+
+def _documented_commands() -> list[list[str]]:
+    """The ``mgbias ...`` command lines of docs/cli.md's bash blocks, continuation lines joined."""
+    text = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    lines = []
+    for block in re.findall(r"```bash\n(.*?)```", text, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            if line.startswith("mgbias "):
+                lines.append(shlex.split(line)[1:])
+    return lines
+
+
+def test_every_command_is_documented_with_an_example():
+    text = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    examples = {argv[0] for argv in _documented_commands()}
+    for name in _commands():
+        assert f"\n## {name}\n" in text, f"docs/cli.md has no section for {name}"
+        assert name in examples, f"docs/cli.md has no example of mgbias {name}"
+
+
+def test_documented_examples_parse(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    commands = _commands()
+    parsed = 0
+    for argv in _documented_commands():
+        if argv[0] in commands:  # a command added elsewhere is checked where it is defined
+            build_parser().parse_args(argv)
+            parsed += 1
+    assert parsed >= len(commands)
