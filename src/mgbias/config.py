@@ -20,6 +20,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from mgbias.errors import InputError
 from mgbias.languages import ISO_639_1, PIVOT
 from mgbias.pair_benchmarks import benchmark_checksums, load_benchmarks
 from mgbias.resources import resource_path
@@ -31,7 +32,7 @@ from mgbias.workflow import (
 )
 
 
-class ConfigError(ValueError):
+class ConfigError(InputError):
     """A configuration value is missing, unknown or of the wrong kind."""
 
 

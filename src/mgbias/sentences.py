@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from mgbias.atomic import atomic_path
+from mgbias.errors import InputError
 from mgbias.genders import FEMALE, GENDERS, MALE
 from mgbias.textio import decoding
 
@@ -44,10 +45,10 @@ def read_gendered_sentences(path: str | Path) -> tuple[np.ndarray, list[str]]:
         reader = csv.reader(handle, delimiter="\t")
         header = next(reader, None)
         if header != HEADER:
-            raise ValueError(f"{path}:1: expected the header {HEADER}, found {header}")
+            raise InputError(f"{path}:1: expected the header {HEADER}, found {header}")
         for line, row in enumerate(reader, start=2):
             if len(row) != 2 or row[0] not in GENDERS:
-                raise ValueError(
+                raise InputError(
                     f"{path}:{line}: expected '<{'|'.join(GENDERS)}><TAB><sentence>', found {row!r}"
                 )
             genders.append(row[0])

@@ -29,6 +29,7 @@ from mgbias.contextual.lists import ProbeLists
 from mgbias.contextual.plan import CorpusNouns, ProbePlan, corpus_nouns, plan_probes
 from mgbias.contextual.run import ProbeResults, run_probes
 from mgbias.contextual.swap import Swapper
+from mgbias.errors import InputError
 from mgbias.mlm.load import load_encoder
 from mgbias.textio import read_text
 
@@ -53,7 +54,7 @@ def read_corpus(path: str | Path, max_sentences: int = 0) -> list[str]:
     lines = [line.strip() for line in read_text(path).splitlines()]
     lines = [line for line in lines if line]
     if not lines:
-        raise ValueError(f"{path}: no sentence (expected one sentence per line)")
+        raise InputError(f"{path}: no sentence (expected one sentence per line)")
     return lines[:max_sentences] if max_sentences > 0 else lines
 
 

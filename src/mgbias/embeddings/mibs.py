@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mgbias.atomic import write_text
+from mgbias.errors import InputError
 from mgbias.textio import decoding, read_text
 
 __all__ = [
@@ -49,7 +50,7 @@ def _read_forms(path: Path, authors_split: bool) -> list[str]:
         for line_number, line in enumerate(stream, start=1):
             text = line.strip()
             if not text:
-                raise ValueError(f"{path}, line {line_number}: empty line; expected a word")
+                raise InputError(f"{path}, line {line_number}: empty line; expected a word")
             fields = text.split("\t")
             if len(fields) == 1:
                 forms.append(fields[0].lower())
@@ -73,7 +74,7 @@ def read_occupation_pairs(
     male = _read_forms(Path(male_path), authors_split)
     female = _read_forms(Path(female_path), authors_split)
     if len(male) != len(female):
-        raise ValueError(
+        raise InputError(
             f"{male_path} has {len(male)} lines but {female_path} has {len(female)}; the "
             "files must be index-aligned"
         )
@@ -86,15 +87,15 @@ def read_seed_pairs(path: str | Path) -> list[tuple[str, str]]:
     try:
         data = json.loads(read_text(path))
     except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not valid JSON (line {error.lineno}): {error.msg}") from None
+        raise InputError(f"{path}: not valid JSON (line {error.lineno}): {error.msg}") from None
     pairs = []
     for i, item in enumerate(data if isinstance(data, list) else [data]):
         if not _is_word_pair(item):
-            raise ValueError(f"{path}: item {i} is {item!r}; expected [female, male]")
+            raise InputError(f"{path}: item {i} is {item!r}; expected [female, male]")
         female, male = item
         pairs.append((male.lower(), female.lower()))
     if not pairs:
-        raise ValueError(f"{path}: no seed pairs")
+        raise InputError(f"{path}: no seed pairs")
     return pairs
 
 

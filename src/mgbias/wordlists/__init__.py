@@ -28,6 +28,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
+from mgbias.errors import InputError
 from mgbias.textio import decoding
 
 __all__ = ["available", "load_gender_words", "load_wordlist", "parse_wordlist"]
@@ -80,7 +81,7 @@ def parse_wordlist(lines: Iterable[str], source: str) -> frozenset[str]:
         if not entry or entry.startswith("#"):
             continue
         if len(entry.split()) != 1:
-            raise ValueError(
+            raise InputError(
                 f"{source}, line {line_number}: entry {entry!r} contains whitespace; expected "
                 "one word per line (join the words of a multi-word entry with '_')"
             )

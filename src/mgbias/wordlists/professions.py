@@ -31,6 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from mgbias.atomic import read_json
+from mgbias.errors import InputError
 from mgbias.resources import resource_path
 from mgbias.textio import read_text
 
@@ -44,7 +45,7 @@ TARGET_LISTS = ("bolukbasi2016", "bolukbasi2016_neutral", "demo")
 
 def _parse_professions(entries: object, source: str) -> pd.DataFrame:
     if not isinstance(entries, list) or not entries:
-        raise ValueError(
+        raise InputError(
             f"{source}: expected a non-empty JSON list of [word, definitional, "
             "stereotypical] entries"
         )
@@ -56,7 +57,7 @@ def _parse_professions(entries: object, source: str) -> pd.DataFrame:
             or not isinstance(entry[0], str)
             or not all(isinstance(value, int | float) for value in entry[1:])
         ):
-            raise ValueError(
+            raise InputError(
                 f"{source}, entry {index}: expected [word, definitional, stereotypical] "
                 f"(a string and two numbers), got {entry!r}"
             )
@@ -64,7 +65,7 @@ def _parse_professions(entries: object, source: str) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=["profession", "definitional", "stereotypical"])
     duplicated = frame["profession"][frame["profession"].duplicated()]
     if not duplicated.empty:
-        raise ValueError(f"{source}: profession(s) listed twice: {sorted(set(duplicated))}")
+        raise InputError(f"{source}: profession(s) listed twice: {sorted(set(duplicated))}")
     frame["target"] = frame["profession"].str.replace("_", " ", regex=False)
     frame["neutral"] = (frame["definitional"] == 0.0) & (frame["stereotypical"] == 0.0)
     return frame
@@ -118,13 +119,13 @@ def _text_targets(path: Path) -> list[str]:
         if not entry or entry.startswith("#"):
             continue
         if len(entry.split()) != 1:
-            raise ValueError(
+            raise InputError(
                 f"{path}, line {number}: {entry!r} contains whitespace; expected one target per "
                 "line (join the words of a multi-word target with '_')"
             )
         targets.append(entry.replace("_", " "))
     if not targets:
-        raise ValueError(f"{path}: no target (one per line expected)")
+        raise InputError(f"{path}: no target (one per line expected)")
     return targets
 
 
