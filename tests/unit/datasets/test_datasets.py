@@ -222,7 +222,7 @@ def test_stereoset_errors_name_the_json_path(tmp_path, document, message):
 
 def test_stereoset_invalid_json_names_file_and_line(tmp_path):
     path = write(tmp_path / "dev.json", '{"data":\n  {"intrasentence": [}\n}')
-    with pytest.raises(ValueError, match=r"dev\.json: not valid JSON \(line 2\)"):
+    with pytest.raises(ValueError, match=r"dev\.json, line 2, column 22: not valid JSON"):
         load_stereoset(path)
 
 

@@ -170,7 +170,7 @@ def test_pick_device():
 def test_text_lines_errors_name_file_and_line(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_bytes(b"good line\nbad \xff line\n")
-    with pytest.raises(ValueError, match=r"bad\.txt, line 2: expected UTF-8"):
+    with pytest.raises(ValueError, match=r"bad\.txt, line 2, column 5: byte 0xff is not UTF-8"):
         list(iter_text_lines([path]))
 
 
