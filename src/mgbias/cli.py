@@ -1211,12 +1211,35 @@ class _CommandParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
-def _preflight(args: argparse.Namespace) -> None:
-    """Checks across options, run before a command imports torch or loads anything.
+#: Path options read by no command before it writes them (a cache, a checkout).
+_NOT_READ = {"cache", "cache_dir", "root"}
+
+
+def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Checks run before a command imports torch or loads anything: every input file
+    exists, no file is both input and output, and checks across options.
 
     Single values (counts, rates, output paths) are checked as the command line is
     parsed (the option types of :mod:`mgbias.cli_options`).
     """
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    command = commands.choices[args.command]
+    inputs, outputs = {}, {}
+    for action in command._actions:
+        value = getattr(args, action.dest, None)
+        paths = value if isinstance(value, list) else [value]
+        name = action.option_strings[0] if action.option_strings else action.dest
+        for path in (p for p in paths if isinstance(p, Path)):
+            if action.type in (output_file, output_directory):
+                outputs[str(path)] = name
+            elif action.type is Path and action.dest not in _NOT_READ:
+                inputs[str(path)] = name
+    for path, name in inputs.items():
+        if not Path(path).exists():
+            raise InputError(f"{name} {path}: no such file")
+    for path, name in outputs.items():
+        if path in inputs:
+            raise InputError(f"{path} is both {inputs[path]} and {name}: it would be overwritten")
     female, male = getattr(args, "female", None), getattr(args, "male", None)
     if args.command == "tbs" and (female is None) != (male is None):
         raise InputError("give both --female-words and --male-words, or neither")
@@ -1224,17 +1247,6 @@ def _preflight(args: argparse.Namespace) -> None:
         from mgbias.pair_data import check_file_language
 
         check_file_language(args.data, args.lang, force=args.force_lang)
-    outputs = [
-        value
-        for key in ("output", "per_pair", "summary", "top", "scores", "matrix")
-        if isinstance(value := getattr(args, key, None), Path)
-    ]
-    inputs = {str(value) for key, value in vars(args).items() if key not in
-              ("output", "per_pair", "summary", "top", "scores", "matrix")
-              and isinstance(value, Path)}  # fmt: skip
-    for output in outputs:
-        if str(output) in inputs:
-            raise InputError(f"{output}: the same file is an input and an output")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1244,7 +1256,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:  # --help, --version, or a bad option (argparse printed why)
         return exit_.code if isinstance(exit_.code, int) else 2
     try:
-        _preflight(args)
+        _preflight(parser, args)
         return args.run(args)
     except (ValueError, OSError) as error:  # bad input: a message naming it, no traceback
         print(f"mgbias: {error}", file=sys.stderr)

@@ -130,3 +130,21 @@ def test_corrupt_weights_through_the_cli(tiny_dir, tmp_path):
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     assert f"mgbias: {weights}: cannot read the weights" in done.stderr
+
+
+def test_truncated_fasttext_bin_names_the_file(tmp_path):
+    from mgbias.embeddings.train import SkipgramConfig, train_skipgram
+    from mgbias.embeddings.vectors import read_vectors
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("the cat sat on the mat .\nthe dog sat on the log .\n" * 50)
+    config = SkipgramConfig(dim=8, epoch=1, minCount=1, bucket=1000, seed=3)
+    whole = tmp_path / "whole.bin"
+    trained = train_skipgram([corpus], config, model_path=whole)
+    assert read_vectors(whole).words == trained.words
+    truncated = tmp_path / "truncated.bin"
+    truncated.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    # words (8 and </s>), buckets and output rows of 8 float32s: (9 + 1000 + 9) * 32 bytes
+    with pytest.raises(WeightsError, match=r"truncated\.bin: a truncated fastText model: \d+ "
+                       r"bytes, but its header describes 32576 bytes"):  # fmt: skip
+        read_vectors(truncated)

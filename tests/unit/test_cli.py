@@ -312,3 +312,20 @@ def test_documented_examples_parse(tmp_path, monkeypatch):
             build_parser().parse_args(argv)
             parsed += 1
     assert parsed >= len(commands)
+
+
+def test_missing_inputs_and_overwritten_inputs_are_refused(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    Path("src.vec").write_text("1 2\nhe 0 1\n", encoding="utf-8")
+    argv = ["align", "--source-vectors", "src.vec", "--target-vectors", "tgt.vec",
+            "--dico-train", "train.dico", "--output", "aligned.vec"]  # fmt: skip
+    assert main(argv) == 2
+    assert "mgbias: --target-vectors tgt.vec: no such file" in capsys.readouterr().err
+    assert main(["debias", "--vectors", "src.vec", "--output", "src.vec"]) == 2
+    err = capsys.readouterr().err
+    assert "src.vec is both --vectors and --output: it would be overwritten" in err
+    assert Path("src.vec").read_text(encoding="utf-8") == "1 2\nhe 0 1\n"
+    text = ["finetune", "--model", "m", "--text", "a.txt", "missing.txt", "--output", "o"]
+    Path("a.txt").write_text("a line\n", encoding="utf-8")
+    assert main(text) == 2
+    assert "mgbias: --text missing.txt: no such file" in capsys.readouterr().err

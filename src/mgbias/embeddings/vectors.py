@@ -429,6 +429,7 @@ def read_bin(path: str | Path, maxload: int = -1) -> Vectors:
             f"{path}: not a fastText model, or a corrupt or truncated one ({error}); "
             "expected a file written by fastText's save_model"
         ) from None
+    _check_bin_size(path, model)
     words = model.get_words(on_unicode_error="replace")
     if maxload > 0:
         words = words[:maxload]
@@ -436,6 +437,27 @@ def read_bin(path: str | Path, maxload: int = -1) -> Vectors:
     for i, word in enumerate(words):
         matrix[i] = model.get_word_vector(word)
     return Vectors(words, matrix, str(path))
+
+
+def _check_bin_size(path: Path, model) -> None:
+    """Refuse a truncated ``.bin``: fastText reads one without complaint, zeros and all.
+
+    A model that is not quantized holds its input matrix (words and n-gram buckets) and
+    its output matrix as float32 after the header, so the file is at least that large.
+    """
+    if model.is_quantized():
+        return
+    args = model.f.getArgs()
+    rows = len(model.get_words(on_unicode_error="replace")) + args.bucket
+    rows += len(model.get_labels(on_unicode_error="replace"))
+    need = 4 * args.dim * rows
+    size = path.stat().st_size
+    if size < need:
+        raise WeightsError(
+            f"{path}: a truncated fastText model: {size} bytes, but its header describes "
+            f"{need} bytes of matrices ({rows} rows of dimension {args.dim}); copy or "
+            "download it again"
+        )
 
 
 def read_vectors(path: str | Path, maxload: int = -1, **options) -> Vectors:
