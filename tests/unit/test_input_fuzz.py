@@ -256,3 +256,26 @@ def test_workflow_configuration(tmp_path, data):
     from mgbias.config import load_config
 
     _read("config_yaml", tmp_path / "config.yaml", data, load_config)
+
+
+DICTIONARY = "he er\nshe sie\ngirl mädchen\ndoctor 医者\n"
+NAMES = "Jürgen Müller\nMaría López\n山田太郎\n"
+TITLES = json.dumps({"Ärztin": "doctor", "médecin": "doctor"}, ensure_ascii=False)
+
+
+@SETTINGS
+@given(data=damaged(DICTIONARY))
+def test_muse_dictionary(tmp_path, data):
+    from mgbias.embeddings.dictionaries import read_dictionary
+
+    _read("muse_dictionary", tmp_path / "train.dico", data, read_dictionary)
+
+
+@SETTINGS
+@given(data=damaged(NAMES), titles=damaged(TITLES))
+def test_bios_names_and_titles(tmp_path, data, titles):
+    from mgbias.bios.pipeline import read_names
+    from mgbias.bios.rules import load_title_lexicon
+
+    _read("bios_names", tmp_path / "names.txt", data, read_names)
+    _read("bios_titles", tmp_path / "titles.json", titles, load_title_lexicon)

@@ -21,6 +21,7 @@ from mgbias.bios.ner import person_name
 from mgbias.bios.postprocess import Bio, postprocess, scrub
 from mgbias.bios.rules import EXCLUDED_TITLES, LanguageRules
 from mgbias.bios.wet import iter_pages
+from mgbias.textio import read_text
 
 FIELDS = ("id", "name", "title", "gender", "raw", "bio", "uri", "path")
 
@@ -104,9 +105,7 @@ def read_names(path: str | Path | None) -> list[str]:
     """Full names, one per line (blank lines ignored); None -> no names."""
     if path is None:
         return []
-    return [
-        line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()
-    ]
+    return [line.strip() for line in read_text(path).splitlines() if line.strip()]
 
 
 def load_extractor(

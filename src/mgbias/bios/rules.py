@@ -29,6 +29,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from mgbias.errors import InputError
+from mgbias.textio import read_text
+
 logger = logging.getLogger(__name__)
 
 MIN_LENGTH = 150
@@ -91,7 +94,7 @@ def title_regex(surfaces: list[str]) -> re.Pattern[str]:
 
 def load_title_lexicon(path: str | Path) -> dict[str, str]:
     """Read a ``freq_titles*.json`` (surface form -> title), tolerating trailing ``}``/commas."""
-    text = Path(path).read_text(encoding="utf-8").strip()
+    text = read_text(path).strip()
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
@@ -99,12 +102,12 @@ def load_title_lexicon(path: str | Path) -> dict[str, str]:
         try:
             data = json.loads(fixed)
         except json.JSONDecodeError as err:
-            raise ValueError(f"{path}: not a title lexicon (JSON object): {err}") from None
+            raise InputError(f"{path}: not a title lexicon (JSON object): {err}") from None
         logger.warning("%s: repaired trailing characters of an invalid JSON object", path)
     if not isinstance(data, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in data.items()
     ):
-        raise ValueError(f"{path}: expected a JSON object of surface form -> title")
+        raise InputError(f"{path}: expected a JSON object of surface form -> title")
     return data
 
 

@@ -10,10 +10,13 @@ evaluates on the second (``alignment/example.sh``).
 from __future__ import annotations
 
 import gzip
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
 from mgbias.atomic import atomic_path
+from mgbias.errors import InputError
+from mgbias.textio import decoding
 
 __all__ = [
     "TEST_SPLIT",
@@ -53,18 +56,25 @@ def read_dictionary(path: str | Path) -> list[tuple[str, str]]:
     path = Path(path)
     opener = gzip.open if path.suffix == ".gz" else open
     pairs: list[tuple[str, str]] = []
-    with opener(path, "rt", encoding="utf-8") as stream:
-        for line_number, line in enumerate(stream, start=1):
+    with decoding(path), opener(path, "rt", encoding="utf-8") as stream:
+        for line_number, line in enumerate(_gzip_checked(stream, path), start=1):
             fields = line.split()
             if not fields:
                 continue
             if len(fields) != 2:
-                raise ValueError(
+                raise InputError(
                     f"{path}, line {line_number}: expected 'source target' (two words separated "
                     f"by a space or tab), got {line.rstrip()!r}"
                 )
             pairs.append((fields[0], fields[1]))
     return pairs
+
+
+def _gzip_checked(stream, path: Path):
+    try:
+        yield from stream
+    except (EOFError, gzip.BadGzipFile, zlib.error) as error:
+        raise InputError(f"{path}: a corrupt or truncated gzip file ({error})") from None
 
 
 def source_words(pairs: Iterable[tuple[str, str]]) -> list[str]:
