@@ -148,3 +148,17 @@ def test_truncated_fasttext_bin_names_the_file(tmp_path):
     with pytest.raises(WeightsError, match=r"truncated\.bin: a truncated fastText model: \d+ "
                        r"bytes, but its header describes 32576 bytes"):  # fmt: skip
         read_vectors(truncated)
+
+
+def test_truncated_checkpoint_names_the_file(tmp_path):
+    import torch
+
+    from mgbias.finetune.checkpoint import Checkpoint
+
+    torch.save({"step": torch.tensor(3), "weights": torch.ones(64)}, tmp_path / "state.pt")
+    checkpoint = Checkpoint(path=tmp_path, step=3, meta={})
+    assert checkpoint.load_state()["step"].item() == 3
+    data = (tmp_path / "state.pt").read_bytes()
+    (tmp_path / "state.pt").write_bytes(data[: len(data) // 2])
+    with pytest.raises(WeightsError, match=rf"{tmp_path}/state\.pt: cannot read the checkpoint"):
+        checkpoint.load_state()

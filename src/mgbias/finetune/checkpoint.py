@@ -31,6 +31,7 @@ import numpy as np
 import torch
 
 from mgbias.atomic import atomic_directory
+from mgbias.errors import WeightsError
 from mgbias.mlm.loop import LoopState
 
 __all__ = [
@@ -59,7 +60,15 @@ class Checkpoint:
 
     def load_state(self) -> dict[str, Any]:
         """The tensors and generator states of ``state.pt`` (on the CPU)."""
-        return torch.load(self.path / "state.pt", map_location="cpu", weights_only=True)
+        state = self.path / "state.pt"
+        try:
+            return torch.load(state, map_location="cpu", weights_only=True)
+        except Exception as error:  # noqa: BLE001 - torch raises several kinds for a bad file
+            raise WeightsError(
+                f"{state}: cannot read the checkpoint ({type(error).__name__}: {error}); the "
+                f"file is corrupt or truncated: remove {self.path} to resume from an earlier "
+                "checkpoint"
+            ) from error
 
 
 def _numpy_state() -> list[Any]:
