@@ -246,9 +246,9 @@ def _add_finetune_commands(commands: argparse._SubParsersAction) -> None:
     finetune.add_argument("--seed", type=int, default=None, help="random seed (default: 42)")
     finetune.add_argument(
         "--checkpoint-every",
-        type=positive_int,
+        type=non_negative_int,
         default=None,
-        help="optimizer steps between checkpoints (default: 500)",
+        help="optimizer steps between checkpoints, 0 for none (default: 500)",
     )
     finetune.add_argument(
         "--keep-checkpoints",
