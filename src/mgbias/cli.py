@@ -1010,7 +1010,12 @@ def _add_batch_options(parser: argparse.ArgumentParser, batch_size: int = 64) ->
 
 
 def _add_word_list_options(
-    parser: argparse.ArgumentParser, *, female: list[str] | None, male: list[str] | None, what: str
+    parser: argparse.ArgumentParser,
+    *,
+    female: list[str] | None,
+    male: list[str] | None,
+    what: str,
+    without: str = "",
 ) -> None:
     """``--female-words`` / ``--male-words``: shipped word-list names or files (the old
     ``--female`` / ``--male`` spellings of these commands are hidden aliases)."""
@@ -1022,7 +1027,7 @@ def _add_word_list_options(
             default=default,
             metavar="LIST",
             help=f"{gender} word lists {what}: names of shipped lists or files, one word a "
-            "line" + ("" if default else " (default: none)"),
+            "line" + ("" if default else f" (default: {without})"),
         )
         add_hidden_alias(parser, f"--{gender}-words", f"--{gender}")
 
@@ -1168,7 +1173,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="sentence with one [MASK] for the top predictions (default: the language's "
         "Figure 3 sentence of templates.yaml)",
     )
-    _add_word_list_options(tbs, female=None, male=None, what="that class the top predictions")
+    _add_word_list_options(
+        tbs,
+        female=None,
+        male=None,
+        what="that class the top predictions",
+        without="the template's own gender word, e.g. she / he",
+    )
     tbs.add_argument("--top-k", type=positive_int, default=5, help="top predictions listed")
     tbs.add_argument(
         "--output",
