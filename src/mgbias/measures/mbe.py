@@ -41,7 +41,14 @@ from mgbias.measures.mbe_permutation import mbe_permutation_test
 from mgbias.seeds import check_seed
 from mgbias.stats import mcnemar_test, random_indicator, splitmix64_mix
 
-__all__ = ["TESTS", "WEIGHTINGS", "MBEResult", "mbe_score", "shuffled_baseline"]
+__all__ = [
+    "TESTS",
+    "WEIGHTINGS",
+    "MBEResult",
+    "check_mbe_options",
+    "mbe_score",
+    "shuffled_baseline",
+]
 
 #: Pair weightings ``C(m, f)``: "cosine" (the paper) or "dot" (the published code).
 WEIGHTINGS = ("cosine", "dot")
@@ -320,19 +327,14 @@ def mbe_score(
     (50.0, 'neither')
     """
     seed = check_seed(seed)
-    if weighting not in WEIGHTINGS:
-        raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int | np.integer):
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size}")
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
-    if test not in TESTS:
-        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+    check_mbe_options(
+        weighting=weighting,
+        chunk_size=chunk_size,
+        alpha=alpha,
+        test=test,
+        n_permutations=n_permutations,
+    )
     by_permutation = test == "permutation"
-    if by_permutation:
-        _check_permutations(n_permutations, alpha)
 
     male, female, male_vectors, female_vectors = _check_inputs(
         male_scores, female_scores, male_emb, female_emb
@@ -416,6 +418,33 @@ def mbe_score(
         test=test,
         n_permutations=int(n_permutations) if by_permutation else None,
     )
+
+
+def check_mbe_options(
+    *,
+    weighting: str = "cosine",
+    chunk_size: int = 2048,
+    alpha: float = 0.05,
+    test: str = "permutation",
+    n_permutations: int = DEFAULT_PERMUTATIONS,
+) -> None:
+    """Raise ``ValueError`` for an option :func:`mbe_score` would refuse, before any scoring.
+
+    The checks of :func:`mbe_score`'s Raises section that need no data: so a
+    caller can refuse bad options before it loads a model.
+    """
+    if weighting not in WEIGHTINGS:
+        raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int | np.integer):
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size}")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+    if test == "permutation":
+        _check_permutations(n_permutations, alpha)
 
 
 def _check_permutations(n_permutations: Any, alpha: float) -> None:
