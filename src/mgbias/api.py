@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_FEMALE_WORDS",
     "DEFAULT_MALE_WORDS",
+    "MBE_SUMMARY_COLUMNS",
+    "PAIRS_SUMMARY_COLUMNS",
     "MBEReport",
     "MaskedLM",
     "MinedSentences",
@@ -49,6 +51,7 @@ __all__ = [
     "load_pair_data",
     "mbe",
     "mine",
+    "pair_verdicts",
     "read_sentences",
     "score_pairs",
 ]
