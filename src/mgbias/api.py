@@ -667,11 +667,10 @@ def mbe(
     prefers (gives higher likelihood to) the male sentences, by the formula.
     The workflow's path, step for step: one unmasked pass over the female then
     the male sentences (:func:`mgbias.mlm.unmasked.score_unmasked`, the
-    ``score_unmasked`` rule), AULA (:func:`mgbias.measures.aula.aula`), Eq. 2
-    with its label-permutation test (:func:`mgbias.measures.mbe.mbe_score`) and
-    the Shf baseline (:func:`mgbias.measures.mbe.shuffled_baseline`), both with
-    ``seed`` (the ``mbe`` rule). Given the rule's seed, the numbers are the
-    workflow's.
+    ``score_unmasked`` rule), then AULA, Eq. 2 with its label-permutation test
+    and the Shf baseline, both with ``seed``
+    (:func:`mgbias.measures.mbe.mbe_of_sentences`, the ``mbe`` rule). Given the
+    rule's seed, the numbers are the workflow's.
 
     Parameters
     ----------
@@ -731,8 +730,7 @@ def mbe(
     # torch: loaded once the inputs are checked
     import numpy as np
 
-    from mgbias.measures.aula import aula
-    from mgbias.measures.mbe import mbe_score, shuffled_baseline
+    from mgbias.measures.mbe import mbe_of_sentences
     from mgbias.mlm.unmasked import score_unmasked
 
     handle = _as_model(
@@ -748,16 +746,9 @@ def mbe(
         max_length=max_length,
         progress=progress,
     )
-    likelihood = aula(scores.logprobs, scores.attention)
-    is_male, is_female = genders == MALE, genders == FEMALE
-    args = (
-        likelihood[is_male],
-        likelihood[is_female],
-        scores.embeddings[is_male],
-        scores.embeddings[is_female],
+    result, baseline, likelihood = mbe_of_sentences(
+        scores.logprobs, scores.attention, scores.embeddings, genders, seed=seed, **options
     )
-    result = mbe_score(*args, seed=seed, **options)
-    baseline = shuffled_baseline(*args, seed=seed, **options)
     per_sentence = pd.DataFrame({"gender": genders, "sentence": sentences, "aula": likelihood})
     return MBEReport(
         result=result,
