@@ -88,6 +88,7 @@ def _check_outputs(**paths: Path | None) -> None:
 def _mbe(args: argparse.Namespace) -> int:
     """``mgbias mbe``: MBE of one model on male and female sentences, or on a parallel corpus."""
     import mgbias
+    from mgbias.measures.mbe import check_mbe_options
 
     by_files = args.male is not None or args.female is not None
     by_corpus = args.source is not None or args.target is not None
@@ -104,6 +105,9 @@ def _mbe(args: argparse.Namespace) -> int:
     try:
         _check_alpha(args.alpha)
         _check_outputs(output=args.output, per_sentence=args.per_sentence)
+        check_mbe_options(
+            weighting=args.weighting, alpha=args.alpha, n_permutations=args.permutations
+        )
         if by_corpus:
             mined = mgbias.mine(
                 args.source,

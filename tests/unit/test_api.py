@@ -413,3 +413,15 @@ def test_cli_mbe_mines_a_parallel_corpus_first(tiny_mlm_dir, parallel, tmp_path,
     mined = mgbias.mine(source, target, "de")
     expected = mgbias.mbe(tiny_mlm_dir, mined.male, mined.female, device="cpu")
     assert pd.read_csv(out).mbe[0] == pytest.approx(expected.score, rel=1e-5)
+
+
+def test_cli_mbe_checks_options_before_mining(tmp_path, capsys):
+    args = ["mbe", "--model", "no/such-model", "--source", str(tmp_path / "en.txt")]
+    args += ["--target", str(tmp_path / "de.txt"), "--lang", "de"]
+    assert main([*args, "--permutations", "9"]) == 2
+    assert "n_permutations=9 can never give p < alpha=0.05" in capsys.readouterr().err
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        f"mgbias: {tmp_path / 'en.txt'}: no such file (expected a text file, one sentence a "
+        "line, aligned line by line with the other side of the corpus)\n"
+    )
