@@ -856,9 +856,10 @@ def mine(
         female = out_female.read_text(encoding="utf-8").splitlines()
         male = out_male.read_text(encoding="utf-8").splitlines()
     if not male or not female:
+        missing = "female" if counts.n_female == 0 else "male"
         raise ValueError(
-            f"{source}: no English sentence with only {'male' if not male else 'female'} "
-            f"words among {counts.n_pairs} lines ({counts.n_female} female, {counts.n_male} "
+            f"{source}: no English sentence with only {missing} words among "
+            f"{counts.n_pairs} lines ({counts.n_female} female, {counts.n_male} "
             f"male, {counts.n_both} with both, {counts.n_neutral} with neither); MBE needs "
             "sentences of both genders"
         )

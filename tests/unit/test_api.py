@@ -425,3 +425,13 @@ def test_cli_mbe_checks_options_before_mining(tmp_path, capsys):
         f"mgbias: {tmp_path / 'en.txt'}: no such file (expected a text file, one sentence a "
         "line, aligned line by line with the other side of the corpus)\n"
     )
+
+
+def test_mine_names_the_missing_gender(parallel):
+    source, target = parallel
+    lines = [
+        line.replace("She", "He").replace("Her ", "His ") for line in source.read_text().split("\n")
+    ]
+    source.write_text("\n".join(lines))
+    with pytest.raises(ValueError, match=r"en.txt: no English sentence with only female words "):
+        mgbias.mine(source, target, "de")
