@@ -1,9 +1,7 @@
 """MBE score, its significance test and the Shf baseline for one (model, corpus, language)."""
 
 from mgbias.atomic import write_json
-from mgbias.genders import FEMALE, MALE
-from mgbias.measures.aula import aula
-from mgbias.measures.mbe import mbe_score, shuffled_baseline
+from mgbias.measures.mbe import mbe_of_sentences
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
 from mgbias.runlog import job_log
 from mgbias.sentences import read_gendered_sentences
@@ -18,18 +16,16 @@ with job_log(smk.log[0]) as log:
             f"{smk.input.cache}: cache was built from other sentences than "
             f"{smk.input.sentences}; delete the cache and rerun"
         )
-    likelihood = aula(scores.logprobs, scores.attention)
-    male, female = genders == MALE, genders == FEMALE
     options = {key: smk.params.mbe[key] for key in ("weighting", "chunk_size", "alpha", "test")}
     options["n_permutations"] = smk.params.mbe["permutations"]
-    args = (
-        likelihood[male],
-        likelihood[female],
-        scores.embeddings[male],
-        scores.embeddings[female],
+    result, baseline, _ = mbe_of_sentences(
+        scores.logprobs,
+        scores.attention,
+        scores.embeddings,
+        genders,
+        seed=smk.params.seed,
+        **options,
     )
-    result = mbe_score(*args, seed=smk.params.seed, **options)
-    baseline = shuffled_baseline(*args, seed=smk.params.seed, **options)
     record = {
         **dict(smk.wildcards.items()),
         **result.to_dict(),

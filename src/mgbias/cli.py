@@ -22,7 +22,7 @@ from mgbias.cli_options import (
 from mgbias.config import ConfigError, load_config, schema_path
 from mgbias.errors import InputError
 from mgbias.measures.registry import PAIR_MEASURES
-from mgbias.named_pairs import DEFAULT_CACHE, resolve_pair_data
+from mgbias.named_pairs import DEFAULT_CACHE
 from mgbias.share import add_arguments as add_share_arguments
 from mgbias.share import run_action as run_share
 
@@ -42,66 +42,262 @@ def _check_config(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
+    import mgbias
     from mgbias.corpora.download import DownloadError
-    from mgbias.pair_data import load_pairs, pair_sentences
-    from mgbias.pair_scoring import pair_measures, parse_measures, per_pair_table
 
     try:
-        measures = parse_measures(args.measures)
-        if not 0.0 < args.alpha < 1.0:
-            raise ValueError(f"--alpha must lie strictly between 0 and 1, got {args.alpha}")
-        data = resolve_pair_data(
+        _check_alpha(args.alpha)
+        _check_outputs(output=args.output, per_pair=args.per_pair)
+        report = mgbias.score_pairs(
+            args.model,
             args.data,
+            measures=args.measures,
             lang=args.lang,
-            config_path=args.config,
+            bias_type=args.bias_type,
+            seed=args.seed,
+            tie_rule=args.tie_rule,
+            alpha=args.alpha,
+            batch_size=args.batch_size,
+            max_length=args.max_length,
+            perturb=args.perturb,
+            revision=args.revision,
+            device=args.device,
+            allow_untrained_head=args.allow_untrained_head,
+            config=args.config,
             cache_dir=args.cache_dir,
             mirror=args.mirror,
+            force_lang=args.force_lang,
         )
-        frame = load_pairs(
-            str(data), lang=args.lang, bias_type=args.bias_type, force_lang=args.force_lang
-        )
-        pairs = pair_sentences(frame, perturb=args.perturb)
     except (ValueError, OSError, ConfigError, DownloadError) as error:
+        # bad data, options or model (UntrainedHeadError, ModelLoadError, no model dir)
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
-    if not pairs:
-        print(f"mgbias: {args.data}: no {args.bias_type} pairs", file=sys.stderr)
-        return 2
-    # torch: imported once the data are in hand
-    from mgbias.mlm.load import load_mlm
-    from mgbias.pair_passes import score_pair_passes
+    print(report.table())
+    print()
+    print("\n".join(report.verdicts))
+    from mgbias.report.tables import write_csv
 
+    # outputs; a provenance record of each belongs right after its write
+    if args.output:
+        write_csv(report.summary, args.output)
+    if args.per_pair:
+        write_csv(report.per_pair, args.per_pair)
+        print(f"{len(report.per_pair)} pairs written to {args.per_pair}", file=sys.stderr)
+    return 0
+
+
+def _check_alpha(alpha: float) -> None:
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"--alpha must lie strictly between 0 and 1, got {alpha}")
+
+
+def _check_outputs(**paths: Path | None) -> None:
+    """Refuse an output path that is a directory, before any work (option named)."""
+    for option, path in paths.items():
+        if path is not None and Path(path).is_dir():
+            flag = "--" + option.replace("_", "-")
+            raise ValueError(f"{path}: is a directory (expected a file path for {flag})")
+
+
+def _mbe(args: argparse.Namespace) -> int:
+    """``mgbias mbe``: MBE of one model on male and female sentences, or on a parallel corpus."""
+    import mgbias
+    from mgbias.measures.mbe import check_mbe_options
+
+    by_files = args.male is not None or args.female is not None
+    by_corpus = args.source is not None or args.target is not None
+    if by_files == by_corpus or (by_files and (args.male is None or args.female is None)):
+        print(
+            "mgbias: give --male FILE and --female FILE, or --source FILE --target FILE "
+            "--lang LANG (a parallel corpus to mine first)",
+            file=sys.stderr,
+        )
+        return 2
+    if by_corpus and (args.source is None or args.target is None or not args.lang):
+        print("mgbias: --source, --target and --lang go together", file=sys.stderr)
+        return 2
     try:
-        model, tokenizer = load_mlm(
+        _check_alpha(args.alpha)
+        _check_outputs(output=args.output, per_sentence=args.per_sentence)
+        check_mbe_options(
+            weighting=args.weighting, alpha=args.alpha, n_permutations=args.permutations
+        )
+        if by_corpus:
+            mined = mgbias.mine(
+                args.source,
+                args.target,
+                args.lang,
+                female_words=args.female_words,
+                male_words=args.male_words,
+                seed=args.seed if args.mining_seed is None else args.mining_seed,
+            )
+            counts = mined.counts
+            print(
+                f"mined {counts.n_pairs} lines of {args.source}: {counts.n_female} female, "
+                f"{counts.n_male} male, {counts.n_both} with both, {counts.n_neutral} with "
+                f"neither; kept {counts.n_kept_per_gender} per gender",
+                file=sys.stderr,
+            )
+            male, female = mined.male, mined.female
+        else:
+            male, female = mgbias.read_sentences(args.male), mgbias.read_sentences(args.female)
+        report = mgbias.mbe(
             args.model,
+            male,
+            female,
+            weighting=args.weighting,
+            permutations=args.permutations,
+            seed=args.seed,
+            alpha=args.alpha,
+            batch_size=args.batch_size,
+            max_length=args.max_length,
             revision=args.revision,
             device=args.device,
             allow_untrained_head=args.allow_untrained_head,
         )
-    except (ValueError, OSError) as error:  # UntrainedHeadError, ModelLoadError, no model dir
+    except (ValueError, OSError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
-    unmasked, masked = score_pair_passes(
-        model,
-        tokenizer,
-        pairs,
-        batch_size=args.batch_size,
-        max_length=args.max_length,
-        pair_ids=frame["pair_id"].tolist(),
+    print(report.verdict)
+    print(
+        f"Shf {report.shf:.4g} (p = {report.shf_p_value:.2g}): the same sentences split at "
+        "random, the score of no gender information"
     )
-    table = pair_measures(
-        unmasked, masked, measures, seed=args.seed, tie_rule=args.tie_rule, alpha=args.alpha
+    print(
+        f"({args.weighting} weighting, {report.result.test} test with {args.permutations} "
+        f"relabellings, seed {args.seed}; MBE > 50: the male sentences have the higher AULA)"
     )
-    print(table.to_markdown(index=False, floatfmt=".4g"))
     from mgbias.report.tables import write_csv
 
+    # outputs; a provenance record of each belongs right after its write
     if args.output:
-        write_csv(table, args.output)
-    if args.per_pair:
-        rows = per_pair_table(frame, unmasked, masked, perturb=args.perturb)
-        write_csv(rows, args.per_pair)
-        print(f"{len(rows)} pairs written to {args.per_pair}", file=sys.stderr)
+        write_csv(report.summary(), args.output)
+    if args.per_sentence:
+        write_csv(report.per_sentence, args.per_sentence)
+        print(f"{len(report.per_sentence)} sentences written to {args.per_sentence}",
+              file=sys.stderr)  # fmt: skip
     return 0
+
+
+def _add_mbe_command(commands: argparse._SubParsersAction) -> None:
+    from mgbias.api import DEFAULT_FEMALE_WORDS, DEFAULT_MALE_WORDS
+
+    mbe = commands.add_parser(
+        "mbe",
+        help="MBE of one model on male and female sentences, or on a parallel corpus "
+        "(Kaneko et al. 2022, Eq. 2), with its permutation test and the Shf baseline",
+        description="MBE = 100 x the cosine-weighted share of (male, female) sentence "
+        "pairs in which the model's AULA prefers the male sentence (Kaneko et al. 2022, "
+        "Eq. 2): above 50 the model prefers the male sentences. The same numbers as the "
+        "workflow's mbe rule for the same sentences, seed and settings.",
+    )
+    mbe.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
+    mbe.add_argument(
+        "--revision", default=None, help="hub branch, tag or commit (default: the latest)"
+    )
+    sentences = mbe.add_argument_group(
+        "sentences", "either --male and --female, or --source, --target and --lang"
+    )
+    sentences.add_argument(
+        "--male", type=Path, default=None, help="male sentences, UTF-8, one a line (default: none)"
+    )
+    sentences.add_argument(
+        "--female",
+        type=Path,
+        default=None,
+        help="female sentences, UTF-8, one a line (default: none)",
+    )
+    sentences.add_argument(
+        "--source",
+        type=Path,
+        default=None,
+        help="English side of a parallel corpus, one sentence a line (mined first: "
+        "Kaneko et al. 2022, §3, Step 1) (default: none)",
+    )
+    sentences.add_argument(
+        "--target",
+        type=Path,
+        default=None,
+        help="target side of the parallel corpus, aligned line by line with --source "
+        "(default: none)",
+    )
+    sentences.add_argument("--lang", default=None, help="language of --target (default: none)")
+    sentences.add_argument(
+        "--female-words",
+        nargs="+",
+        default=list(DEFAULT_FEMALE_WORDS),
+        help="English female word lists for mining, shipped names or files (default: %(default)s)",
+    )
+    sentences.add_argument(
+        "--male-words",
+        nargs="+",
+        default=list(DEFAULT_MALE_WORDS),
+        help="English male word lists for mining, shipped names or files (default: %(default)s)",
+    )
+    sentences.add_argument(
+        "--mining-seed",
+        type=int,
+        default=None,
+        help="seed of the mining's downsampling to equal sizes (default: --seed)",
+    )
+    mbe.add_argument(
+        "--weighting",
+        choices=["cosine", "dot"],
+        default="cosine",
+        help="pair weight C(m, f): the paper's cosine or the published code's dot product "
+        "(default: %(default)s)",
+    )
+    mbe.add_argument(
+        "--permutations",
+        type=positive_int,
+        default=999,
+        help="random relabellings of the permutation test (default: %(default)s)",
+    )
+    mbe.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the permutation test and the Shf split (default: %(default)s)",
+    )
+    mbe.add_argument(
+        "--alpha",
+        type=open_probability,
+        default=0.05,
+        help="significance level (default: %(default)s)",
+    )
+    mbe.add_argument(
+        "--output",
+        type=output_file,
+        default=None,
+        help="CSV of the result: mbe, p_value, preferred, shf, shf_p_value, n_male, "
+        "n_female, settings, verdict (default: none)",
+    )
+    mbe.add_argument(
+        "--per-sentence",
+        type=output_file,
+        default=None,
+        help="CSV with one row per sentence: gender, sentence, aula (default: none)",
+    )
+    mbe.add_argument(
+        "--batch-size",
+        type=positive_int,
+        default=64,
+        help="sentences per forward pass (default: %(default)s)",
+    )
+    mbe.add_argument(
+        "--max-length",
+        type=positive_int,
+        default=None,
+        help="token limit (default: the model's)",
+    )
+    mbe.add_argument(
+        "--allow-untrained-head",
+        action="store_true",
+        help="score a model whose checkpoint lacks MLM head weights (noise) with a warning "
+        "instead of refusing it (default: refuse)",
+    )
+    add_device_option(mbe)
+    mbe.set_defaults(run=_mbe)
 
 
 def _finetune(args: argparse.Namespace) -> int:
@@ -1108,20 +1304,22 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--bias-type",
         default="gender",
-        help="bias type of the pairs scored, as the dataset names it, or all",
+        help="the benchmark's name of one bias type, or 'all': a row per bias type, then "
+        "the rows over every pair (default: %(default)s)",
     )
     score.add_argument(
         "--output",
         type=output_file,
         default=None,
-        help="CSV: measure, score, se, p_value, significant, n, n_edge (default: none)",
+        help="CSV: bias_type, measure, score, se, p_value, significant, n, n_edge, verdict "
+        "(default: none)",
     )
     score.add_argument(
         "--per-pair",
         type=output_file,
         default=None,
-        help="CSV with one row per pair: both sentences, every measure's sentence scores, "
-        "the pair's S_JSD, token counts and edge-case flags (default: none)",
+        help="CSV with one row per pair: both sentences, bias_type, every measure's sentence "
+        "scores, the pair's S_JSD, token counts and edge-case flags (default: none)",
     )
     score.add_argument("--seed", type=int, default=0, help="seed of the bootstrap standard errors")
     score.add_argument(
@@ -1211,6 +1409,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_embedding_commands(commands)
     _add_finetune_commands(commands)
     _add_probe_command(commands)
+    _add_mbe_command(commands)
     return parser
 
 

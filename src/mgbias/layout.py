@@ -553,8 +553,8 @@ _OUTPUTS = [
         "pair_measures",
         "one row per pair for error analysis: both sentences, each side's scores, the "
         "pair's S_JSD, shared/modified token counts and edge-case flags",
-        "`pair_id`, `sent_more`, `sent_less`, `stereo_antistereo`, `aul_more`, `aul_less`, "
-        "`aula_more`, `aula_less`, `cps_more`, `cps_less`, `sss_more`, `sss_less`, "
+        "`pair_id`, `sent_more`, `sent_less`, `stereo_antistereo`, `bias_type`, `aul_more`, "
+        "`aul_less`, `aula_more`, `aula_less`, `cps_more`, `cps_less`, `sss_more`, `sss_less`, "
         "`jsd_more`, `jsd_less`, `sjsd`, `n_shared`, `n_modified_more`, "
         "`n_modified_less`, then the edge flags of mgbias.measures.edges",
     ),

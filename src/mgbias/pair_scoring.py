@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from mgbias.datasets.frame import ALL_BIAS_TYPES
 from mgbias.measures.aul import aul
 from mgbias.measures.aula import aula
 from mgbias.measures.cps import cps, cps_sentence_scores
@@ -269,7 +270,8 @@ def per_pair_table(frame: pd.DataFrame, unmasked, masked, *, perturb: bool = Fal
     Returns
     -------
     pandas.DataFrame
-        ``pair_id``, ``sent_more``, ``sent_less``, ``stereo_antistereo``;
+        ``pair_id``, ``sent_more``, ``sent_less``, ``stereo_antistereo``,
+        ``bias_type`` (when the frame has it, as every loader's does);
         ``aul_more``, ``aul_less``, ``aula_more``, ``aula_less`` (sentence
         scores, higher = more likely); ``cps_more``, ``cps_less`` (sums over
         shared tokens), ``sss_more``, ``sss_less`` (sums over modified
@@ -310,6 +312,11 @@ def per_pair_table(frame: pd.DataFrame, unmasked, masked, *, perturb: bool = Fal
             "sent_more": [more for more, _ in pairs],
             "sent_less": [less for _, less in pairs],
             "stereo_antistereo": frame["stereo_antistereo"].astype(str).to_list(),
+            **(
+                {"bias_type": frame["bias_type"].astype(str).to_list()}
+                if "bias_type" in frame.columns
+                else {}
+            ),
             "aul_more": aul_scores[0::2],
             "aul_less": aul_scores[1::2],
             "aula_more": aula_scores[0::2],
@@ -329,3 +336,98 @@ def per_pair_table(frame: pd.DataFrame, unmasked, masked, *, perturb: bool = Fal
     for flag in EDGE_FLAGS:
         table[flag] = np.asarray(getattr(edges, flag), dtype=bool)
     return table
+
+
+def select_pairs(unmasked, masked, indices: Sequence[int]):
+    """The two passes restricted to the pairs at ``indices`` (0-based), in that order.
+
+    Either pass may be None. ``unmasked.n_truncated`` stays the whole pass's
+    count (the pass does not record which sentences were cut); nothing in
+    :func:`pair_measures` reads it.
+    """
+    rows = np.asarray(indices, dtype=np.int64)
+    if unmasked is not None:
+        _check_unmasked(unmasked)
+        sentences = np.stack([2 * rows, 2 * rows + 1], axis=1).reshape(-1)
+        unmasked = dataclasses.replace(
+            unmasked,
+            token_ids=[unmasked.token_ids[i] for i in sentences],
+            logprobs=[unmasked.logprobs[i] for i in sentences],
+            attention=[unmasked.attention[i] for i in sentences],
+            embeddings=unmasked.embeddings[sentences],
+            pair_ids=None
+            if unmasked.pair_ids is None
+            else [unmasked.pair_ids[i] for i in sentences],
+        )
+    if masked is not None:
+
+        def take(side):
+            values = {}
+            for field in dataclasses.fields(side):
+                column = getattr(side, field.name)
+                values[field.name] = (
+                    column[rows] if isinstance(column, np.ndarray) else [column[i] for i in rows]
+                )
+            return type(side)(**values)
+
+        masked = dataclasses.replace(
+            masked,
+            a=take(masked.a),
+            b=take(masked.b),
+            n_dropped_shared=masked.n_dropped_shared[rows],
+            pair_ids=None if masked.pair_ids is None else [masked.pair_ids[i] for i in rows],
+        )
+    return unmasked, masked
+
+
+def pair_measures_by_bias_type(
+    bias_types: Sequence[str],
+    unmasked,
+    masked,
+    measures: Sequence[str],
+    *,
+    seed: int = 0,
+    tie_rule: str = "neutral",
+    alpha: float = 0.05,
+    overall: bool = True,
+) -> pd.DataFrame:
+    """:func:`pair_measures` per bias type, then over all pairs.
+
+    Parameters
+    ----------
+    bias_types : sequence of str
+        The ``bias_type`` of every pair, in the passes' order (a loader's
+        ``bias_type`` column).
+    unmasked, masked, measures, seed, tie_rule, alpha
+        As for :func:`pair_measures`; every group is scored with the same seed.
+    overall : bool
+        Add the rows over every pair, ``bias_type`` = :data:`ALL_BIAS_TYPES`
+        (``mgbias score --bias-type all``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``bias_type`` followed by :data:`MEASURE_COLUMNS`: the rows of each
+        bias type in order of first appearance, then (``overall``) the rows
+        over every pair. Each measure's ``n`` over the bias types sums
+        to its overall ``n``: every pair is counted, or not, by itself.
+    """
+    labels = [str(label) for label in bias_types]
+    n_pairs = len(masked) if masked is not None else len(unmasked.logprobs) // 2
+    if len(labels) != n_pairs:
+        raise ValueError(f"{len(labels)} bias types for {n_pairs} pairs")
+    groups = list(dict.fromkeys(labels))
+    options = {"seed": seed, "tie_rule": tie_rule, "alpha": alpha}
+    tables = []
+    for group in groups:
+        indices = [index for index, label in enumerate(labels) if label == group]
+        if len(groups) == 1:
+            table = pair_measures(unmasked, masked, measures, **options)
+        else:
+            table = pair_measures(*select_pairs(unmasked, masked, indices), measures, **options)
+        tables.append(table.assign(bias_type=group))
+    if overall:
+        every = pair_measures(unmasked, masked, measures, **options)
+        tables.append(every.assign(bias_type=ALL_BIAS_TYPES))
+    frame = pd.concat(tables, ignore_index=True)
+    return frame[["bias_type", *MEASURE_COLUMNS]]

@@ -57,6 +57,7 @@ def test_score_by_hand(fixed_bert_dir, crows_csv, tmp_path, capsys):
     assert code == 0
     table = pd.read_csv(out)
     assert list(table.columns) == [
+        "bias_type",
         "measure",
         "score",
         "se",
@@ -64,7 +65,9 @@ def test_score_by_hand(fixed_bert_dir, crows_csv, tmp_path, capsys):
         "significant",
         "n",
         "n_edge",
+        "verdict",
     ]
+    assert set(table.bias_type) == {"gender"}
     scores = dict(zip(table.measure, table.score, strict=True))
     assert scores == pytest.approx(
         {"aul": 100.0, "aula": 100.0, "cps": 0.0, "sss": 100.0, "sjsd": 0.0, "bsjsd": 0.0},

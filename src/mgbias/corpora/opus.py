@@ -43,8 +43,9 @@ def moses_member_names(corpus: str, lang_a: str, lang_b: str) -> tuple[str, str]
     return f"{corpus}.{pair}.{lang_a}", f"{corpus}.{pair}.{lang_b}"
 
 
-def _decoded_lines(lines: Iterator[bytes], zip_path: Path, member: str) -> Iterator[str]:
-    """Decode one member line by line, stripping the line terminator only.
+def _decoded_lines(lines: Iterator[bytes], zip_path: Path, member: str | None) -> Iterator[str]:
+    """Decode one member (or, with ``member`` None, one text file) line by line,
+    stripping the line terminator only.
 
     Lines are split on ``\\n`` alone (the moses convention), never on other characters
     that Python treats as line breaks, so a stray ``\\r`` or U+2028 inside a sentence
@@ -54,8 +55,9 @@ def _decoded_lines(lines: Iterator[bytes], zip_path: Path, member: str) -> Itera
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as err:
+            where = f"{zip_path}: member {member}" if member else f"{zip_path}:"
             raise ValueError(
-                f"{zip_path}: member {member} line {line_number} is not valid UTF-8 "
+                f"{where} line {line_number} is not valid UTF-8 "
                 f"(byte {err.start}: {raw[err.start : err.start + 4]!r})"
             ) from None
         if text.endswith("\n"):
@@ -133,3 +135,46 @@ def iter_moses_zip(
                     yield src, tgt
         except (zipfile.BadZipFile, zlib.error, EOFError) as err:
             raise ValueError(f"{zip_path}: corrupt member data ({err})") from None
+
+
+def iter_parallel_text(source: str | Path, target: str | Path) -> Iterator[tuple[str, str]]:
+    """Stream aligned sentence pairs ``(source line i, target line i)`` from two text files.
+
+    The plain-text form of a moses corpus (what :func:`iter_moses_zip` reads from a
+    zip): UTF-8, one sentence a line, line *i* of one file the translation of line *i*
+    of the other. Lines are split on ``\\n`` only and lose their terminator (and a
+    trailing ``\\r``), as in :func:`iter_moses_zip`.
+
+    Raises
+    ------
+    FileNotFoundError
+        If either path is not a file.
+    ValueError
+        If a line is not UTF-8 (file, line and byte named), or the files have
+        different numbers of lines (the shorter file and its line count named).
+    """
+    paths = (Path(source), Path(target))
+    for path in paths:
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"{path}: no such file (expected a text file, one sentence a line, aligned "
+                "line by line with the other side of the corpus)"
+            )
+    with open(paths[0], "rb") as src_raw, open(paths[1], "rb") as tgt_raw:
+        src_lines = _decoded_lines(iter(src_raw), paths[0], None)
+        tgt_lines = _decoded_lines(iter(tgt_raw), paths[1], None)
+        line_number = 0
+        while True:
+            line_number += 1
+            src = next(src_lines, None)
+            tgt = next(tgt_lines, None)
+            if src is None and tgt is None:
+                return
+            if src is None or tgt is None:
+                short, long_ = paths if src is None else paths[::-1]
+                raise ValueError(
+                    f"{short}: ended after {line_number - 1} lines but {long_} has line "
+                    f"{line_number}; the two sides of a parallel corpus must have the same "
+                    "number of lines"
+                )
+            yield src, tgt

@@ -31,17 +31,27 @@ The pair matrix can exceed 10^8 entries, so it is scored in tiles of at most
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
 from mgbias.genders import FEMALE, MALE
+from mgbias.measures.aula import aula
 from mgbias.measures.mbe_permutation import mbe_permutation_test
 from mgbias.seeds import check_seed
 from mgbias.stats import mcnemar_test, random_indicator, splitmix64_mix
 
-__all__ = ["TESTS", "WEIGHTINGS", "MBEResult", "mbe_score", "shuffled_baseline"]
+__all__ = [
+    "TESTS",
+    "WEIGHTINGS",
+    "MBEResult",
+    "check_mbe_options",
+    "mbe_of_sentences",
+    "mbe_score",
+    "shuffled_baseline",
+]
 
 #: Pair weightings ``C(m, f)``: "cosine" (the paper) or "dot" (the published code).
 WEIGHTINGS = ("cosine", "dot")
@@ -320,19 +330,14 @@ def mbe_score(
     (50.0, 'neither')
     """
     seed = check_seed(seed)
-    if weighting not in WEIGHTINGS:
-        raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int | np.integer):
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size}")
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
-    if test not in TESTS:
-        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+    check_mbe_options(
+        weighting=weighting,
+        chunk_size=chunk_size,
+        alpha=alpha,
+        test=test,
+        n_permutations=n_permutations,
+    )
     by_permutation = test == "permutation"
-    if by_permutation:
-        _check_permutations(n_permutations, alpha)
 
     male, female, male_vectors, female_vectors = _check_inputs(
         male_scores, female_scores, male_emb, female_emb
@@ -416,6 +421,33 @@ def mbe_score(
         test=test,
         n_permutations=int(n_permutations) if by_permutation else None,
     )
+
+
+def check_mbe_options(
+    *,
+    weighting: str = "cosine",
+    chunk_size: int = 2048,
+    alpha: float = 0.05,
+    test: str = "permutation",
+    n_permutations: int = DEFAULT_PERMUTATIONS,
+) -> None:
+    """Raise ``ValueError`` for an option :func:`mbe_score` would refuse, before any scoring.
+
+    The checks of :func:`mbe_score`'s Raises section that need no data: so a
+    caller can refuse bad options before it loads a model.
+    """
+    if weighting not in WEIGHTINGS:
+        raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int | np.integer):
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size}")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+    if test == "permutation":
+        _check_permutations(n_permutations, alpha)
 
 
 def _check_permutations(n_permutations: Any, alpha: float) -> None:
@@ -513,3 +545,50 @@ def baseline_test_seed(seed: int) -> int:
     """
     mixed = splitmix64_mix(np.array([(int(seed) + 1) % 2**64], dtype=np.uint64))
     return int(mixed[0])
+
+
+def mbe_of_sentences(
+    logprobs: Sequence[np.ndarray],
+    attention: Sequence[np.ndarray],
+    embeddings: np.ndarray,
+    genders: Sequence[str],
+    *,
+    seed: int = 0,
+    **options: Any,
+) -> tuple[MBEResult, MBEResult, np.ndarray]:
+    """Steps 2 and 3 of MBE (Kaneko et al. 2022, §3) from one unmasked pass over a sentence set.
+
+    The AULA of every sentence (Eq. 1, :func:`mgbias.measures.aula.aula`), then Eq. 2
+    over the male and female sentences (:func:`mbe_score`) and the Shf baseline
+    (:func:`shuffled_baseline`), both with ``seed``. The workflow's ``mbe`` rule and
+    :func:`mgbias.api.mbe` both call this, so they give the same numbers for the same
+    pass.
+
+    Parameters
+    ----------
+    logprobs, attention, embeddings
+        Of every sentence, as :class:`mgbias.mlm.scores.SentenceScores` holds them.
+    genders : sequence of str
+        ``"male"`` or ``"female"`` (:mod:`mgbias.genders`) per sentence.
+    seed : int
+        Seed of the test and of the Shf split.
+    **options
+        ``weighting``, ``chunk_size``, ``alpha``, ``test``, ``n_permutations``
+        (:func:`mbe_score`).
+
+    Returns
+    -------
+    (MBEResult, MBEResult, numpy.ndarray)
+        The score, the Shf baseline, and the AULA of every sentence in input order.
+    """
+    labels = np.asarray(genders)
+    unknown = sorted(set(labels.tolist()) - {MALE, FEMALE})
+    if unknown:
+        raise ValueError(f"genders must be {MALE!r} or {FEMALE!r}, got {unknown}")
+    likelihood = aula(logprobs, attention)
+    vectors = np.asarray(embeddings)
+    male, female = labels == MALE, labels == FEMALE
+    args = (likelihood[male], likelihood[female], vectors[male], vectors[female])
+    result = mbe_score(*args, seed=seed, **options)
+    baseline = shuffled_baseline(*args, seed=seed, **options)
+    return result, baseline, likelihood

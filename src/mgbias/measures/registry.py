@@ -25,6 +25,7 @@ __all__ = [
     "Measure",
     "by_name",
     "measures_markdown",
+    "verdict",
 ]
 
 
@@ -47,6 +48,18 @@ class Measure:
     kind: str = "pair"
     #: ``(name, what it computes)`` per variant, the default first.
     variants: tuple[tuple[str, str], ...] = ()
+    #: The score of no bias (50 for a share of pairs, 0 for a mean difference);
+    #: ``None`` for a measure without a direction (inBias is a distance, >= 0).
+    neutral: float | None = None
+    #: What the model prefers when the score lies above / below :attr:`neutral`
+    #: (completing "the model prefers ..."); :func:`verdict` reads them.
+    above: str = ""
+    below: str = ""
+
+    @property
+    def short(self) -> str:
+        """The measure's name as the papers print it (``"AULA"``, ``"S_JSD"``)."""
+        return self.title.split(",")[0]
 
     def load(self) -> Callable:
         """The function that computes the measure (imports its module)."""
@@ -56,6 +69,10 @@ class Measure:
 _PAIR_UNITS = "% of pairs in which sent_more scores higher"
 _PAIR_DIRECTION = "> 50: the stereotypical sentence is preferred; 50: none"
 _PAIR_OUTPUT = "results/pairs/measures/…/{lang}.csv (`score`, `se`, `p_value`, `n_edge`)"
+_STEREO = "the stereotypical sentence"
+_ANTI = "the anti-stereotypical sentence"
+#: Direction of the shares of pairs in which sent_more (the stereotypical sentence) wins.
+_PAIR_SIDES = {"neutral": 50.0, "above": _STEREO, "below": _ANTI}
 
 MEASURES: tuple[Measure, ...] = (
     Measure(
@@ -70,6 +87,7 @@ MEASURES: tuple[Measure, ...] = (
         output=_PAIR_OUTPUT,
         units=_PAIR_UNITS,
         direction=_PAIR_DIRECTION,
+        **_PAIR_SIDES,
         published="CrowS-Pairs and StereoSet per model: Kaneko & Bollegala 2022, Table 1",
     ),
     Measure(
@@ -84,6 +102,7 @@ MEASURES: tuple[Measure, ...] = (
         output=_PAIR_OUTPUT,
         units=_PAIR_UNITS,
         direction=_PAIR_DIRECTION,
+        **_PAIR_SIDES,
         published="CrowS-Pairs and StereoSet per model: Kaneko & Bollegala 2022, Table 1",
     ),
     Measure(
@@ -98,6 +117,7 @@ MEASURES: tuple[Measure, ...] = (
         output=_PAIR_OUTPUT,
         units=_PAIR_UNITS,
         direction=_PAIR_DIRECTION,
+        **_PAIR_SIDES,
         published=(
             "Steinborn et al. 2022, Table 2 (mBERT En 57 ± 3, xlmR En 62 ± 3) and Table 3 "
             "(BERT 60.5 ± 1.3, RoBERTa 65.5 ± 1.2, ALBERT 67.0 ± 1.2 on all of CrowS-Pairs)"
@@ -115,6 +135,7 @@ MEASURES: tuple[Measure, ...] = (
         output=_PAIR_OUTPUT,
         units=_PAIR_UNITS,
         direction=_PAIR_DIRECTION,
+        **_PAIR_SIDES,
         published="Kaneko et al. 2022, Table 3 (meta-evaluation on CrowS-Pairs and StereoSet)",
     ),
     Measure(
@@ -129,6 +150,9 @@ MEASURES: tuple[Measure, ...] = (
         output=_PAIR_OUTPUT,
         units="mean pair score (tables: × 10⁻³)",
         direction="< 0: the stereotypical sentence is preferred; 0: none",
+        neutral=0.0,
+        above=_ANTI,
+        below=_STEREO,
         published=(
             "Steinborn et al. 2022, Table 2 (× 10⁻³: mBERT En -0.05 ± 1, xlmR De -2 ± 2) and "
             "Table 3 (BERT -6 ± 1, RoBERTa -10 ± 1, ALBERT -13 ± 1)"
@@ -146,6 +170,7 @@ MEASURES: tuple[Measure, ...] = (
         output=_PAIR_OUTPUT,
         units=_PAIR_UNITS,
         direction=_PAIR_DIRECTION,
+        **_PAIR_SIDES,
         published="Steinborn et al. 2022, Table 2 (mBERT En 50 ± 3, mBERT Th 60 ± 3)",
     ),
     Measure(
@@ -163,6 +188,9 @@ MEASURES: tuple[Measure, ...] = (
         "reverse)",
         published="Kaneko et al. 2022, Table 2 (8 languages × TED2020 / News Commentary)",
         kind="sentence-set",
+        neutral=50.0,
+        above="the male sentences",
+        below="the female sentences",
     ),
     Measure(
         name="tbs",
@@ -179,6 +207,9 @@ MEASURES: tuple[Measure, ...] = (
         direction="> 0: targets more associated with the male word; 0: none",
         published="Kaneko et al. 2023, Table 1 (correlation with r: 0.09–0.25)",
         kind="template",
+        neutral=0.0,
+        above="the male word for the targets",
+        below="the female word for the targets",
     ),
     Measure(
         name="inbias",
@@ -227,6 +258,49 @@ def by_name(name: str) -> Measure:
         if measure.name == name:
             return measure
     raise ValueError(f"unknown measure {name!r}; expected one of {[m.name for m in MEASURES]}")
+
+
+def verdict(
+    name: str, score: float, p_value: float, *, alpha: float = 0.05, sample: str = ""
+) -> str:
+    """One measure's result in words, its direction read from the registry.
+
+    ``"AULA 46.5 (p = 0.007, 262 pairs): the model prefers the anti-stereotypical
+    sentence"``: the score lies below the measure's :attr:`Measure.neutral`
+    value, so :attr:`Measure.below` is preferred; ``p_value >= alpha`` (or a
+    p-value that is not a number) reads ``"no significant preference at alpha =
+    0.05"`` whatever the score.
+
+    Parameters
+    ----------
+    name : str
+        A registered measure with a direction (not ``inbias``).
+    score, p_value : float
+        The measure's score in its units and the p-value of its test.
+    alpha : float
+        Significance level.
+    sample : str
+        What was scored, e.g. ``"262 pairs"``; printed after the p-value.
+
+    Raises
+    ------
+    ValueError
+        An unknown measure, one without a direction, or ``alpha`` outside (0, 1).
+    """
+    measure = by_name(name)
+    if measure.neutral is None:
+        raise ValueError(f"measure {name!r} has no direction; a verdict needs one")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
+    where = f"p = {p_value:.2g}" + (f", {sample}" if sample else "")
+    head = f"{measure.short} {score:.4g} ({where})"
+    if not p_value < alpha:
+        return f"{head}: no significant preference at alpha = {alpha:g}"
+    if score > measure.neutral:
+        return f"{head}: the model prefers {measure.above}"
+    if score < measure.neutral:
+        return f"{head}: the model prefers {measure.below}"
+    return f"{head}: no preference"
 
 
 def measures_markdown() -> str:

@@ -296,3 +296,26 @@ def test_invalid_inputs_are_named(change, message):
     arguments.update(change)
     with pytest.raises(ValueError, match=message):
         mbe_score(**arguments, **options)
+
+
+def test_mbe_of_sentences_scores_aula_then_eq2_and_the_baseline():
+    """Three female then two male sentences of one token each: AULA = alpha * log P (Eq. 1)."""
+    from mgbias.measures.mbe import mbe_of_sentences
+
+    genders = ["female", "female", "female", "male", "male"]
+    logprobs = [np.array([value], dtype=np.float32) for value in (-1.0, -3.0, -2.0, -1.5, -0.5)]
+    attention = [np.array([1.0], dtype=np.float32)] * 5
+    rng = np.random.default_rng(0)
+    embeddings = rng.normal(size=(5, 4))
+    result, baseline, likelihood = mbe_of_sentences(
+        logprobs, attention, embeddings, genders, seed=3, n_permutations=99
+    )
+    np.testing.assert_allclose(likelihood, [-1.0, -3.0, -2.0, -1.5, -0.5])
+    male, female = likelihood[3:], likelihood[:3]
+    expected = mbe_score(male, female, embeddings[3:], embeddings[:3], seed=3, n_permutations=99)
+    assert result == expected
+    assert baseline == shuffled_baseline(
+        male, female, embeddings[3:], embeddings[:3], seed=3, n_permutations=99
+    )
+    with pytest.raises(ValueError, match=r"genders must be 'male' or 'female', got \['m'\]"):
+        mbe_of_sentences(logprobs, attention, embeddings, ["m", *genders[1:]])

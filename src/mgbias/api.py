@@ -1,0 +1,877 @@
+"""The public API: one function per capability, the workflow's numbers for one model.
+
+``import mgbias`` gives these names (``mgbias.score_pairs``, ``mgbias.mbe``, ...);
+the ``mgbias`` command line is a thin layer over them, and the workflow's rules
+compute the same numbers from the same library functions:
+
+- :func:`load_model`: a masked LM and its tokenizer (:class:`MaskedLM`);
+- :func:`score_pairs`: the pair measures (AUL, AULA, CPS, SSS, S_JSD and
+  binarized S_JSD) of a model on a pair benchmark (CrowS-Pairs, multilingual
+  CrowS-Pairs, StereoSet), per bias type, with a verdict in words
+  (:class:`PairsReport`);
+- :func:`mbe`: the MBE score (Kaneko et al. 2022, Eq. 2) of a model on its male
+  and female sentences, its permutation test and the Shf baseline
+  (:class:`MBEReport`);
+- :func:`mine`: MBE's Step 1 (Kaneko et al. 2022, §3): the gendered target-side
+  sentences of a parallel corpus (:class:`MinedSentences`);
+- :func:`read_sentences`, :func:`load_pair_data`: the inputs as those functions
+  read them.
+
+Nothing heavy is imported until a function runs: ``import mgbias`` does not load
+torch.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mgbias.measures.registry import PAIR_MEASURES, verdict
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from mgbias.measures.mbe import MBEResult
+    from mgbias.mining import MiningCounts
+
+__all__ = [
+    "DEFAULT_FEMALE_WORDS",
+    "DEFAULT_MALE_WORDS",
+    "MBE_SUMMARY_COLUMNS",
+    "PAIRS_SUMMARY_COLUMNS",
+    "MBEReport",
+    "MaskedLM",
+    "MinedSentences",
+    "PairsReport",
+    "load_model",
+    "load_pair_data",
+    "mbe",
+    "mine",
+    "pair_verdicts",
+    "read_sentences",
+    "score_pairs",
+]
+
+#: English gender word lists of MBE's Step 1, the workflow's default (``wordlists``).
+DEFAULT_FEMALE_WORDS = ("en_female", "en_female_names")
+DEFAULT_MALE_WORDS = ("en_male", "en_male_names")
+
+#: Columns of :attr:`PairsReport.summary`.
+PAIRS_SUMMARY_COLUMNS = (
+    "bias_type",
+    "measure",
+    "score",
+    "se",
+    "p_value",
+    "significant",
+    "n",
+    "n_edge",
+    "verdict",
+)
+
+#: Columns of :meth:`MBEReport.summary` (the workflow's MBE table names, where it has them).
+MBE_SUMMARY_COLUMNS = (
+    "model_id",
+    "revision",
+    "mbe",
+    "p_value",
+    "significant",
+    "preferred",
+    "shf",
+    "shf_p_value",
+    "n_male",
+    "n_female",
+    "n_comparisons",
+    "weighting",
+    "test",
+    "n_permutations",
+    "seed",
+    "alpha",
+    "verdict",
+)
+
+
+# ----------------------------------------------------------------------------- models
+
+
+@dataclass(frozen=True)
+class MaskedLM:
+    """A masked language model ready for scoring.
+
+    Attributes
+    ----------
+    model : transformers.PreTrainedModel
+        In eval mode, eager attention (AULA and MBE read the attention weights).
+    tokenizer : transformers.PreTrainedTokenizerBase
+        Its (fast) tokenizer.
+    name : str
+        The hub id or local directory it was loaded from.
+    revision : str or None
+        The hub commit it resolved to (or the revision asked for); None for a
+        local directory.
+    device : str
+        Where it runs (``"cpu"``, ``"cuda:0"``).
+    """
+
+    model: Any
+    tokenizer: Any
+    name: str
+    revision: str | None = None
+    device: str = "cpu"
+
+
+def load_model(
+    model: str | os.PathLike,
+    *,
+    revision: str | None = None,
+    device: str = "auto",
+    allow_untrained_head: bool = False,
+) -> MaskedLM:
+    """Load a masked LM and its tokenizer from a local directory or the Hugging Face hub.
+
+    Parameters
+    ----------
+    model : str or path
+        A directory written by ``save_pretrained`` or a hub id
+        (``"bert-base-multilingual-cased"``).
+    revision : str, optional
+        Hub branch, tag or commit (ignored for a directory).
+    device : str
+        ``"auto"`` (CUDA when available, else CPU), ``"cpu"``, ``"cuda"``, ``"cuda:1"``.
+    allow_untrained_head : bool
+        Load a checkpoint that lacks MLM-head weights anyway (they are then random
+        and every score is noise); by default it is refused.
+
+    Raises
+    ------
+    FileNotFoundError, OSError, ValueError
+        A path that is not a model directory, a hub id that cannot be loaded, a
+        checkpoint without its MLM head (:mod:`mgbias.mlm.load`).
+    """
+    from mgbias.mlm.load import load_mlm, model_revision
+
+    loaded, tokenizer = load_mlm(
+        str(model),
+        revision=revision,
+        device=device,
+        allow_untrained_head=allow_untrained_head,
+    )
+    return MaskedLM(
+        model=loaded,
+        tokenizer=tokenizer,
+        name=str(model),
+        revision=revision or model_revision(loaded),
+        device=str(next(loaded.parameters()).device),
+    )
+
+
+def _as_model(model, *, revision, device, allow_untrained_head) -> MaskedLM:
+    if isinstance(model, MaskedLM):
+        return model
+    return load_model(
+        model, revision=revision, device=device, allow_untrained_head=allow_untrained_head
+    )
+
+
+def _check_passes(batch_size: Any, max_length: Any) -> None:
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    if max_length is not None and (
+        isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 3
+    ):
+        raise ValueError(
+            f"max_length must be an integer of at least 3 (two special tokens and one "
+            f"word) or None for the model's limit, got {max_length!r}"
+        )
+
+
+# ----------------------------------------------------------------------------- pairs
+
+
+def load_pair_data(
+    data: str | os.PathLike | pd.DataFrame,
+    *,
+    lang: str | None = None,
+    bias_type: str = "gender",
+    config: str | os.PathLike | None = None,
+    cache_dir: str | os.PathLike | None = None,
+    mirror: str | None = None,
+    force_lang: bool = False,
+) -> pd.DataFrame:
+    """The pairs of a benchmark, one bias type (or ``"all"``), as :func:`score_pairs` scores them.
+
+    Parameters
+    ----------
+    data : path, name or DataFrame
+        A CrowS-Pairs or multilingual CrowS-Pairs CSV, a StereoSet JSON or a
+        translated CrowS-Pairs JSON (:func:`mgbias.pair_data.load_pairs`); the
+        name of a shipped benchmark (``crows_pairs``, ``multilingual_crows_pairs``,
+        ``stereoset``) or of a ``pair_datasets`` key of ``config``, downloaded once
+        into ``cache_dir`` (:func:`mgbias.named_pairs.resolve_pair_data`); or a
+        DataFrame with ``sent_more`` and ``sent_less`` columns (``pair_id``,
+        ``stereo_antistereo`` and ``bias_type`` are filled in when absent: the row
+        number, ``""``, and ``bias_type``).
+    lang : str, optional
+        Language of a multilingual file or named dataset.
+    bias_type : str
+        The benchmark's name of one bias type, or ``"all"``.
+    force_lang : bool
+        Score a multilingual CrowS-Pairs file whose name says another language
+        than ``lang`` (refused otherwise).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`mgbias.datasets.frame.PAIR_COLUMNS` first, one row per pair.
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        A missing file or unknown name (the names are listed), a file of no known
+        layout, an unknown bias type (the available ones are listed).
+    """
+    import pandas as pd
+
+    from mgbias.datasets.frame import ALL_BIAS_TYPES, filter_bias_type
+    from mgbias.pair_data import load_pairs
+
+    if isinstance(data, pd.DataFrame):
+        missing = [column for column in ("sent_more", "sent_less") if column not in data.columns]
+        if missing:
+            raise ValueError(
+                f"pair data: the DataFrame has no column {' or '.join(map(repr, missing))}; "
+                f"expected sent_more and sent_less, found {list(data.columns)}"
+            )
+        frame = data.reset_index(drop=True).copy()
+        if "bias_type" not in frame.columns:
+            if bias_type == ALL_BIAS_TYPES:
+                raise ValueError(
+                    "pair data: the DataFrame has no bias_type column, so bias_type='all' "
+                    "cannot group its pairs; give the bias type its pairs belong to"
+                )
+            frame["bias_type"] = bias_type
+        if "pair_id" not in frame.columns:
+            frame.insert(0, "pair_id", [str(index) for index in range(len(frame))])
+        if "stereo_antistereo" not in frame.columns:
+            frame["stereo_antistereo"] = ""
+        frame = filter_bias_type(frame, bias_type)
+    else:
+        from mgbias.named_pairs import DEFAULT_CACHE, resolve_pair_data
+
+        path = resolve_pair_data(
+            str(data),
+            lang=lang,
+            config_path=config,
+            cache_dir=DEFAULT_CACHE if cache_dir is None else cache_dir,
+            mirror=mirror,
+        )
+        frame = load_pairs(str(path), lang=lang, bias_type=bias_type, force_lang=force_lang)
+    if frame.empty:
+        raise ValueError(f"{_data_name(data)}: no {bias_type} pairs")
+    return frame
+
+
+def _data_name(data) -> str:
+    return "pair data (a DataFrame)" if hasattr(data, "columns") else str(data)
+
+
+@dataclass(frozen=True, eq=False)
+class PairsReport:
+    """The pair measures of one model on one benchmark (:func:`score_pairs`).
+
+    Attributes
+    ----------
+    summary : pandas.DataFrame
+        One row per bias type and measure (:data:`PAIRS_SUMMARY_COLUMNS`):
+        ``bias_type``; ``measure``; ``score`` (% of pairs in which the model
+        prefers the stereotypical sentence, ``sent_more``; the raw mean for
+        ``sjsd``, negative = the stereotypical sentence preferred); ``se`` (its
+        bootstrap standard error); ``p_value`` (exact sign test against 50 on
+        the untied pairs; t-test against 0 for ``sjsd``); ``significant``
+        (``p_value < alpha``); ``n`` (pairs in the score's denominator);
+        ``n_edge`` (the measure's edge-case pairs, :mod:`mgbias.measures.edges`);
+        ``verdict`` (the row in words, :func:`mgbias.measures.registry.verdict`).
+        With ``bias_type="all"`` the rows of each bias type come first, then
+        the rows over every pair (``bias_type`` ``"all"``).
+    per_pair : pandas.DataFrame
+        One row per pair: both sentences, every measure's sentence scores,
+        ``bias_type`` and the edge flags (:func:`mgbias.pair_scoring.per_pair_table`).
+    model, revision : str, str or None
+        The model scored.
+    data : str
+        The data scored (a path, a name, or ``"DataFrame"``).
+    lang, bias_type, measures, seed, tie_rule, alpha, perturb, batch_size, max_length
+        The settings of :func:`score_pairs`.
+    """
+
+    summary: pd.DataFrame
+    per_pair: pd.DataFrame
+    model: str
+    revision: str | None
+    data: str
+    lang: str | None
+    bias_type: str
+    measures: tuple[str, ...]
+    seed: int
+    tie_rule: str
+    alpha: float
+    perturb: bool
+    batch_size: int
+    max_length: int | None
+    device: str = ""
+
+    @property
+    def verdicts(self) -> list[str]:
+        """The summary's rows in words; prefixed with their bias type under ``"all"``."""
+        if self.bias_type != "all":
+            return list(self.summary["verdict"])
+        return [
+            f"{bias}: {text}"
+            for bias, text in zip(self.summary["bias_type"], self.summary["verdict"], strict=True)
+        ]
+
+    def table(self) -> str:
+        """The summary as the command line prints it: Markdown, without the verdicts
+        (and without ``bias_type`` unless several bias types were scored)."""
+        shown = self.summary.drop(columns=["verdict"])
+        if self.bias_type != "all":
+            shown = shown.drop(columns=["bias_type"])
+        return shown.to_markdown(index=False, floatfmt=".4g")
+
+
+def pair_verdicts(summary: pd.DataFrame, alpha: float) -> list[str]:
+    """The ``verdict`` of each row of a pair-measure table (``measure``, ``score``,
+    ``p_value``, ``n``): :func:`mgbias.measures.registry.verdict` with ``"<n> pairs"``."""
+    return [
+        verdict(
+            measure,
+            score,
+            p_value,
+            alpha=alpha,
+            sample=f"{n} pair{'s' if n != 1 else ''}",
+        )
+        for measure, score, p_value, n in zip(
+            summary["measure"], summary["score"], summary["p_value"], summary["n"], strict=True
+        )
+    ]
+
+
+def score_pairs(
+    model: MaskedLM | str | os.PathLike,
+    data: str | os.PathLike | pd.DataFrame,
+    *,
+    measures: Sequence[str] | str = PAIR_MEASURES,
+    lang: str | None = None,
+    bias_type: str = "gender",
+    seed: int = 0,
+    tie_rule: str = "neutral",
+    alpha: float = 0.05,
+    batch_size: int = 64,
+    max_length: int | None = None,
+    perturb: bool = False,
+    revision: str | None = None,
+    device: str = "auto",
+    allow_untrained_head: bool = False,
+    config: str | os.PathLike | None = None,
+    cache_dir: str | os.PathLike | None = None,
+    mirror: str | None = None,
+    force_lang: bool = False,
+    progress: bool = True,
+) -> PairsReport:
+    """Every pair measure of a model on a pair benchmark: what ``mgbias score`` prints.
+
+    The model runs once unmasked over all sentences (AUL, AULA: Kaneko &
+    Bollegala 2022, §2; AULA weights each token by the attention it receives,
+    Kaneko et al. 2022, Eq. 1) and once over the masked copies (CPS: Nangia et
+    al. 2020, §3, the sum of ``log P(u_i | U \\ u_i, M)`` over shared tokens;
+    SSS: Kaneko et al. 2022, App. A; S_JSD: Steinborn et al. 2022, Eqs. 1-3),
+    exactly as the workflow's ``score_pairs`` and ``pair_measures`` rules do
+    (:func:`mgbias.pair_passes.score_pair_passes`,
+    :func:`mgbias.pair_scoring.pair_measures`), so the numbers are the
+    workflow's for the same data and seed.
+
+    Parameters
+    ----------
+    model : MaskedLM, str or path
+        A :func:`load_model` handle, or a directory or hub id to load
+        (after the data are read and checked).
+    data : path, name or DataFrame
+        See :func:`load_pair_data`.
+    measures : sequence of str, or a comma-separated str
+        Names of :data:`mgbias.measures.registry.PAIR_MEASURES` (default: all).
+    lang : str, optional
+        Language of a multilingual CrowS-Pairs file or named dataset.
+    bias_type : str
+        One bias type (the benchmark's name, default ``"gender"``) or ``"all"``:
+        a row per bias type and measure, then the rows over every pair.
+    seed : int
+        Seed of the bootstrap standard errors.
+    tie_rule : {"neutral", "half", "exclude"}
+        A tie counts as no win, half a win, or is dropped with the measure's
+        edge pairs.
+    alpha : float
+        Significance level of ``significant`` and of the verdicts.
+    batch_size, max_length : int, int or None
+        Sentences per forward pass; token limit (default: the model's).
+    perturb : bool
+        Remove the final character of every sentence (Steinborn et al. 2022, Table 3).
+    revision, device, allow_untrained_head
+        For loading ``model`` by name (:func:`load_model`).
+    config, cache_dir, mirror
+        For a named dataset (:func:`load_pair_data`).
+    progress : bool
+        Progress bars (shown only on a terminal).
+
+    Returns
+    -------
+    PairsReport
+
+    Examples
+    --------
+    >>> report = mgbias.score_pairs("tiny-mlm", "pairs.csv", measures=["aula", "cps"])
+    ... # doctest: +SKIP
+    >>> print(report.table()); print("\\n".join(report.verdicts))  # doctest: +SKIP
+    """
+    from mgbias.datasets.frame import ALL_BIAS_TYPES
+    from mgbias.measures.pairs import TIE_RULES
+    from mgbias.pair_data import pair_sentences
+    from mgbias.pair_scoring import parse_measures, per_pair_table
+    from mgbias.seeds import check_seed
+
+    names = parse_measures(measures if isinstance(measures, str) else ",".join(measures))
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
+    if tie_rule not in TIE_RULES:
+        raise ValueError(f"unknown tie rule {tie_rule!r}; expected one of {TIE_RULES}")
+    check_seed(seed)
+    _check_passes(batch_size, max_length)
+    frame = load_pair_data(
+        data,
+        lang=lang,
+        bias_type=bias_type,
+        config=config,
+        cache_dir=cache_dir,
+        mirror=mirror,
+        force_lang=force_lang,
+    )
+    pairs = pair_sentences(frame, perturb=perturb)
+    # torch: loaded once the data are in hand
+    from mgbias.pair_passes import score_pair_passes
+    from mgbias.pair_scoring import pair_measures_by_bias_type
+
+    handle = _as_model(
+        model, revision=revision, device=device, allow_untrained_head=allow_untrained_head
+    )
+    unmasked, masked = score_pair_passes(
+        handle.model,
+        handle.tokenizer,
+        pairs,
+        batch_size=batch_size,
+        max_length=max_length,
+        progress=progress,
+        pair_ids=frame["pair_id"].tolist(),
+    )
+    summary = pair_measures_by_bias_type(
+        frame["bias_type"].tolist(),
+        unmasked,
+        masked,
+        names,
+        seed=seed,
+        tie_rule=tie_rule,
+        alpha=alpha,
+        overall=bias_type == ALL_BIAS_TYPES,
+    )
+    summary["verdict"] = pair_verdicts(summary, alpha)
+    per_pair = per_pair_table(frame, unmasked, masked, perturb=perturb)
+    return PairsReport(
+        summary=summary[list(PAIRS_SUMMARY_COLUMNS)],
+        per_pair=per_pair,
+        model=handle.name,
+        revision=handle.revision,
+        data="DataFrame" if hasattr(data, "columns") else str(data),
+        lang=lang,
+        bias_type=bias_type,
+        measures=tuple(names),
+        seed=seed,
+        tie_rule=tie_rule,
+        alpha=alpha,
+        perturb=perturb,
+        batch_size=batch_size,
+        max_length=max_length,
+        device=handle.device,
+    )
+
+
+# ----------------------------------------------------------------------------- MBE
+
+
+def read_sentences(path: str | os.PathLike) -> list[str]:
+    """The sentences of a text file, one a line (UTF-8, plain or gzip).
+
+    Lines are stripped and blank lines skipped, as every reader of one-sentence
+    text in mgbias does (:func:`mgbias.mlm.text_lines.iter_text_lines`).
+
+    Raises
+    ------
+    FileNotFoundError
+        ``"<path>: no such file (expected ...)"``; also for a directory.
+    ValueError
+        A line that is not UTF-8 (file and line named), or no sentence at all.
+    """
+    from mgbias.mlm.text_lines import iter_text_lines
+
+    source = Path(path)
+    if not source.is_file():
+        what = "a directory" if source.is_dir() else "no such file"
+        raise FileNotFoundError(
+            f"{source}: {what} (expected a UTF-8 text file, one sentence a line)"
+        )
+    sentences = list(iter_text_lines([source]))
+    if not sentences:
+        raise ValueError(
+            f"{source}: no sentences (expected a UTF-8 text file, one sentence a line)"
+        )
+    return sentences
+
+
+def _sentence_list(sentences, gender: str) -> tuple[list[str], str]:
+    """``(sentences, where they came from)`` of a path or a list of sentences."""
+    if isinstance(sentences, str | os.PathLike):
+        return read_sentences(sentences), str(sentences)
+    listed = [str(sentence) for sentence in sentences]
+    empty = [index for index, sentence in enumerate(listed) if not sentence.strip()]
+    if not listed:
+        raise ValueError(f"{gender}: no sentences (expected at least one)")
+    if empty:
+        raise ValueError(f"{gender}[{empty[0]}]: an empty sentence (expected text)")
+    return listed, f"{len(listed)} {gender} sentences"
+
+
+@dataclass(frozen=True, eq=False)
+class MBEReport:
+    """The MBE of one model on one pair of sentence sets (:func:`mbe`).
+
+    Attributes
+    ----------
+    result : MBEResult
+        Eq. 2's score, its test and counts (:func:`mgbias.measures.mbe.mbe_score`).
+    baseline : MBEResult
+        The Shf baseline (Kaneko et al. 2022, §5.1): the same sentences split at
+        random (:func:`mgbias.measures.mbe.shuffled_baseline`).
+    per_sentence : pandas.DataFrame
+        ``gender``, ``sentence``, ``aula`` (Eq. 1, higher = more likely), female
+        sentences first, in input order: the order the model scored them.
+    model, revision : str, str or None
+        The model scored.
+    seed, alpha, batch_size, max_length, device
+        The settings of :func:`mbe`.
+    """
+
+    result: MBEResult
+    baseline: MBEResult
+    per_sentence: pd.DataFrame
+    model: str
+    revision: str | None
+    seed: int
+    alpha: float
+    batch_size: int
+    max_length: int | None
+    device: str = ""
+
+    @property
+    def score(self) -> float:
+        """MBE (Eq. 2): > 50, the model prefers the male sentences."""
+        return self.result.score
+
+    @property
+    def p_value(self) -> float:
+        return self.result.p_value
+
+    @property
+    def significant(self) -> bool:
+        return self.result.significant
+
+    @property
+    def preferred(self) -> str:
+        """``"male"``, ``"female"`` or ``"neither"``, by the score alone."""
+        return self.result.preferred
+
+    @property
+    def shf(self) -> float:
+        """The Shf baseline's score (near 50)."""
+        return self.baseline.score
+
+    @property
+    def shf_p_value(self) -> float:
+        return self.baseline.p_value
+
+    @property
+    def n_male(self) -> int:
+        return self.result.n_male
+
+    @property
+    def n_female(self) -> int:
+        return self.result.n_female
+
+    @property
+    def verdict(self) -> str:
+        """``"MBE 61.2 (p = 0.003, 400 male and 400 female sentences): the model prefers
+        the male sentences"``, or ``"... no significant preference at alpha = 0.05"``."""
+        sample = f"{self.n_male} male and {self.n_female} female sentences"
+        return verdict("mbe", self.score, self.p_value, alpha=self.alpha, sample=sample)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The workflow's MBE record (``results/mbe/…/{lang}.json``) for these sentences,
+        with the seed, alpha and verdict."""
+        return {
+            **self.result.to_dict(),
+            "shf": self.shf,
+            "shf_p_value": self.shf_p_value,
+            "model_id": self.model,
+            "revision": self.revision,
+            "seed": self.seed,
+            "alpha": self.alpha,
+            "verdict": self.verdict,
+        }
+
+    def summary(self) -> pd.DataFrame:
+        """One row, :data:`MBE_SUMMARY_COLUMNS` (``mbe`` is the score)."""
+        import pandas as pd
+
+        record = self.to_dict()
+        record["mbe"] = record.pop("score")
+        return pd.DataFrame([record])[list(MBE_SUMMARY_COLUMNS)]
+
+
+def mbe(
+    model: MaskedLM | str | os.PathLike,
+    male: Sequence[str] | str | os.PathLike,
+    female: Sequence[str] | str | os.PathLike,
+    *,
+    weighting: str = "cosine",
+    permutations: int = 999,
+    seed: int = 0,
+    alpha: float = 0.05,
+    test: str = "permutation",
+    chunk_size: int = 2048,
+    batch_size: int = 64,
+    max_length: int | None = None,
+    revision: str | None = None,
+    device: str = "auto",
+    allow_untrained_head: bool = False,
+    progress: bool = True,
+) -> MBEReport:
+    """MBE (Kaneko et al. 2022, §3, Eq. 2) of a model on male and female sentences.
+
+    .. math::
+
+        \\mathrm{MBE} = 100 \\times
+            \\frac{\\sum_{m \\in T_m} \\sum_{f \\in T_f} C(m, f)\\, \\mathbb{I}(A(m) > A(f))}
+                 {\\sum_{m \\in T_m} \\sum_{f \\in T_f} C(m, f)}
+
+    with ``A`` the AULA of a sentence (Eq. 1) and ``C`` the cosine similarity of
+    the sentence embeddings (mean last-layer hidden state). Above 50 the model
+    prefers (gives higher likelihood to) the male sentences, by the formula.
+    The workflow's path, step for step: one unmasked pass over the female then
+    the male sentences (:func:`mgbias.mlm.unmasked.score_unmasked`, the
+    ``score_unmasked`` rule), then AULA, Eq. 2 with its label-permutation test
+    and the Shf baseline, both with ``seed``
+    (:func:`mgbias.measures.mbe.mbe_of_sentences`, the ``mbe`` rule). Given the
+    rule's seed, the numbers are the workflow's.
+
+    Parameters
+    ----------
+    model : MaskedLM, str or path
+        A :func:`load_model` handle, or a directory or hub id to load (after the
+        sentences and options are checked).
+    male, female : list of str, or path
+        The sentences, or a text file of them, one a line (:func:`read_sentences`).
+    weighting : {"cosine", "dot"}
+        ``C(m, f)``: the paper's cosine, or the published code's dot product.
+    permutations : int
+        Random relabellings of the permutation test; ``1 / (permutations + 1)``
+        must be below ``alpha``.
+    seed : int
+        Seed of the test's relabellings and of the Shf split.
+    alpha : float
+        Significance level.
+    test : {"permutation", "mcnemar_sentence", "mcnemar_pair"}
+        The significance test (:func:`mgbias.measures.mbe.mbe_score`).
+    chunk_size : int
+        Tile size of the pair matrix (memory only; the numbers do not depend on it).
+    batch_size, max_length : int, int or None
+        Sentences per forward pass; token limit (default: the model's).
+    revision, device, allow_untrained_head
+        For loading ``model`` by name (:func:`load_model`).
+    progress : bool
+        A progress bar (shown only on a terminal).
+
+    Returns
+    -------
+    MBEReport
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        A missing or empty sentence file, an empty list, a bad option; all
+        before the model loads.
+    """
+    import pandas as pd
+
+    from mgbias.genders import FEMALE, MALE
+    from mgbias.measures.mbe import check_mbe_options
+    from mgbias.seeds import check_seed
+
+    male_sentences, _ = _sentence_list(male, MALE)
+    female_sentences, _ = _sentence_list(female, FEMALE)
+    check_seed(seed)
+    options = {
+        "weighting": weighting,
+        "chunk_size": chunk_size,
+        "alpha": alpha,
+        "test": test,
+        "n_permutations": permutations,
+    }
+    check_mbe_options(**options)
+    _check_passes(batch_size, max_length)
+    # torch: loaded once the inputs are checked
+    import numpy as np
+
+    from mgbias.measures.mbe import mbe_of_sentences
+    from mgbias.mlm.unmasked import score_unmasked
+
+    handle = _as_model(
+        model, revision=revision, device=device, allow_untrained_head=allow_untrained_head
+    )
+    sentences = female_sentences + male_sentences  # the workflow's order (female rows first)
+    genders = np.array([FEMALE] * len(female_sentences) + [MALE] * len(male_sentences))
+    scores = score_unmasked(
+        handle.model,
+        handle.tokenizer,
+        sentences,
+        batch_size=batch_size,
+        max_length=max_length,
+        progress=progress,
+    )
+    result, baseline, likelihood = mbe_of_sentences(
+        scores.logprobs, scores.attention, scores.embeddings, genders, seed=seed, **options
+    )
+    per_sentence = pd.DataFrame({"gender": genders, "sentence": sentences, "aula": likelihood})
+    return MBEReport(
+        result=result,
+        baseline=baseline,
+        per_sentence=per_sentence,
+        model=handle.name,
+        revision=handle.revision,
+        seed=seed,
+        alpha=alpha,
+        batch_size=batch_size,
+        max_length=max_length,
+        device=handle.device,
+    )
+
+
+# ----------------------------------------------------------------------------- mining
+
+
+@dataclass(frozen=True)
+class MinedSentences:
+    """MBE's Step 1 on a parallel corpus (:func:`mine`).
+
+    Attributes
+    ----------
+    male, female : list of str
+        Target-language sentences whose English side holds a male (female) word
+        and no word of the other list, downsampled to equal sizes.
+    counts : MiningCounts
+        Pairs read, neutral, both, empty, per gender, kept per gender.
+    lang : str
+        The target language.
+    """
+
+    male: list[str]
+    female: list[str]
+    counts: MiningCounts
+    lang: str
+
+
+def mine(
+    source: str | os.PathLike,
+    target: str | os.PathLike,
+    lang: str,
+    *,
+    female_words: Sequence[str | os.PathLike] = DEFAULT_FEMALE_WORDS,
+    male_words: Sequence[str | os.PathLike] = DEFAULT_MALE_WORDS,
+    seed: int = 0,
+    progress: bool = True,
+) -> MinedSentences:
+    """MBE's Step 1 (Kaneko et al. 2022, §3 and §4): gendered sentences of a parallel corpus.
+
+    English sentences with a word of the female list and none of the male list
+    (or the reverse; whole-word, case-insensitive) give their target-language
+    side to ``female`` (``male``); the two sets are downsampled to equal sizes
+    with ``seed``. The workflow's ``mine_gendered`` rule runs the same code
+    (:func:`mgbias.mining.mine_gendered_sentences`) on an OPUS archive.
+
+    Parameters
+    ----------
+    source, target : path
+        The English side and the target side of the corpus: UTF-8 text, line *i*
+        of one the translation of line *i* of the other
+        (:func:`mgbias.corpora.opus.iter_parallel_text`).
+    lang : str
+        The target language's code (recorded).
+    female_words, male_words : sequence of names or paths
+        English word lists (:func:`mgbias.wordlists.load_gender_words`; default
+        the workflow's, :data:`DEFAULT_FEMALE_WORDS` and :data:`DEFAULT_MALE_WORDS`).
+    seed : int
+        Seed of the downsampling.
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        A missing file, files of different lengths, a line that is not UTF-8, an
+        unknown word list; no gendered sentence of one gender.
+    """
+    from mgbias.corpora.opus import iter_parallel_text
+    from mgbias.mining import mine_gendered_sentences
+    from mgbias.seeds import check_seed
+    from mgbias.wordlists import load_gender_words
+
+    check_seed(seed)
+    if not lang or not str(lang).strip():
+        raise ValueError("lang: expected the target language's code, got an empty string")
+    for path in (source, target):
+        if not Path(path).is_file():
+            raise FileNotFoundError(
+                f"{path}: no such file (expected a text file, one sentence a line, aligned "
+                "line by line with the other side of the corpus)"
+            )
+    female_set, male_set = load_gender_words(list(female_words), list(male_words))
+    with tempfile.TemporaryDirectory(prefix="mgbias-mine-") as scratch:
+        out_female, out_male = Path(scratch, "female.txt"), Path(scratch, "male.txt")
+        counts = mine_gendered_sentences(
+            iter_parallel_text(source, target),
+            female_set,
+            male_set,
+            out_female,
+            out_male,
+            seed=seed,
+            workdir=Path(scratch),
+            progress=progress,
+        )
+        female = out_female.read_text(encoding="utf-8").splitlines()
+        male = out_male.read_text(encoding="utf-8").splitlines()
+    if not male or not female:
+        missing = "female" if counts.n_female == 0 else "male"
+        raise ValueError(
+            f"{source}: no English sentence with only {missing} words among "
+            f"{counts.n_pairs} lines ({counts.n_female} female, {counts.n_male} "
+            f"male, {counts.n_both} with both, {counts.n_neutral} with neither); MBE needs "
+            "sentences of both genders"
+        )
+    return MinedSentences(male=male, female=female, counts=counts, lang=str(lang))
