@@ -220,7 +220,7 @@ def test_cli_score_refuses_an_output_directory_before_loading(crows_csv, tmp_pat
     args = ["score", "--model", "no/such-model", "--data", str(crows_csv)]
     assert main([*args, "--output", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err == f"mgbias: {tmp_path}: is a directory (expected a file path for --output)\n"
+    assert f"argument --output: '{tmp_path}' is a directory; expected a file name" in err
 
 
 # ----------------------------------------------------------------------------- MBE
@@ -293,18 +293,24 @@ def test_cli_mbe_prints_and_writes_the_api_result(tiny_mlm_dir, sentence_files, 
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        ({"--male": "missing.txt"}, "{tmp}/missing.txt: no such file (expected a UTF-8 text file"),
-        ({"--male": "empty.txt"}, "{tmp}/empty.txt: no sentences (expected a UTF-8 text file"),
-        ({"--female": "blank.txt"}, "{tmp}/blank.txt: no sentences"),
-        ({"--female": "."}, "{tmp}: a directory (expected a UTF-8 text file"),
-        ({"--female": "latin1.txt"}, "{tmp}/latin1.txt, line 2: expected UTF-8 text"),
-        ({"--output": "."}, "{tmp}: is a directory (expected a file path for --output)"),
+        ({"--male": "missing.txt"}, "mgbias: --male {tmp}/missing.txt: no such file"),
+        (
+            {"--male": "empty.txt"},
+            "mgbias: {tmp}/empty.txt: no sentences (expected a UTF-8 text file",
+        ),
+        ({"--female": "blank.txt"}, "mgbias: {tmp}/blank.txt: no sentences"),
+        ({"--female": "."}, "mgbias: {tmp}: a directory (expected a UTF-8 text file"),
+        (
+            {"--female": "latin1.txt"},
+            "mgbias: {tmp}/latin1.txt, line 2, column 8: byte 0xdf is not UTF-8",
+        ),
+        ({"--output": "."}, "argument --output: '{tmp}' is a directory; expected a file name"),
         (
             {"--per-sentence": "."},
-            "{tmp}: is a directory (expected a file path for --per-sentence)",
+            "argument --per-sentence: '{tmp}' is a directory; expected a file name",
         ),
-        ({"--permutations": "9"}, "n_permutations=9 can never give p < alpha=0.05"),
-        ({"--alpha": "0"}, "--alpha must lie strictly between 0 and 1, got 0.0"),
+        ({"--permutations": "9"}, "mgbias: n_permutations=9 can never give p < alpha=0.05"),
+        ({"--alpha": "0"}, "argument --alpha: "),
     ],
 )
 def test_cli_mbe_bad_input_is_named_before_the_model_loads(
@@ -323,7 +329,7 @@ def test_cli_mbe_bad_input_is_named_before_the_model_loads(
         args += [key, value]
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert err.startswith("mgbias: " + expected.format(tmp=tmp_path)), err
+    assert expected.format(tmp=tmp_path) in err, err
     assert "Traceback" not in err and "such-model" not in err
 
 
@@ -331,10 +337,10 @@ def test_cli_mbe_bad_input_is_named_before_the_model_loads(
 def test_cli_mbe_refuses_permutations_that_are_not_positive(sentence_files, capsys, value):
     male, female = sentence_files
     args = ["mbe", "--model", "m", "--male", str(male), "--female", str(female)]
-    with pytest.raises(SystemExit) as exit_info:
-        main([*args, "--permutations", value])
-    assert exit_info.value.code == 2
-    assert f"--permutations: expected a positive integer, got '{value}'" in capsys.readouterr().err
+    assert main([*args, "--permutations", value]) == 2
+    err = capsys.readouterr().err
+    assert "argument --permutations: " in err
+    assert ("must be at least 1" if value != "many" else "expected an integer") in err
 
 
 @pytest.mark.parametrize(
@@ -418,13 +424,13 @@ def test_cli_mbe_mines_a_parallel_corpus_first(tiny_mlm_dir, parallel, tmp_path,
 def test_cli_mbe_checks_options_before_mining(tmp_path, capsys):
     args = ["mbe", "--model", "no/such-model", "--source", str(tmp_path / "en.txt")]
     args += ["--target", str(tmp_path / "de.txt"), "--lang", "de"]
+    for side in ("en", "de"):
+        (tmp_path / f"{side}.txt").write_text("no gender word here\n")
     assert main([*args, "--permutations", "9"]) == 2
     assert "n_permutations=9 can never give p < alpha=0.05" in capsys.readouterr().err
+    (tmp_path / "en.txt").unlink()
     assert main(args) == 2
-    assert capsys.readouterr().err == (
-        f"mgbias: {tmp_path / 'en.txt'}: no such file (expected a text file, one sentence a "
-        "line, aligned line by line with the other side of the corpus)\n"
-    )
+    assert capsys.readouterr().err == f"mgbias: --source {tmp_path / 'en.txt'}: no such file\n"
 
 
 def test_mine_names_the_missing_gender(parallel):
