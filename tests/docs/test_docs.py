@@ -26,9 +26,9 @@ The sandbox makes commands runnable as written:
   loads it;
 - the files the quick tasks name are small files of the real formats: ``male.txt`` and
   ``female.txt`` (one sentence a line), ``crows_pairs_anonymized.csv`` (CrowS-Pairs'
-  columns), ``cps_translated_de_formatted.csv`` (the multilingual CrowS-Pairs' columns), and the German-English parallel corpus ``TED2020.de-en.en`` /
-  ``TED2020.de-en.de`` (OPUS Moses layout: line i of one is the translation of line i of
-  the other).
+  columns), ``cps_translated_de_formatted.csv`` (the multilingual CrowS-Pairs' columns),
+  and the German-English parallel corpus ``TED2020.de-en.en`` / ``TED2020.de-en.de``
+  (OPUS Moses layout: line i of one is the translation of line i of the other).
 
 Markers, an HTML comment on the line just before a block:
 
@@ -51,6 +51,7 @@ from pathlib import Path
 import pytest
 import yaml
 from sybil import Document
+from sybil.evaluators.python import PythonEvaluator
 from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser
 
 REPO = Path(__file__).resolve().parents[2]
@@ -129,12 +130,14 @@ def sandbox_files() -> dict[str, str]:
             for translation in PREDICATES.values()
         ]
         files[f"{gender}.txt"] = "\n".join(lines) + "\n"
-    rows = [",sent_more,sent_less,stereo_antistereo,bias_type,annotations,anon_writer,anon_annotators"]
+    rows = [
+        ",sent_more,sent_less,stereo_antistereo,bias_type,annotations,anon_writer,anon_annotators"
+    ]
     for index, occupation in enumerate(OCCUPATIONS):
         stereo, anti = ("she", "he") if index % 2 == 0 else ("he", "she")
         direction = "stereo" if index % 3 else "antistereo"
         rows.append(
-            f'{index},{stereo} is a {occupation} .,{anti} is a {occupation} .,{direction},gender,'
+            f"{index},{stereo} is a {occupation} .,{anti} is a {occupation} .,{direction},gender,"
             f"\"[['gender'], ['gender'], ['gender'], ['gender'], ['gender']]\",a0,"
             f"\"['a1', 'a2', 'a3', 'a4']\""
         )
@@ -339,17 +342,16 @@ def test_block(path: Path, index: int, docs_inputs, tmp_path_factory, monkeypatc
     namespace = document.document.namespace
     if "__sandbox__" not in namespace:
         name = re.sub(r"\W", "-", str(path.relative_to(REPO)))
-        namespace["__sandbox__"] = make_sandbox(
-            tmp_path_factory.mktemp("docs") / name, docs_inputs
-        )
+        namespace["__sandbox__"] = make_sandbox(tmp_path_factory.mktemp("docs") / name, docs_inputs)
     monkeypatch.chdir(namespace["__sandbox__"])
     for env_key in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
         monkeypatch.setenv(env_key, "1")
     for earlier in range(index):  # a python block may need the names of the earlier ones
         previous = document.examples[earlier]
-        if earlier not in document.ran and previous.region.evaluator is not run_bash:
-            if (marker(previous) or ("",))[0] != "skip" and str(previous.parsed).strip():
-                previous.evaluate()
-                document.ran.add(earlier)
-    example.evaluate()
+        if earlier in document.ran or not isinstance(previous.region.evaluator, PythonEvaluator):
+            continue
+        document.ran.add(earlier)  # once, even when it fails (its own test reports it)
+        if (marker(previous) or ("",))[0] != "skip":
+            previous.evaluate()
     document.ran.add(index)
+    example.evaluate()
