@@ -355,3 +355,27 @@ def test_block(path: Path, index: int, docs_inputs, tmp_path_factory, monkeypatc
             previous.evaluate()
     document.ran.add(index)
     example.evaluate()
+
+
+def test_a_failing_block_fails_and_a_marked_one_is_recognised(tmp_path, docs_inputs):
+    """The evaluators report what went wrong: a bash block's exit status and output, a
+    workflow configuration's invalid key; the markers are read from the line before."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "<!-- docs: skip no network here -->\n```bash\ncurl https://example.org\n```\n\n"
+        "```bash\necho checking >&2; exit 3\n```\n\n"
+        "```yaml\nlanguages: [de]\nmodels: {m: {source: x}}\nno_such_key: 1\n```\n\n"
+        "<!-- docs: dry-run too long -->\n```bash\nmake demo\n```\n",
+        encoding="utf-8",
+    )
+    document = Document.parse(str(page), *PARSERS)
+    skipped, failing, config, dry = list(document)
+    assert marker(skipped) == ("skip", "no network here")
+    assert marker(failing) is None and marker(dry) == ("dry-run", "too long")
+    document.namespace["__sandbox__"] = tmp_path
+    with pytest.raises(AssertionError, match=r"(?s)exit status 3 of.*checking"):
+        failing.evaluate()
+    from mgbias.config import ConfigError
+
+    with pytest.raises(ConfigError, match="no_such_key"):
+        config.evaluate()
