@@ -380,3 +380,16 @@ def test_a_failing_block_fails_and_a_marked_one_is_recognised(tmp_path, docs_inp
 
     with pytest.raises(ConfigError, match="no_such_key"):
         config.evaluate()
+
+
+LINK = re.compile(r"\]\((?!https?://|mailto:|#)([^)\s]+?)(?:#[^)]*)?\)")
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda path: str(path.relative_to(REPO)))
+def test_relative_links_point_at_files(path: Path) -> None:
+    """Every relative Markdown link of a document names a file or directory of the checkout."""
+    text = path.read_text(encoding="utf-8")
+    missing = sorted(
+        {target for target in LINK.findall(text) if not (path.parent / target).exists()}
+    )
+    assert not missing, f"{path.relative_to(REPO)} links to missing paths: {missing}"
