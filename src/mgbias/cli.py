@@ -7,7 +7,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from mgbias.config import ConfigError, load_config, schema_path
+from mgbias.config import ConfigError, check_config_file, schema_path
 from mgbias.measures.registry import PAIR_MEASURES
 from mgbias.named_pairs import DEFAULT_CACHE, resolve_pair_data
 from mgbias.share import add_arguments as add_share_arguments
@@ -16,10 +16,12 @@ from mgbias.share import run_action as run_share
 
 def _check_config(args: argparse.Namespace) -> int:
     try:
-        config = load_config(args.config, args.schema)
+        config, warnings = check_config_file(args.config, args.schema, strict=args.strict)
     except (ConfigError, OSError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
+    for warning in warnings:
+        print(f"mgbias: warning: {warning}", file=sys.stderr)
     print(
         f"{args.config}: valid; {len(config['languages'])} languages, "
         f"{len(config['corpora'])} corpora, {len(config['models'])} models, "
@@ -715,6 +717,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         help=f"schema to validate against (default: the shipped one, {schema_path()})",
+    )
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat warnings (a model that meets no data in its languages, a language "
+        "without a model) as errors: exit status 2",
     )
     check.set_defaults(run=_check_config)
 
