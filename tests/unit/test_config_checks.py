@@ -208,3 +208,16 @@ def test_workflow_refuses_a_duplicate_key_that_snakemake_accepts(tmp_path):
         f"mgbias: {config}:11:1: duplicate key 'languages' (first given at line 1)" in result.stderr
     )
     assert "Traceback" not in result.stderr and 'File "' not in result.stderr
+
+
+def test_a_syntax_error_snakemake_reads_first_is_placed_by_check_config(tmp_path, capsys):
+    """Snakemake parses ``--configfile`` itself before the Snakefile runs, and stops at a
+    syntax error with its own message and no line; check-config gives the place."""
+    config = write(
+        tmp_path, GERMAN_ONLY.replace("languages: [de]\nmodels", "languages: [de\nmodels")
+    )
+    result = snakemake_dry_run(tmp_path, config)
+    assert result.returncode == 1
+    assert "Config file is not valid JSON or YAML" in result.stdout + result.stderr
+    assert main(["check-config", str(config)]) == 2
+    assert capsys.readouterr().err.startswith(f"mgbias: {config}:2:7: ")
