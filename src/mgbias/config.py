@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -770,6 +771,13 @@ def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
     return check_config_file(path, schema)[0]
 
 
+def _shown(path: str | Path) -> str:
+    """``path`` relative to the working directory when it lies below it (Snakemake hands
+    the config files over as absolute paths), else as given."""
+    relative = os.path.relpath(path)
+    return relative if not relative.startswith("..") else str(path)
+
+
 def workflow_config(config: dict, paths: Iterable[str | Path]) -> list[str]:
     """Validate the configuration Snakemake loaded from ``paths`` (in place), and return
     its warnings, each with ``<file>:<line>:`` of the key to change.
@@ -784,7 +792,7 @@ def workflow_config(config: dict, paths: Iterable[str | Path]) -> list[str]:
         For a duplicate key or a syntax error (``<file>:<line>:<column>:``), or an
         invalid value (``<file>:<line>:`` of its key).
     """
-    sources = _Sources(_read(path) for path in paths)
+    sources = _Sources(_read(_shown(path)) for path in paths)
     try:
         validate_config(config)
     except ConfigError as error:

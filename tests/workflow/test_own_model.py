@@ -226,5 +226,6 @@ def test_corpus_files_are_packed_as_a_moses_zip(own_run):
 def test_report_of_the_own_run_names_the_model(own_run):
     checked(snakemake(own_run, "--report", "report.html", config=CONFIG, timeout=600))
     html = (own_run / "report.html").read_text(encoding="utf-8")
-    assert "my-model" in html
+    assert "Models scored: <strong>my-model</strong> (models/tiny-bert)." in html
+    assert "demo world" not in html  # the demo's caveat is for the demo's report
     assert "mbe_scores.csv" in html and "pairs_scores.csv" in html
