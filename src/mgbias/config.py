@@ -557,7 +557,9 @@ def validate_config(config: dict, schema: dict | str | Path | None = None) -> di
     """Validate ``config`` in place, fill in defaults, and return it.
 
     ``schema`` defaults to the shipped one (:func:`schema_path`). Pair datasets
-    that name a ``benchmark`` get its URL, languages and checksums.
+    that name a ``benchmark`` get its URL, languages and checksums; ``worlds``
+    defaults to ``[real]`` without a ``demo`` section; corpus and pair-dataset
+    locations given as local paths become ``file://`` URLs (:func:`as_url`).
 
     Raises
     ------
