@@ -634,9 +634,10 @@ def _local_source_problem(source: str | None) -> str | None:
     if path.exists():
         return None if path.is_dir() else f"source {source!r} is a file, not a model directory"
     if source.startswith(("/", "./", "../", "~")) or source.count("/") >= 2:
+        where = "" if path.is_absolute() else f" (relative to the working directory {Path.cwd()})"
         return (
-            f"source {source!r}: no such directory (relative to the working directory "
-            f"{Path.cwd()}); expected a directory written by save_pretrained, or a hub id"
+            f"source {source!r}: no such directory{where}; expected a directory written by "
+            "save_pretrained, or a hub id"
         )
     return None
 
