@@ -103,7 +103,7 @@ def _describe(error: jsonschema.ValidationError) -> str:
     key = _key(error.absolute_path)
     if error.validator == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
-        extra = sorted(set(error.instance) - set(allowed))
+        extra = sorted(set(error.instance) - set(allowed), key=str)
         where = f"under '{key}'" if error.absolute_path else "at the top level"
         hint = f"; allowed keys: {', '.join(allowed)}" if allowed else ""
         return f"unknown key {', '.join(repr(e) for e in extra)} {where}{hint}"

@@ -139,7 +139,7 @@ class YAMLDocument:
         return f"{self.name}:{line}" if line is not None else self.name
 
 
-def _describe_yaml_error(name: str, error: yaml.YAMLError) -> str:
+def _describe_yaml_error(name: str, error: yaml.YAMLError, text: str) -> str:
     if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
         mark = error.problem_mark
         problem = error.problem or "invalid YAML"
@@ -151,7 +151,12 @@ def _describe_yaml_error(name: str, error: yaml.YAMLError) -> str:
             context += ")"
         return f"{name}:{mark.line + 1}:{mark.column + 1}: {problem}{context}"
     if isinstance(error, yaml.reader.ReaderError):
-        return f"{name}: character {error.position}: {error.reason} ({error.character!r})"
+        line = text.count("\n", 0, error.position) + 1
+        column = error.position - (text.rfind("\n", 0, error.position) + 1) + 1
+        return (
+            f"{name}:{line}:{column}: character U+{error.character:04X} is not allowed in "
+            "YAML (a control character: is this a binary or corrupted file?)"
+        )
     return f"{name}: not valid YAML ({error})"
 
 
@@ -163,13 +168,14 @@ def parse_yaml(text: str, name: str = "<string>") -> YAMLDocument:
     YAMLInputError
         ``<name>:<line>:<column>: <problem>`` for a syntax error or a duplicate key.
     """
-    loader = LineLoader(text, name)
     try:
-        data = loader.load_document()
+        loader = LineLoader(text, name)  # refuses a character YAML does not allow
+        try:
+            data = loader.load_document()
+        finally:
+            loader.dispose()
     except yaml.YAMLError as error:
-        raise YAMLInputError(_describe_yaml_error(name, error)) from None
-    finally:
-        loader.dispose()
+        raise YAMLInputError(_describe_yaml_error(name, error, text)) from None
     return YAMLDocument(name=name, data=data, lines=loader.key_lines)
 
 

@@ -104,3 +104,8 @@ def test_two_documents_are_refused():
 def test_missing_file_is_named(tmp_path):
     with pytest.raises(YAMLInputError, match=r"nope\.yaml: cannot be read"):
         read_yaml(tmp_path / "nope.yaml")
+
+
+def test_a_control_character_is_placed():
+    with pytest.raises(YAMLInputError, match=r"^c\.yaml:2:8: character U\+0007 is not allowed"):
+        parse_yaml("seed: 1\nlanguag\x07es: [de]\n", "c.yaml")
