@@ -49,9 +49,14 @@ test-integration: $(STAMP)
 test-workflow: $(STAMP)
 	$(BIN)/pytest tests/workflow
 
-## report: one HTML file with every table and figure of the last `make demo`
+## report: one HTML file (REPORT, default report.html) with every table and figure of the
+## last run of CONFIG (default config/config.yaml, the demo's), e.g.
+## `make report CONFIG=config/examples/own-model.yaml`; the config is checked first
+CONFIG ?= config/config.yaml
+REPORT ?= report.html
 report: $(STAMP)
-	$(SNAKEMAKE) --configfile config/config.yaml --report report.html
+	$(BIN)/mgbias check-config $(CONFIG)
+	$(SNAKEMAKE) --configfile $(CONFIG) --report $(REPORT)
 
 ## push: record a completed run in dvc.lock and upload it to the DVC remote (docs/sharing.md)
 push: $(STAMP)

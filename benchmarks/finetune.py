@@ -44,7 +44,6 @@ import time
 from pathlib import Path
 
 import torch
-import yaml
 from transformers import (
     AutoModelForMaskedLM,
     BertForMaskedLM,
@@ -67,6 +66,7 @@ from mgbias.mlm.loop import LoopState, Masking, train_steps
 from mgbias.mlm.sequences import encode_lines
 from mgbias.mlm.train import MLMTrainingConfig, bert_config
 from mgbias.mlm.wordpiece import tokenizer_from_lines
+from mgbias.yaml_lines import load_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 KILLED_RUN = """
@@ -256,7 +256,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    settings = yaml.safe_load(args.config.read_text(encoding="utf-8")).get("mlm_training", {})
+    settings = load_yaml(args.config).get("mlm_training", {})
     shape = MLMTrainingConfig(**{**settings, "threads": 1})
     torch.set_num_threads(1)
     lines, _ = monolingual_corpus(balanced(0, n_monolingual=args.lines), "en")

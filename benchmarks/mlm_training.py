@@ -29,10 +29,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import torch
-import yaml
 from transformers import BertForMaskedLM
 
 from mgbias.mlm.train import MLMTrainingConfig, bert_config, masked_lm_loss
+from mgbias.yaml_lines import load_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -52,7 +52,7 @@ def main() -> None:
     parser.add_argument("--length", type=int, default=10, help="tokens per sentence")
     args = parser.parse_args()
 
-    settings = yaml.safe_load(args.config.read_text(encoding="utf-8")).get("mlm_training", {})
+    settings = load_yaml(args.config).get("mlm_training", {})
     cfg = MLMTrainingConfig(**{**settings, "threads": 1})
     torch.set_num_threads(1)
     torch.manual_seed(0)

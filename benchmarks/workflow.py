@@ -45,9 +45,8 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-import yaml
-
 from mgbias.languages import PIVOT
+from mgbias.yaml_lines import load_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
@@ -132,7 +131,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     workdir = args.workdir.resolve() if args.workdir else completed_run(args.config)
-    languages = yaml.safe_load((workdir / args.config).read_text(encoding="utf-8"))["languages"]
+    languages = load_yaml(workdir / args.config)["languages"]
     languages = [language for language in languages if language != PIVOT]
 
     times = []

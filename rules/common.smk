@@ -3,7 +3,7 @@ import os
 import re
 import sys
 from mgbias.code_inputs import import_closure
-from mgbias.config import validate_config
+from mgbias.config import ConfigError, workflow_config
 from mgbias.corpora.opus import opus_pair
 from mgbias import layout
 from mgbias.demo.world import MONOLINGUAL_YEAR, OPUS_CORPORA
@@ -39,13 +39,27 @@ from mgbias.workflow import (
     training_settings,
 )
 
-validate_config(config)  # against the schema shipped in the package
+# Against the schema shipped in the package; each config file is read again with the
+# project's YAML loader, so that a duplicate key is an error and messages name lines
+# (one line on stderr and exit status 1, no traceback). Warnings are printed once.
+try:
+    CONFIG_WARNINGS = workflow_config(
+        config, workflow.overwrite_configfiles or workflow.configfiles
+    )
+except ConfigError as error:
+    sys.exit(f"mgbias: {error}")
+if workflow.is_main_process:
+    for warning in CONFIG_WARNINGS:
+        print(f"mgbias: warning: {warning}", file=sys.stderr)
 # the bias-controlled models (Kaneko et al. 2023) are models like the others
 config["models"].update(kaneko2023_models(config))
 
 LANGUAGES = config["languages"]
-WORLDS = config["worlds"]
+WORLDS = config["worlds"]  # [real] unless given (mgbias.config)
 CORPORA = list(config["corpora"])
+# corpora given as a moses zip (url) or as two plain-text files of one's own (files)
+URL_CORPORA = [c for c in CORPORA if "url" in config["corpora"][c]]
+FILE_CORPORA = [c for c in CORPORA if "files" in config["corpora"][c]]
 MODELS = list(config["models"])
 MBE_PAPER = "Kaneko et al. 2022 (MBE)"
 SJSD_PAPER = "Steinborn et al. 2022 (S_JSD)"
@@ -105,6 +119,14 @@ def corpus_url(wildcards):
     )
 
 
+def corpus_file_urls(wildcards):
+    """The two plain-text files of a ``files`` corpus, by language (English first)."""
+    template = config["corpora"][wildcards.corpus]["files"]
+    tgt = next(c for c in wildcards.pair.split("-") if c != PIVOT)
+    fields = dict(world=wildcards.world, pair=wildcards.pair, src=PIVOT, tgt=tgt)
+    return {lang: template.format(lang=lang, **fields) for lang in (PIVOT, tgt)}
+
+
 def monolingual_url(wildcards):
     return config["monolingual"]["url"].format(
         world=wildcards.world, lang=wildcards.lang
@@ -136,6 +158,7 @@ def demo_world_files(world):
             pair=corpus_pair(c, lang),
         )
         for c in CORPORA
+        if c in OPUS_CORPORA  # the demo writes the OPUS corpora it knows, no others
         for lang in LANGUAGES
     ]
     text = [
@@ -165,11 +188,18 @@ def demo_pair_files():
 
 
 def pair_targets():
-    """The pair tables this configuration produces (none without pair datasets)."""
-    if not PAIR_DATASETS:
+    """The pair tables this configuration produces: none when no model is scored on a
+    pair dataset (e.g. every model's languages miss every dataset's), and a paper table
+    only when some model is scored on its dataset."""
+    scored = {job["dataset"] for job in pair_jobs(config)}
+    if not scored:
         return []
     tables = ["pairs_scores", "pairs_by_model"]
-    tables += [f"pairs_{table}" for table in sorted(config["pair_tables"])]
+    tables += [
+        f"pairs_{table}"
+        for table, dataset in sorted(config["pair_tables"].items())
+        if dataset in scored
+    ]
     return [layout.path(table) for table in tables]
 
 

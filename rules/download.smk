@@ -11,6 +11,8 @@ rule download_corpus:
         checksum=out("raw_corpus_checksum"),
     log:
         "logs/download_corpus/{world}/{corpus}/{pair}.log",
+    wildcard_constraints:
+        corpus=alternatives(URL_CORPORA),
     retries: 1
     conda:
         "../envs/mgbias.yaml"
@@ -19,6 +21,32 @@ rule download_corpus:
         checksums=canonical(config["checksums"]),
     script:
         "../scripts/download.py"
+
+
+# A parallel corpus of one's own (corpora.<name>.files): its two plain-text files,
+# read in place (local) or fetched, packed into the moses zip every later step reads.
+rule download_corpus_files:
+    input:
+        sources=lambda wc: [
+            path for url in corpus_file_urls(wc).values() for path in local_source(url)
+        ],
+        code=script_code("download_corpus_files.py"),
+    output:
+        archive=out("raw_corpus"),
+        checksum=out("raw_corpus_checksum"),
+    log:
+        "logs/download_corpus_files/{world}/{corpus}/{pair}.log",
+    wildcard_constraints:
+        corpus=alternatives(FILE_CORPORA),
+    retries: 1
+    conda:
+        "../envs/mgbias.yaml"
+    params:
+        corpus="{corpus}",
+        urls=corpus_file_urls,
+        checksums=canonical(config["checksums"]),
+    script:
+        "../scripts/download_corpus_files.py"
 
 
 rule download_monolingual:

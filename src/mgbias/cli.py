@@ -19,7 +19,7 @@ from mgbias.cli_options import (
     positive_int,
     probability,
 )
-from mgbias.config import ConfigError, load_config, schema_path
+from mgbias.config import ConfigError, check_config_file, schema_path
 from mgbias.errors import InputError
 from mgbias.measures.registry import PAIR_MEASURES
 from mgbias.named_pairs import DEFAULT_CACHE
@@ -29,10 +29,12 @@ from mgbias.share import run_action as run_share
 
 def _check_config(args: argparse.Namespace) -> int:
     try:
-        config = load_config(args.config, args.schema)
+        config, warnings = check_config_file(args.config, args.schema, strict=args.strict)
     except (ConfigError, OSError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
+    for warning in warnings:
+        print(f"mgbias: warning: {warning}", file=sys.stderr)
     print(
         f"{args.config}: valid; {len(config['languages'])} languages, "
         f"{len(config['corpora'])} corpora, {len(config['models'])} models, "
@@ -1247,6 +1249,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         help=f"schema to validate against (default: the shipped one, {schema_path()})",
+    )
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat warnings (a model that meets no data in its languages, a language "
+        "without a model) as errors: exit status 2",
     )
     check.set_defaults(run=_check_config)
 

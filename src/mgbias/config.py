@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from mgbias.errors import InputError
 from mgbias.languages import ISO_639_1, PIVOT
@@ -26,14 +27,46 @@ from mgbias.pair_benchmarks import benchmark_checksums, load_benchmarks
 from mgbias.resources import resource_path
 from mgbias.workflow import (
     BASTA2020_GRAMMATICAL,
+    DEFAULT_WORLD,
     demo_worlds,
+    evaluation_jobs,
+    is_finetuned,
     known_worlds,
+    model_languages,
     pair_dataset_languages,
+    pair_jobs,
 )
+from mgbias.yaml_lines import YAMLDocument, YAMLInputError, load_yaml, read_yaml
 
 
 class ConfigError(InputError):
-    """A configuration value is missing, unknown or of the wrong kind."""
+    """A configuration value is missing, unknown or of the wrong kind, or the file does
+    not parse.
+
+    ``key`` is the dotted path of the offending key where one is known (e.g.
+    ``models.m.languages``); messages of :func:`load_config` start with
+    ``<file>:<line>:`` of that key.
+    """
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key if key is not None else _key_in_message(message)
+
+
+def _key_in_message(message: str) -> str | None:
+    """The key a message names as ``key 'a.b'``, if any."""
+    found = re.search(r"key '([^']+)'", message)
+    return found[1] if found and found[1] != "<top level>" else None
+
+
+@dataclass(frozen=True)
+class ConfigWarning:
+    """A configuration that validates but will not do what it seems to: a model that
+    meets no data in its languages, a language without a model. ``key`` is the dotted
+    path of the key to change."""
+
+    key: str
+    message: str
 
 
 def _with_defaults(validator_class):
@@ -57,11 +90,21 @@ def _key(path) -> str:
     return ".".join(str(p) for p in path) or "<top level>"
 
 
+def _located_key(error: jsonschema.ValidationError) -> str | None:
+    """The dotted key a schema error is about (an unknown key: the first one)."""
+    path = [str(part) for part in error.absolute_path]
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = error.schema.get("properties", {})
+        extra = sorted(str(e) for e in set(error.instance) - set(allowed))
+        path += extra[:1]
+    return ".".join(path) or None
+
+
 def _describe(error: jsonschema.ValidationError) -> str:
     key = _key(error.absolute_path)
     if error.validator == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
-        extra = sorted(set(error.instance) - set(allowed))
+        extra = sorted(set(error.instance) - set(allowed), key=str)
         where = f"under '{key}'" if error.absolute_path else "at the top level"
         hint = f"; allowed keys: {', '.join(allowed)}" if allowed else ""
         return f"unknown key {', '.join(repr(e) for e in extra)} {where}{hint}"
@@ -89,8 +132,10 @@ def schema_path() -> Path:
 
 def load_schema(path: str | Path | None = None) -> dict:
     """Read a YAML schema file (default: the shipped one, :func:`schema_path`)."""
-    with open(path or schema_path(), encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+    try:
+        return load_yaml(path or schema_path())
+    except YAMLInputError as error:
+        raise ConfigError(str(error)) from None
 
 
 def _check_languages(codes, key: str, *, pivot_allowed: bool = False) -> None:
@@ -115,6 +160,38 @@ def _check_configured(codes, key: str, languages: set[str], *, pivot: bool = Fal
     if unknown:
         among = "English and the configured languages" if pivot else "the configured languages"
         raise ConfigError(f"key '{key}': {sorted(unknown)} not among {among} {sorted(languages)}")
+
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def as_url(location: str) -> str:
+    """``location`` as a URL: a URL unchanged, a local path as ``file://path`` (relative
+    paths stay relative to the working directory; ``~`` is expanded).
+
+    >>> as_url("data/pairs_{lang}.csv"), as_url("/srv/x.zip"), as_url("https://h/x")
+    ('file://data/pairs_{lang}.csv', 'file:///srv/x.zip', 'https://h/x')
+    """
+    if _SCHEME.match(location):
+        return location
+    return "file://" + (str(Path(location).expanduser()) if location[:1] == "~" else location)
+
+
+def _local_paths_as_urls(config: dict) -> None:
+    """Corpus and pair-dataset locations given as local paths become file:// URLs, and a
+    corpus has exactly one of ``url`` and ``files``."""
+    for name, corpus in config["corpora"].items():
+        given = [key for key in ("url", "files") if key in corpus]
+        if len(given) != 1:
+            raise ConfigError(
+                f"key 'corpora.{name}': expected exactly one of 'url' (a moses zip per "
+                "language pair) or 'files' (two aligned plain-text files per pair), "
+                f"got {given or 'neither'}"
+            )
+        corpus[given[0]] = as_url(corpus[given[0]])
+    for dataset in config.get("pair_datasets", {}).values():
+        if "url" in dataset:
+            dataset["url"] = as_url(dataset["url"])
 
 
 def _check_references(config: Mapping[str, Any]) -> None:
@@ -481,7 +558,9 @@ def validate_config(config: dict, schema: dict | str | Path | None = None) -> di
     """Validate ``config`` in place, fill in defaults, and return it.
 
     ``schema`` defaults to the shipped one (:func:`schema_path`). Pair datasets
-    that name a ``benchmark`` get its URL, languages and checksums.
+    that name a ``benchmark`` get its URL, languages and checksums; ``worlds``
+    defaults to ``[real]`` without a ``demo`` section; corpus and pair-dataset
+    locations given as local paths become ``file://`` URLs (:func:`as_url`).
 
     Raises
     ------
@@ -494,18 +573,232 @@ def validate_config(config: dict, schema: dict | str | Path | None = None) -> di
         raise ConfigError(f"configuration must be a mapping, got {type(config).__name__}")
     errors = sorted(_Validator(schema).iter_errors(config), key=lambda e: list(e.absolute_path))
     if errors:
-        raise ConfigError("invalid configuration: " + _describe(errors[0]))
+        raise ConfigError(
+            "invalid configuration: " + _describe(errors[0]), key=_located_key(errors[0]) or ""
+        )
+    _default_worlds(config)
+    _local_paths_as_urls(config)
     _expand_benchmarks(config)
     _check_references(config)
     return config
 
 
+def _default_worlds(config: dict) -> None:
+    """``worlds`` defaults to ``[real]`` when nothing generates the demo; the demo's
+    worlds must be named."""
+    if "worlds" in config:
+        return
+    if "demo" in config:
+        raise ConfigError(
+            "key 'worlds': required with a 'demo' section: the demo worlds every stage "
+            f"runs in, some of {demo_worlds(config)} (e.g. worlds: [planted, balanced])",
+            key="demo",
+        )
+    config["worlds"] = [DEFAULT_WORLD]
+
+
+def _scored_models(config: Mapping[str, Any], dataset: str) -> list[str]:
+    """The models a pair dataset is meant for: its ``models``, else every model that
+    scores pairs (as :func:`mgbias.workflow.pair_jobs` picks them)."""
+    listed = config["pair_datasets"][dataset].get("models")
+    models = config["models"]
+    return [
+        model
+        for model in (listed or models)
+        if not is_finetuned(models[model]) and (listed or models[model].get("pairs", True))
+    ]
+
+
+def _languages_in_use(config: Mapping[str, Any]) -> set[str]:
+    """Languages some stage works in: the MBE and pair jobs, and the sections that name
+    their own languages (static embeddings, bios, probes, fine-tuning, translations)."""
+    used = {job["lang"] for job in evaluation_jobs(config)}
+    used |= {job["lang"] for job in pair_jobs(config)}
+    for section in ("zhao2020", "bios", "kaneko2023"):
+        used |= set((config.get(section) or {}).get("languages", []))
+    used |= {entry["lang"] for entry in (config.get("basta2020") or {}).get("domains", {}).values()}
+    used |= set(config.get("mbe_translations") or {})
+    return used
+
+
+def _local_source_problem(source: str | None) -> str | None:
+    """What is wrong with a model ``source`` that names a local directory, if anything.
+
+    A path that exists must be a directory. One that does not exist is reported when it
+    is clearly a path (absolute, ``./``, ``../``, ``~``, or two slashes and more); one
+    slash or none (``org/name``, ``bert-base-cased``) is taken for a hub id, which cannot
+    be checked offline.
+    """
+    if not source:
+        return None
+    path = Path(source).expanduser()
+    if path.exists():
+        return None if path.is_dir() else f"source {source!r} is a file, not a model directory"
+    if source.startswith(("/", "./", "../", "~")) or source.count("/") >= 2:
+        where = "" if path.is_absolute() else f" (relative to the working directory {Path.cwd()})"
+        return (
+            f"source {source!r}: no such directory{where}; expected a directory written by "
+            "save_pretrained, or a hub id"
+        )
+    return None
+
+
+def config_warnings(config: Mapping[str, Any]) -> list[ConfigWarning]:
+    """What a validated configuration plans that is probably not what was meant.
+
+    - a model meant for a pair dataset (listed in its ``models``, or every model when
+      it lists none) that shares no language with it, so it is never scored on it;
+    - a pair dataset that no model is scored on;
+    - a model evaluated with MBE (``mbe: true``) in no language of any corpus;
+    - a model ``source`` that is clearly a local path but no directory;
+    - a configured language that no model, corpus or section works in.
+    """
+    warnings = []
+    models = config["models"]
+    for dataset in config.get("pair_datasets", {}):
+        languages = pair_dataset_languages(config, dataset)
+        scored = {job["model"] for job in pair_jobs(config) if job["dataset"] == dataset}
+        for model in _scored_models(config, dataset):
+            if model not in scored:
+                warnings.append(
+                    ConfigWarning(
+                        f"models.{model}.languages",
+                        f"model {model!r} is never scored on pair dataset {dataset!r}: its "
+                        f"languages {models[model].get('languages')} and the dataset's "
+                        f"{languages} have none in common",
+                    )
+                )
+        if not scored:
+            warnings.append(
+                ConfigWarning(
+                    f"pair_datasets.{dataset}",
+                    f"pair dataset {dataset!r} ({', '.join(languages)}) is scored by no model; "
+                    "no pair table is made of it",
+                )
+            )
+    evaluated = {job["model"] for job in evaluation_jobs(config)}
+    for model, entry in models.items():
+        if entry.get("mbe", True) and not is_finetuned(entry) and model not in evaluated:
+            scope = entry.get("corpora") or list(config["corpora"])
+            warnings.append(
+                ConfigWarning(
+                    f"models.{model}.languages" if "languages" in entry else f"models.{model}",
+                    f"model {model!r} meets no parallel corpus in its languages "
+                    f"{model_languages(config, model)} (corpora {scope}); it gets no MBE "
+                    "score (mbe: false says it scores pair datasets only)",
+                )
+            )
+    for model, entry in models.items():
+        problem = _local_source_problem(entry.get("source"))
+        if problem:
+            warnings.append(ConfigWarning(f"models.{model}.source", f"model {model!r}: {problem}"))
+    used = _languages_in_use(config)
+    for index, lang in enumerate(config["languages"]):
+        if lang not in used:
+            warnings.append(
+                ConfigWarning(
+                    f"languages.{index}",
+                    f"language {lang!r} has no model: no model is scored in it (no corpus "
+                    "or pair dataset of a model covers it)",
+                )
+            )
+    return warnings
+
+
+class _Sources:
+    """The YAML files a configuration was read from, to locate its keys (the last file
+    that gives a key wins, as when Snakemake merges several config files)."""
+
+    def __init__(self, documents: Iterable[YAMLDocument]) -> None:
+        self.documents = list(documents)
+
+    def where(self, key: str | None) -> str:
+        """``<file>:<line>`` of ``key``, else ``<file>`` (the last file), else ''."""
+        if key:
+            for document in reversed(self.documents):
+                if document.line(key) is not None:
+                    return document.where(key)
+        return self.documents[-1].name if self.documents else ""
+
+    def error(self, error: ConfigError) -> ConfigError:
+        where = self.where(error.key)
+        return ConfigError(f"{where}: {error}" if where else str(error), key=error.key)
+
+    def warnings(self, warnings: Iterable[ConfigWarning]) -> list[str]:
+        located = []
+        for warning in warnings:
+            where = self.where(warning.key)
+            located.append(f"{where}: {warning.message}" if where else warning.message)
+        return located
+
+
+def _read(path: str | Path) -> YAMLDocument:
+    try:
+        return read_yaml(path)
+    except YAMLInputError as error:
+        raise ConfigError(str(error)) from None
+
+
+def check_config_file(
+    path: str | Path, schema: str | Path | None = None, *, strict: bool = False
+) -> tuple[dict, list[str]]:
+    """Read, validate and check a configuration file: ``(config, warnings)``.
+
+    Each warning (:func:`config_warnings`) starts with ``<file>:<line>:`` of the key to
+    change. With ``strict``, warnings are errors.
+
+    Raises
+    ------
+    ConfigError
+        ``<file>:<line>:<column>: <problem>`` for a YAML syntax error or a duplicate key;
+        ``<file>:<line>: <message>`` for an invalid value (the line of its key); with
+        ``strict``, every warning.
+    """
+    document = _read(path)
+    sources = _Sources([document])
+    config = document.data if document.data is not None else {}
+    try:
+        validate_config(config, schema)
+    except ConfigError as error:
+        raise sources.error(error) from None
+    warnings = sources.warnings(config_warnings(config))
+    if strict and warnings:
+        raise ConfigError(
+            f"{len(warnings)} warning(s), errors with --strict:\n" + "\n".join(warnings)
+        )
+    return config, warnings
+
+
 def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
     """Read a YAML configuration file and validate it against ``schema``
-    (default: the shipped one)."""
-    with open(path, encoding="utf-8") as handle:
-        config = yaml.safe_load(handle) or {}
+    (default: the shipped one); errors name the file and the line of the key."""
+    return check_config_file(path, schema)[0]
+
+
+def _shown(path: str | Path) -> str:
+    """``path`` relative to the working directory when it lies below it (Snakemake hands
+    the config files over as absolute paths), else as given."""
+    relative = os.path.relpath(path)
+    return relative if not relative.startswith("..") else str(path)
+
+
+def workflow_config(config: dict, paths: Iterable[str | Path]) -> list[str]:
+    """Validate the configuration Snakemake loaded from ``paths`` (in place), and return
+    its warnings, each with ``<file>:<line>:`` of the key to change.
+
+    Snakemake reads ``--configfile`` with its own YAML loader, which keeps the last of
+    two equal keys; each file is read again here so that a duplicate key is an error,
+    and so that messages point at lines.
+
+    Raises
+    ------
+    ConfigError
+        For a duplicate key or a syntax error (``<file>:<line>:<column>:``), or an
+        invalid value (``<file>:<line>:`` of its key).
+    """
+    sources = _Sources(_read(_shown(path)) for path in paths)
     try:
-        return validate_config(config, schema)
+        validate_config(config)
     except ConfigError as error:
-        raise ConfigError(f"{path}: {error}") from None
+        raise sources.error(error) from None
+    return sources.warnings(config_warnings(config))

@@ -247,8 +247,10 @@ _OUTPUTS = [
         "raw_corpus",
         "data/raw/{world}/{corpus}/{pair}.txt.zip",
         "download_corpus",
-        "a downloaded OPUS moses zip (English and one language), checked before it is kept",
-        "as on the server",
+        "a downloaded OPUS moses zip (English and one language), checked before it is kept; "
+        "for a corpus of one's own `files`, the two text files packed in that layout",
+        "as on the server; members `<corpus>.<pair>.<lang>`",
+        also=("download_corpus_files",),
     ),
     Output(
         "raw_corpus_checksum",
@@ -256,6 +258,7 @@ _OUTPUTS = [
         "download_corpus",
         "the sha256 of the download, in `sha256sum` format",
         "`<hex digest>  <file name>`",
+        also=("download_corpus_files",),
     ),
     Output(
         "raw_monolingual",

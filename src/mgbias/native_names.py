@@ -28,9 +28,9 @@ from importlib import resources
 from typing import Any
 
 import numpy as np
-import yaml
 
 from mgbias.genders import FEMALE, MALE
+from mgbias.yaml_lines import loads_yaml
 
 GENDERS = (MALE, FEMALE)
 #: A match may not touch these: letters and digits (``word``), katakana (``katakana``).
@@ -90,7 +90,7 @@ class NameTable:
 def shipped_name_specs() -> dict[str, dict[str, Any]]:
     """The shipped per-language specs of ``native_names.yaml``."""
     text = resources.files("mgbias.resources").joinpath("native_names.yaml").read_text("utf-8")
-    return yaml.safe_load(text)
+    return loads_yaml(text, "mgbias/resources/native_names.yaml")
 
 
 def _forms(entry: Any, n_cases: int, where: str) -> tuple[tuple[str, ...], ...]:

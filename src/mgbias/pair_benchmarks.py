@@ -16,9 +16,9 @@ from functools import cache
 from typing import Any
 
 import jsonschema
-import yaml
 
 from mgbias.resources import resource_path
+from mgbias.yaml_lines import load_yaml
 
 __all__ = ["FORMATS", "benchmark_checksums", "load_benchmarks"]
 
@@ -83,8 +83,7 @@ def validate_benchmarks(benchmarks: Any, source: str = FILE_NAME) -> dict[str, d
 @cache
 def _load() -> dict[str, dict]:
     path = resource_path(FILE_NAME)
-    with open(path, encoding="utf-8") as handle:
-        return validate_benchmarks(yaml.safe_load(handle), str(path))
+    return validate_benchmarks(load_yaml(path), str(path))
 
 
 def load_benchmarks() -> dict[str, dict]:

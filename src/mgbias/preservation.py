@@ -16,10 +16,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from mgbias.genders import FEMALE, MALE
 from mgbias.mining import english_tokens, gender_of
+from mgbias.yaml_lines import loads_yaml
 
 #: The English pronoun each gender's sentences are checked for.
 ENGLISH_PRONOUNS = {MALE: "he", FEMALE: "she"}
@@ -33,7 +32,7 @@ def pronoun_translations() -> dict[str, dict[str, Any]]:
         .joinpath("pronoun_translations.yaml")
         .read_text(encoding="utf-8")
     )
-    return yaml.safe_load(text)
+    return loads_yaml(text, "mgbias/resources/pronoun_translations.yaml")
 
 
 def pronoun_patterns(

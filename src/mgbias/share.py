@@ -35,7 +35,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import yaml
+from mgbias.yaml_lines import YAMLInputError, load_yaml
 
 PARAMS_FILE = "params.yaml"
 DVC_FILE = "dvc.yaml"
@@ -48,11 +48,12 @@ class ShareError(RuntimeError):
 
 
 def _read_yaml(path: Path):
-    """The parsed YAML of ``path``; ShareError naming it if it cannot be read."""
+    """The parsed YAML of ``path``; ShareError naming it (and the line) if it cannot be
+    read or parsed."""
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ShareError(f"{path}: cannot be read ({error.strerror})") from error
+        return load_yaml(path)
+    except YAMLInputError as error:
+        raise ShareError(str(error)) from None
 
 
 def configfile(root: Path) -> str:

@@ -18,9 +18,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from mgbias.datasets.crowspairs import write_crowspairs
+from mgbias.yaml_lines import loads_yaml
 
 GENDER_SLOT = "[Gender]"
 OCCUPATION_SLOT = "[Occupation]"
@@ -34,7 +33,7 @@ def shipped_templates() -> dict[str, dict[str, Any]]:
         .joinpath("kaneko2022_templates.yaml")
         .read_text(encoding="utf-8")
     )
-    return yaml.safe_load(text)
+    return loads_yaml(text, "mgbias/resources/kaneko2022_templates.yaml")
 
 
 def check_spec(lang: str, spec: Mapping[str, Any]) -> None:

@@ -32,6 +32,15 @@ def model_is_trained(entry: Mapping[str, Any]) -> bool:
     return "train" in entry or "finetune" in entry
 
 
+#: The world of a configuration without ``worlds`` (real data: no demo generates it).
+DEFAULT_WORLD = "real"
+
+
+def configured_worlds(config: Mapping[str, Any]) -> list[str]:
+    """``worlds``, which drive every stage; ``[real]`` when the configuration has none."""
+    return list(config.get("worlds") or [DEFAULT_WORLD])
+
+
 def demo_worlds(config: Mapping[str, Any]) -> list[str]:
     """The worlds the ``demo`` section describes (none without it): ``planted``,
     ``balanced`` and each further world entry (e.g. ``planted_probe``)."""
@@ -43,7 +52,7 @@ def known_worlds(config: Mapping[str, Any]) -> list[str]:
     """Every world a stage may name: ``worlds`` (which drive every stage), then the
     further worlds of the demo, which a model's ``train.world`` or
     ``basta2020.worlds`` may use alone."""
-    return list(dict.fromkeys([*config["worlds"], *demo_worlds(config)]))
+    return list(dict.fromkeys([*configured_worlds(config), *demo_worlds(config)]))
 
 
 def training_languages(config: Mapping[str, Any], model: str) -> list[str]:
@@ -100,7 +109,7 @@ def evaluation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
         if not entry.get("mbe", True):
             continue
         model_langs = model_languages(config, model)
-        for world in entry.get("worlds") or config["worlds"]:
+        for world in entry.get("worlds") or configured_worlds(config):
             for corpus in entry.get("corpora") or config["corpora"]:
                 for lang in corpus_languages(config, corpus):
                     if lang in model_langs:
@@ -290,7 +299,7 @@ def kaneko2023_mbe_jobs(config: Mapping[str, Any], run: Mapping[str, Any]) -> li
         for job in evaluation_jobs(config)
         if job["model"] == run["scored"]
         and job["lang"] == run["language"]
-        and job["world"] in (mbe.get("worlds") or config["worlds"])
+        and job["world"] in (mbe.get("worlds") or configured_worlds(config))
         and job["corpus"] in (mbe.get("corpora") or config["corpora"])
     ]
 
@@ -402,7 +411,7 @@ def mbe_translated_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
 
 def basta2020_worlds(config: Mapping[str, Any]) -> list[str]:
     """Worlds whose domains the contextual probes read (``basta2020.worlds``, else all)."""
-    return list(config["basta2020"].get("worlds") or config["worlds"])
+    return list(config["basta2020"].get("worlds") or configured_worlds(config))
 
 
 def basta2020_url(config: Mapping[str, Any], world: str, domain: str) -> str:

@@ -47,10 +47,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from mgbias.measures.tbs import tbs_association, tbs_bias, tbs_target_bias
 from mgbias.resources import resource_path
+from mgbias.yaml_lines import load_yaml
 
 __all__ = [
     "ARTICLE",
@@ -153,7 +153,7 @@ class TemplateSpec:
 @cache
 def _shipped_templates() -> dict[str, Any]:
     path = resource_path(TEMPLATES_FILE)
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return load_yaml(path)
 
 
 def template_spec(lang: str, path: str | Path | None = None, **overrides: Any) -> TemplateSpec:
@@ -185,7 +185,7 @@ def template_spec(lang: str, path: str | Path | None = None, **overrides: Any) -
         data, source = _shipped_templates(), str(resource_path(TEMPLATES_FILE))
     else:
         source = str(path)
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = load_yaml(path)
     languages = (data or {}).get("languages")
     if not isinstance(languages, dict):
         raise ValueError(f"{source}: expected a 'languages' mapping")
