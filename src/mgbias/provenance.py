@@ -1,0 +1,604 @@
+"""Provenance: which code, model, data and settings produced an output, and when.
+
+Every output of the command line gets a JSON sidecar, ``<output>.provenance.json``
+(for a directory output, such as a fine-tuned model, ``<directory>/provenance.json``),
+and every table of the workflow a record, ``results/provenance/tables/<rule>.json``
+(:func:`job_provenance`). A record holds:
+
+- ``mgbias``: the version, and the git commit of the source tree with whether it
+  had uncommitted changes (when it runs from a git checkout);
+- ``python`` and ``libraries``: the versions of torch, transformers and the other
+  numerical libraries the process had imported (none is imported for the record);
+- ``model``: id, revision and the sha256 of each weights file
+  (:func:`model_fingerprint`); ``data``/``inputs``: paths and sha256 of the files read;
+- the settings: bias type, language, measures, seed, tie rule, alpha, batch size,
+  device and precision, where the command has them;
+- ``command`` (the command line) or ``rule``, and the configuration file;
+- ``started`` and ``finished``, ISO 8601 in UTC.
+
+The times are the only volatile fields, and they live only here: the tables
+themselves are the same bytes for the same configuration. Records are written
+atomically with the umask's mode (:mod:`mgbias.atomic`).
+
+This module imports nothing heavy: torch, transformers and huggingface_hub are
+only looked up when the process has already imported them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import hashlib
+import os
+import platform
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from mgbias.atomic import write_json
+
+__all__ = [
+    "Provenance",
+    "cli_record",
+    "collect",
+    "file_sha256",
+    "git_state",
+    "job_provenance",
+    "job_record",
+    "mgbias_version",
+    "model_fingerprint",
+    "now",
+    "sidecar_path",
+    "write_cli_sidecars",
+    "write_sidecar",
+]
+
+#: Suffix of a file output's sidecar.
+SIDECAR_SUFFIX = ".provenance.json"
+#: Name of a directory output's record, inside it.
+DIRECTORY_RECORD = "provenance.json"
+#: Weights files of a Hugging Face model directory, hashed by :func:`model_fingerprint`.
+WEIGHTS_PATTERNS = (
+    "model.safetensors",
+    "model-*-of-*.safetensors",
+    "pytorch_model.bin",
+    "pytorch_model-*-of-*.bin",
+)
+#: Libraries whose versions are recorded when the process has imported them.
+LIBRARIES = ("torch", "transformers", "tokenizers", "numpy", "pandas", "scipy", "fasttext")
+
+_SRC = Path(__file__).resolve().parent
+
+
+def now() -> str:
+    """The current time, ISO 8601 in UTC to the second: ``2026-01-31T12:00:00Z``."""
+    moment = _dt.datetime.now(_dt.UTC).replace(microsecond=0)
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+@functools.cache
+def mgbias_version() -> str:
+    """The version of mgbias: the installed metadata's, else the source tree's pyproject.toml.
+
+    Run from a source checkout with ``PYTHONPATH=src`` there is no installed
+    metadata; the version is then read from ``pyproject.toml`` beside ``src/``,
+    and is ``"unknown"`` if that is missing too.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    pyproject = _SRC.parents[1] / "pyproject.toml"
+    installed: str | None
+    try:
+        installed = version("mgbias")
+    except PackageNotFoundError:
+        installed = None
+    if installed is not None and not pyproject.is_file():
+        return installed
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except OSError:
+        return installed or "unknown"
+    project = re.search(r"^\[project\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
+    found = project and re.search(r'^version\s*=\s*"([^"]+)"', project.group(1), re.M)
+    return found.group(1) if found else (installed or "unknown")
+
+
+@functools.cache
+def git_state() -> dict[str, Any] | None:
+    """The git commit of the mgbias source tree and whether it had changes, or None.
+
+    None when mgbias does not run from a git checkout (an installed package) or
+    git is not available. ``dirty`` is true when tracked files differ from the
+    commit (untracked files are ignored).
+    """
+    root = _SRC.parents[1]
+    try:
+        top = _git(root, "rev-parse", "--show-toplevel")
+        if top is None or Path(top).resolve() != root:
+            return None  # mgbias lies inside some other repository (a virtual environment)
+        commit = _git(root, "rev-parse", "HEAD")
+        status = _git(root, "status", "--porcelain", "--untracked-files=no")
+    except OSError:
+        return None
+    if commit is None:
+        return None
+    return {"commit": commit, "dirty": bool(status)}
+
+
+def _git(root: Path, *args: str) -> str | None:
+    result = subprocess.run(
+        ["git", "-C", str(root), *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    return result.stdout.strip() if result.returncode == 0 else None
+
+
+_HASHES: dict[tuple[str, int, int], str] = {}
+_HASHES_LOCK = threading.Lock()
+
+
+def file_sha256(path: str | Path) -> str:
+    """The sha256 hex digest of a file's bytes.
+
+    Cached for the process by (real path, size, modification time), so a weights
+    file read by several outputs of one command is hashed once.
+    """
+    real = os.path.realpath(path)
+    info = os.stat(real)
+    key = (real, info.st_size, info.st_mtime_ns)
+    with _HASHES_LOCK:
+        if key in _HASHES:
+            return _HASHES[key]
+    digest = hashlib.sha256()
+    with open(real, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    hexdigest = digest.hexdigest()
+    with _HASHES_LOCK:
+        _HASHES[key] = hexdigest
+    return hexdigest
+
+
+def _hub_blob_sha256(path: Path) -> str | None:
+    """The sha256 the Hugging Face cache names a large file's blob by, if it does.
+
+    The hub cache keeps a snapshot's files as links to ``blobs/<sha256>`` for
+    files stored with Git LFS (weights), verified at download.
+    """
+    target = path.resolve()
+    if target.parent.name == "blobs" and re.fullmatch(r"[0-9a-f]{64}", target.name):
+        return target.name
+    return None
+
+
+def _weights_files(directory: Path) -> list[Path]:
+    found: list[Path] = []
+    for pattern in WEIGHTS_PATTERNS:
+        found += sorted(directory.glob(pattern))
+    return found
+
+
+def model_fingerprint(model: str | Path, revision: str | None = None) -> dict[str, Any]:
+    """Model id, revision and the sha256 of each weights file.
+
+    Parameters
+    ----------
+    model
+        A local model directory (``save_pretrained`` layout) or a Hugging Face hub id.
+    revision
+        The hub revision asked for (None: the default branch).
+
+    Returns
+    -------
+    dict
+        ``id``, ``revision``, ``weights`` (file name -> sha256, of
+        ``model.safetensors``, ``pytorch_model.bin`` or their shards) and, for a
+        hub id, ``commit`` (the snapshot the local cache holds). A hub model not
+        in the local cache gets empty ``weights`` and a ``note``; nothing is
+        downloaded.
+    """
+    record: dict[str, Any] = {"id": str(model), "revision": revision}
+    directory = Path(model)
+    if directory.is_dir():
+        record["path"] = str(directory)
+        record["weights"] = {p.name: file_sha256(p) for p in _weights_files(directory)}
+        return record
+    snapshot = _hub_snapshot(str(model), revision)
+    if snapshot is None:
+        record["weights"] = {}
+        record["note"] = "not in the local Hugging Face cache; weights not hashed"
+        return record
+    record["commit"] = snapshot.name
+    record["weights"] = {
+        p.name: _hub_blob_sha256(p) or file_sha256(p) for p in _weights_files(snapshot)
+    }
+    return record
+
+
+def _hub_snapshot(repo_id: str, revision: str | None) -> Path | None:
+    """The local snapshot directory of a hub model, without any network access."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:
+        return None
+    try:
+        found = try_to_load_from_cache(repo_id, "config.json", revision=revision)
+    except Exception:  # an id that is not a valid repo id: nothing cached
+        return None
+    if not isinstance(found, str):
+        return None
+    return Path(found).parent
+
+
+def _libraries() -> dict[str, str]:
+    """Versions of the recorded libraries this process has imported (imports none)."""
+    versions = {}
+    for name in LIBRARIES:
+        module = sys.modules.get(name)
+        version = getattr(module, "__version__", None) if module is not None else None
+        if version is not None:
+            versions[name] = str(version)
+    return versions
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON can hold it: paths as strings, tuples and sets as lists."""
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(_plain(v) for v in value)
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def collect(**fields: Any) -> dict[str, Any]:
+    """A provenance record: the given fields plus mgbias's version, git state and libraries.
+
+    Fields that are None are left out; paths become strings. ``libraries`` lists
+    torch, transformers and the like only when the process had imported them.
+    """
+    record: dict[str, Any] = {
+        "mgbias": {"version": mgbias_version(), "git": git_state()},
+        "python": platform.python_version(),
+        "libraries": _libraries(),
+    }
+    record.update({key: _plain(value) for key, value in fields.items() if value is not None})
+    return record
+
+
+def sidecar_path(output: str | Path) -> Path:
+    """Where the record of ``output`` goes: ``<output>.provenance.json``, or
+    ``<output>/provenance.json`` for a directory."""
+    output = Path(output)
+    if output.is_dir():
+        return output / DIRECTORY_RECORD
+    return output.with_name(output.name + SIDECAR_SUFFIX)
+
+
+def write_sidecar(output: str | Path, record: Mapping[str, Any]) -> Path:
+    """Write ``record`` beside ``output`` (atomically, with the umask's mode); return its path.
+
+    A file output's record also gets ``output``: its path and sha256, which ties
+    the record to the bytes it describes.
+    """
+    output = Path(output)
+    record = dict(record)
+    if output.is_file():
+        record["output"] = {"path": str(output), "sha256": file_sha256(output)}
+    else:
+        record["output"] = {"path": str(output)}
+    target = sidecar_path(output)
+    write_json(target, _plain(record))
+    return target
+
+
+class Provenance:
+    """Record start and end time around a block of work, then build the record.
+
+    >>> with Provenance(seed=0) as run:
+    ...     pass  # the work
+    >>> sorted(k for k in run.record() if k in ("started", "finished", "seed"))
+    ['finished', 'seed', 'started']
+    """
+
+    def __init__(self, **fields: Any) -> None:
+        self.fields = dict(fields)
+        self.started: str | None = None
+        self.finished: str | None = None
+
+    def __enter__(self) -> Provenance:
+        self.started = now()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.finished = now()
+
+    def record(self, **more: Any) -> dict[str, Any]:
+        """The record: :func:`collect` of the fields, ``more`` and the two times."""
+        return collect(**self.fields, **more, started=self.started, finished=self.finished or now())
+
+
+# ------------------------------------------------------------------ the command line
+
+#: Options of the commands that name an output file (or directory).
+OUTPUT_OPTIONS = ("output", "per_pair", "summary", "top", "matrix", "scores")
+#: Options that are not file inputs even when their value names an existing file.
+_NOT_INPUTS = {"model", "config", "schema", "cache_dir", "cache", "mirror", "templates"}
+#: Settings copied to the record's top level under the issue's names.
+_SETTINGS = {
+    "bias_type": "bias_type",
+    "lang": "language",
+    "measures": "measures",
+    "seed": "seed",
+    "tie_rule": "tie_rule",
+    "alpha": "alpha",
+    "batch_size": "batch_size",
+    "batchsize": "batch_size",
+    "device": "device",
+    "precision": "precision",
+    "dtype": "precision",
+    "revision": "revision",
+}
+
+
+def _file_values(value: Any) -> Iterator[Path]:
+    if isinstance(value, (str, Path)):
+        if Path(value).is_file():
+            yield Path(value)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _file_values(item)
+
+
+def _inputs(options: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:
+    inputs: dict[str, list[dict[str, str]]] = {}
+    for name, value in options.items():
+        if name in OUTPUT_OPTIONS or name in _NOT_INPUTS:
+            continue
+        files = [{"path": str(p), "sha256": file_sha256(p)} for p in _file_values(value)]
+        if files:
+            inputs[name] = files
+    return inputs
+
+
+def _device(requested: Any) -> str | None:
+    """The device a command ran on: ``auto`` resolved when torch is already imported."""
+    if requested in (None, "auto"):
+        torch = sys.modules.get("torch")
+        if torch is None:
+            return requested
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return str(requested)
+
+
+def _score_data(options: Mapping[str, Any]) -> Path | None:
+    """The file ``mgbias score --data`` read: the path itself or a named dataset's download."""
+    data = options.get("data")
+    if data is None or Path(data).is_file():
+        return Path(data) if data is not None else None
+    from mgbias.named_pairs import resolve_pair_data
+
+    try:
+        return Path(
+            resolve_pair_data(
+                data,
+                lang=options.get("lang"),
+                config_path=options.get("config"),
+                cache_dir=options.get("cache_dir"),
+                mirror=options.get("mirror"),
+            )
+        )
+    except Exception:  # noqa: BLE001 - the record names the dataset even when it cannot hash it
+        return None
+
+
+def cli_record(
+    args: Any,
+    *,
+    started: str | None = None,
+    finished: str | None = None,
+    argv: Iterable[str] | None = None,
+) -> dict[str, Any]:
+    """The provenance record of one ``mgbias`` command, from its parsed arguments.
+
+    Holds the command line, every option (``arguments``), the settings under
+    their common names (bias type, language, measures, seed, tie rule, alpha,
+    batch size, device, precision), the model's fingerprint, and the sha256 of
+    every input file an option names (``inputs``; ``data`` for the pair data).
+    """
+    options = {k: v for k, v in vars(args).items() if k != "run" and not callable(v)}
+    command = ["mgbias", *argv] if argv is not None else ["mgbias", *sys.argv[1:]]
+    fields: dict[str, Any] = {
+        "command": " ".join(command),
+        "subcommand": options.get("command"),
+        "arguments": options,
+        "config": options.get("config"),
+        "started": started,
+        "finished": finished or now(),
+    }
+    for option, name in _SETTINGS.items():
+        if options.get(option) is not None:
+            fields[name] = options[option]
+    fields["device"] = _device(options.get("device"))
+    if isinstance(options.get("model"), (str, Path)):
+        fields["model"] = model_fingerprint(options["model"], options.get("revision"))
+    if options.get("command") == "score":
+        data = _score_data(options)
+        fields["data"] = {
+            "name": str(options.get("data")),
+            "path": str(data) if data else None,
+            "sha256": file_sha256(data) if data else None,
+        }
+        fields.setdefault("precision", "float32")
+    fields["inputs"] = _inputs(options)
+    return collect(**fields)
+
+
+def _cli_outputs(args: Any) -> list[Path]:
+    outputs = []
+    for name in OUTPUT_OPTIONS:
+        value = getattr(args, name, None)
+        if isinstance(value, (str, Path)) and Path(value).exists():
+            outputs.append(Path(value))
+    if getattr(args, "command", None) == "align" and getattr(args, "matrix", None) is None:
+        matrix = Path(f"{args.output}-mat.npy")
+        if matrix.exists():
+            outputs.append(matrix)
+    return outputs
+
+
+def write_cli_sidecars(
+    args: Any, *, started: str | None = None, argv: Iterable[str] | None = None
+) -> list[Path]:
+    """Write the provenance sidecar of every output a finished command wrote.
+
+    The outputs are the options in :data:`OUTPUT_OPTIONS` that name an existing
+    file or directory (``align``'s default matrix path too). Returns the sidecars.
+    """
+    outputs = _cli_outputs(args)
+    if not outputs:
+        return []
+    record = cli_record(args, started=started, argv=argv)
+    return [write_sidecar(output, record) for output in outputs]
+
+
+# ------------------------------------------------------------------ the workflow
+
+#: Config keys copied into a workflow record's ``settings`` when present.
+_WORKFLOW_SETTINGS = (
+    "seed",
+    "languages",
+    "pair_measures",
+    "pair_tie_rule",
+    "pair_alpha",
+    "device",
+    "precision",
+)
+
+
+def _named(section: Any) -> dict[str, Any]:
+    """A Snakemake ``input``/``output``/``params``/``wildcards`` section as a dict."""
+    if section is None:
+        return {}
+    if hasattr(section, "items"):
+        try:
+            return dict(section.items())
+        except TypeError:
+            pass
+    return {k: v for k, v in vars(section).items() if not k.startswith("_")}
+
+
+def _paths(value: Any) -> list[str]:
+    if isinstance(value, (str, Path)):
+        return [str(value)]
+    if isinstance(value, (list, tuple)):
+        return [p for item in value for p in _paths(item)]
+    return []
+
+
+def _hash_inputs(inputs: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    hashed: dict[str, dict[str, str]] = {}
+    for name, value in inputs.items():
+        if name == "code":
+            continue  # the library files: the git commit and version say which
+        files = {p: file_sha256(p) for p in _paths(value) if Path(p).is_file()}
+        if files:
+            hashed[name] = files
+    return hashed
+
+
+def _workflow_models(config: Mapping[str, Any], inputs: Iterable[str]) -> dict[str, Any]:
+    """Fingerprints of the configured models whose name is a directory in an input path."""
+    models = config.get("models") or {}
+    parts = {part for path in inputs for part in Path(path).parts}
+    found = {}
+    for name, entry in models.items():
+        if name not in parts:
+            continue
+        entry = entry or {}
+        local = Path("models") / name
+        if local.is_dir():
+            found[name] = model_fingerprint(local)
+        elif isinstance(entry.get("source"), str):
+            found[name] = model_fingerprint(entry["source"], entry.get("revision"))
+        else:
+            found[name] = {"id": name, "weights": {}}
+    return found
+
+
+def _workflow_data(config: Mapping[str, Any], inputs: Iterable[str]) -> dict[str, Any]:
+    """sha256 of the pair benchmark files of the datasets named in the input paths."""
+    datasets = config.get("pair_datasets") or {}
+    parts = {part for path in inputs for part in Path(path).parts}
+    found = {}
+    for name in datasets:
+        if name not in parts:
+            continue
+        folder = Path("data/raw/pairs") / name
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
+            if path.is_file() and not path.name.endswith(".sha256"):
+                found[str(path)] = file_sha256(path)
+    return found
+
+
+def job_record(job: Any, *, started: str | None = None) -> dict[str, Any]:
+    """The provenance record of one workflow job (``job``: Snakemake's ``snakemake`` object).
+
+    Holds the rule and wildcards, the params, the configuration's settings and
+    its sha256, every input file's sha256 (the library code aside: the version
+    and git commit say which), the fingerprints of the models and the sha256 of
+    the pair benchmark files behind the inputs, and the sha256 of each output.
+    """
+    import json
+
+    config = dict(getattr(job, "config", None) or {})
+    inputs = _named(getattr(job, "input", None))
+    input_paths = [p for value in inputs.values() for p in _paths(value)]
+    outputs = {
+        name: {p: file_sha256(p) for p in _paths(value) if Path(p).is_file()}
+        for name, value in _named(getattr(job, "output", None)).items()
+        if name != "provenance"
+    }
+    settings = {key: config[key] for key in _WORKFLOW_SETTINGS if key in config}
+    canonical = json.dumps(_plain(config), sort_keys=True, ensure_ascii=False)
+    return collect(
+        rule=getattr(job, "rule", None),
+        wildcards=_named(getattr(job, "wildcards", None)),
+        params=_named(getattr(job, "params", None)),
+        settings=settings,
+        config_sha256=hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
+        models=_workflow_models(config, input_paths),
+        data=_workflow_data(config, input_paths),
+        inputs=_hash_inputs(inputs),
+        outputs=outputs,
+        started=started,
+        finished=now(),
+    )
+
+
+@contextmanager
+def job_provenance(job: Any) -> Iterator[None]:
+    """Around a workflow script's work: on success, write the job's provenance record.
+
+    The record goes to the job's ``provenance`` output (``output.provenance``);
+    a job without one writes nothing. On failure nothing is written, and
+    Snakemake removes the job's outputs, the record included.
+    """
+    started = now()
+    yield
+    target = _named(getattr(job, "output", None)).get("provenance")
+    if target:
+        write_json(target, job_record(job, started=started))
