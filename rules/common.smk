@@ -191,6 +191,12 @@ def trained_model_input(wc):
     return [model_dir(wc.model)] if model_is_trained(entry) else []
 
 
+def provenance_records(targets):
+    """The provenance records of the tables among ``targets`` (mgbias.layout)."""
+    records = (layout.provenance_record(str(path)) for path in targets)
+    return sorted({record for record in records if record is not None})
+
+
 def sources(*modules):
     """Files shipped in the package (e.g. word lists), as inputs relative to the
     working directory; ``modules`` are relative to src/mgbias."""

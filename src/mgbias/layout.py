@@ -1238,8 +1238,55 @@ _BIOS = [
 ]
 _OUTPUTS += _BIOS
 
+
+#: Where each table's provenance record goes: one per rule writing under results/tables.
+PROVENANCE_TABLES = "results/provenance/tables"
+
+
+def _provenance_outputs(outputs: list[Output]) -> list[Output]:
+    """The provenance record of every rule that writes a table (``results/tables/``)."""
+    rules = dict.fromkeys(
+        output.rule for output in outputs if output.template.startswith("results/tables/")
+    )
+    return [
+        Output(
+            f"{rule}_provenance",
+            f"{PROVENANCE_TABLES}/{rule}.json",
+            rule,
+            f"the provenance of `{rule}`'s table (mgbias.provenance): mgbias version and git "
+            "commit, the models' weights sha256, the pair data's sha256, every input's "
+            "sha256, the settings, the outputs' sha256, start and end time",
+            "JSON",
+        )
+        for rule in rules
+    ]
+
+
+_OUTPUTS += _provenance_outputs(_OUTPUTS)
+_OUTPUTS.append(
+    Output(
+        "provenance_summary",
+        "results/provenance/summary.csv",
+        "provenance_summary",
+        "one row per table of the run: its rule, mgbias version and commit, the models "
+        "with their weights sha256, the pair data's sha256, seed, device and the times "
+        "(the report's Provenance page)",
+        "mgbias.provenance:SUMMARY_COLUMNS",
+    )
+)
+
 #: Every output, by key.
 OUTPUTS: dict[str, Output] = {output.key: output for output in _OUTPUTS}
+
+
+def provenance_record(table: str) -> str | None:
+    """The provenance record of a concrete table path, or None if it is no table."""
+    output = matching_output(table)
+    if output is None or not output.template.startswith("results/tables/"):
+        return None
+    key = f"{output.rule}_provenance"
+    return OUTPUTS[key].template if key in OUTPUTS else None
+
 
 _RULE_FILE_OF_DATA = {"demo": "demo.smk", "raw": "download.smk", "mined": "mine.smk"}
 
@@ -1279,6 +1326,8 @@ def rule_file(pattern: str) -> str:
         return _RULE_FILE_OF_DATA[parts[1]]
     if parts[0] == "models":
         return "models.smk"
+    if parts[0] == "results" and len(parts) > 3 and parts[1:3] == ("provenance", "tables"):
+        return parts[3].split("_", 1)[0].split(".", 1)[0] + ".smk"
     if parts[0] == "results" and len(parts) > 2:
         if parts[1] in ("tables", "figures"):
             return parts[2].split("_", 1)[0].split(".", 1)[0] + ".smk"
@@ -1320,7 +1369,29 @@ def outputs_markdown() -> str:
         "| path | rule | rule file | holds | columns |",
         "|---|---|---|---|---|",
     ]
+    records_listed = False
     for output in _OUTPUTS:
+        if output.template.startswith(f"{PROVENANCE_TABLES}/"):
+            if records_listed:
+                continue
+            records_listed = True  # one row for the records of every table rule
+            output = Output(
+                output.key,
+                f"{PROVENANCE_TABLES}/{{rule}}.json",
+                "{rule}",
+                "the provenance record of a table, one per rule writing under "
+                "`results/tables/` (mgbias.provenance; see the fields below)",
+                "JSON",
+            )
+            cells = [
+                f"`{output.template}`",
+                "every table's rule",
+                "the table's rule file",
+                output.holds,
+                output.columns,
+            ]
+            lines.append("| " + " | ".join(cells) + " |")
+            continue
         cells = [
             f"`{output.template}`",
             ", ".join(f"`{rule}`" for rule in output.rules),

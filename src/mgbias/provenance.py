@@ -484,8 +484,8 @@ _WORKFLOW_SETTINGS = (
     "pair_measures",
     "pair_tie_rule",
     "pair_alpha",
-    "device",
-    "precision",
+    "scoring",
+    "mbe",
 )
 
 
@@ -602,3 +602,62 @@ def job_provenance(job: Any) -> Iterator[None]:
     target = _named(getattr(job, "output", None)).get("provenance")
     if target:
         write_json(target, job_record(job, started=started))
+
+
+#: Columns of the run's provenance summary (``results/provenance/summary.csv``).
+SUMMARY_COLUMNS = [
+    "rule",
+    "tables",
+    "mgbias_version",
+    "git_commit",
+    "git_dirty",
+    "models",
+    "weights_sha256",
+    "data",
+    "data_sha256",
+    "seed",
+    "device",
+    "config_sha256",
+    "started",
+    "finished",
+]
+
+
+def summary_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    """One row of the provenance summary from a workflow job's record.
+
+    Models and data are joined with ``; `` in a fixed order, each model as
+    ``name=id@revision`` and each weights file as ``name:file=sha256``.
+    """
+    git = (record.get("mgbias") or {}).get("git") or {}
+    models = record.get("models") or {}
+    params = record.get("params") or {}
+    settings = record.get("settings") or {}
+    scoring = settings.get("scoring") or {}
+    seed = params.get("seed", settings.get("seed"))
+    data = record.get("data") or {}
+    return {
+        "rule": record.get("rule"),
+        "tables": "; ".join(
+            sorted(p for files in (record.get("outputs") or {}).values() for p in files)
+        ),
+        "mgbias_version": (record.get("mgbias") or {}).get("version"),
+        "git_commit": git.get("commit", ""),
+        "git_dirty": git.get("dirty", ""),
+        "models": "; ".join(
+            f"{name}={model.get('id')}@{model.get('commit') or model.get('revision') or ''}"
+            for name, model in sorted(models.items())
+        ),
+        "weights_sha256": "; ".join(
+            f"{name}:{file}={digest}"
+            for name, model in sorted(models.items())
+            for file, digest in sorted((model.get("weights") or {}).items())
+        ),
+        "data": "; ".join(sorted(data)),
+        "data_sha256": "; ".join(data[path] for path in sorted(data)),
+        "seed": seed,
+        "device": scoring.get("device", ""),
+        "config_sha256": record.get("config_sha256"),
+        "started": record.get("started"),
+        "finished": record.get("finished"),
+    }
