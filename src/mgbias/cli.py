@@ -859,14 +859,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from mgbias import provenance
+    from mgbias.cli_provenance import write_cli_sidecars
+    from mgbias.provenance import now
 
     args = build_parser().parse_args(argv)
-    started = provenance.now()
+    started = now()
     try:
         status = args.run(args)
         if status == 0:  # a provenance sidecar beside every output the command wrote
-            provenance.write_cli_sidecars(args, started=started, argv=argv)
+            write_cli_sidecars(args, started=started, argv=argv)
         return status
     except (ValueError, OSError) as error:  # bad input: a message naming it, no traceback
         print(f"mgbias: {error}", file=sys.stderr)

@@ -1,7 +1,8 @@
 """Provenance: which code, model, data and settings produced an output, and when.
 
 Every output of the command line gets a JSON sidecar, ``<output>.provenance.json``
-(for a directory output, such as a fine-tuned model, ``<directory>/provenance.json``),
+(for a directory output, such as a fine-tuned model, ``<directory>/provenance.json``;
+:mod:`mgbias.cli_provenance`),
 and every table of the workflow a record, ``results/provenance/tables/<rule>.json``
 (:func:`job_provenance`). A record holds:
 
@@ -44,7 +45,6 @@ from mgbias.atomic import write_json
 
 __all__ = [
     "Provenance",
-    "cli_record",
     "collect",
     "file_sha256",
     "git_state",
@@ -54,7 +54,7 @@ __all__ = [
     "model_fingerprint",
     "now",
     "sidecar_path",
-    "write_cli_sidecars",
+    "summary_row",
     "write_sidecar",
 ]
 
@@ -331,150 +331,6 @@ class Provenance:
         return collect(**self.fields, **more, started=self.started, finished=self.finished or now())
 
 
-# ------------------------------------------------------------------ the command line
-
-#: Options of the commands that name an output file (or directory).
-OUTPUT_OPTIONS = ("output", "per_pair", "summary", "top", "matrix", "scores")
-#: Options that are not file inputs even when their value names an existing file.
-_NOT_INPUTS = {"model", "config", "schema", "cache_dir", "cache", "mirror", "templates"}
-#: Settings copied to the record's top level under the issue's names.
-_SETTINGS = {
-    "bias_type": "bias_type",
-    "lang": "language",
-    "measures": "measures",
-    "seed": "seed",
-    "tie_rule": "tie_rule",
-    "alpha": "alpha",
-    "batch_size": "batch_size",
-    "batchsize": "batch_size",
-    "device": "device",
-    "precision": "precision",
-    "dtype": "precision",
-    "revision": "revision",
-}
-
-
-def _file_values(value: Any) -> Iterator[Path]:
-    if isinstance(value, (str, Path)):
-        if Path(value).is_file():
-            yield Path(value)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _file_values(item)
-
-
-def _inputs(options: Mapping[str, Any]) -> dict[str, list[dict[str, str]]]:
-    inputs: dict[str, list[dict[str, str]]] = {}
-    for name, value in options.items():
-        if name in OUTPUT_OPTIONS or name in _NOT_INPUTS:
-            continue
-        files = [{"path": str(p), "sha256": file_sha256(p)} for p in _file_values(value)]
-        if files:
-            inputs[name] = files
-    return inputs
-
-
-def _device(requested: Any) -> str | None:
-    """The device a command ran on: ``auto`` resolved when torch is already imported."""
-    if requested in (None, "auto"):
-        torch = sys.modules.get("torch")
-        if torch is None:
-            return requested
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    return str(requested)
-
-
-def _score_data(options: Mapping[str, Any]) -> Path | None:
-    """The file ``mgbias score --data`` read: the path itself or a named dataset's download."""
-    data = options.get("data")
-    if data is None or Path(data).is_file():
-        return Path(data) if data is not None else None
-    from mgbias.named_pairs import resolve_pair_data
-
-    try:
-        return Path(
-            resolve_pair_data(
-                data,
-                lang=options.get("lang"),
-                config_path=options.get("config"),
-                cache_dir=options.get("cache_dir"),
-                mirror=options.get("mirror"),
-            )
-        )
-    except Exception:  # noqa: BLE001 - the record names the dataset even when it cannot hash it
-        return None
-
-
-def cli_record(
-    args: Any,
-    *,
-    started: str | None = None,
-    finished: str | None = None,
-    argv: Iterable[str] | None = None,
-) -> dict[str, Any]:
-    """The provenance record of one ``mgbias`` command, from its parsed arguments.
-
-    Holds the command line, every option (``arguments``), the settings under
-    their common names (bias type, language, measures, seed, tie rule, alpha,
-    batch size, device, precision), the model's fingerprint, and the sha256 of
-    every input file an option names (``inputs``; ``data`` for the pair data).
-    """
-    options = {k: v for k, v in vars(args).items() if k != "run" and not callable(v)}
-    command = ["mgbias", *argv] if argv is not None else ["mgbias", *sys.argv[1:]]
-    fields: dict[str, Any] = {
-        "command": " ".join(command),
-        "subcommand": options.get("command"),
-        "arguments": options,
-        "config": options.get("config"),
-        "started": started,
-        "finished": finished or now(),
-    }
-    for option, name in _SETTINGS.items():
-        if options.get(option) is not None:
-            fields[name] = options[option]
-    fields["device"] = _device(options.get("device"))
-    if isinstance(options.get("model"), (str, Path)):
-        fields["model"] = model_fingerprint(options["model"], options.get("revision"))
-    if options.get("command") == "score":
-        data = _score_data(options)
-        fields["data"] = {
-            "name": str(options.get("data")),
-            "path": str(data) if data else None,
-            "sha256": file_sha256(data) if data else None,
-        }
-        fields.setdefault("precision", "float32")
-    fields["inputs"] = _inputs(options)
-    return collect(**fields)
-
-
-def _cli_outputs(args: Any) -> list[Path]:
-    outputs = []
-    for name in OUTPUT_OPTIONS:
-        value = getattr(args, name, None)
-        if isinstance(value, (str, Path)) and Path(value).exists():
-            outputs.append(Path(value))
-    if getattr(args, "command", None) == "align" and getattr(args, "matrix", None) is None:
-        matrix = Path(f"{args.output}-mat.npy")
-        if matrix.exists():
-            outputs.append(matrix)
-    return outputs
-
-
-def write_cli_sidecars(
-    args: Any, *, started: str | None = None, argv: Iterable[str] | None = None
-) -> list[Path]:
-    """Write the provenance sidecar of every output a finished command wrote.
-
-    The outputs are the options in :data:`OUTPUT_OPTIONS` that name an existing
-    file or directory (``align``'s default matrix path too). Returns the sidecars.
-    """
-    outputs = _cli_outputs(args)
-    if not outputs:
-        return []
-    record = cli_record(args, started=started, argv=argv)
-    return [write_sidecar(output, record) for output in outputs]
-
-
 # ------------------------------------------------------------------ the workflow
 
 #: Config keys copied into a workflow record's ``settings`` when present.
@@ -540,14 +396,22 @@ def _workflow_models(config: Mapping[str, Any], inputs: Iterable[str]) -> dict[s
 
 
 def _workflow_data(config: Mapping[str, Any], inputs: Iterable[str]) -> dict[str, Any]:
-    """sha256 of the pair benchmark files of the datasets named in the input paths."""
-    datasets = config.get("pair_datasets") or {}
+    """sha256 of the downloaded data behind the inputs: the pair benchmark files of
+    the datasets, and the parallel corpora of the worlds and corpora, whose names
+    are directories of the input paths."""
     parts = {part for path in inputs for part in Path(path).parts}
+    folders = [
+        Path("data/raw/pairs") / name for name in config.get("pair_datasets") or {} if name in parts
+    ]
+    worlds = [world for world in config.get("worlds") or [] if world in parts]
+    for world in worlds:
+        folders += [
+            Path("data/raw") / world / corpus
+            for corpus in config.get("corpora") or {}
+            if corpus in parts
+        ]
     found = {}
-    for name in datasets:
-        if name not in parts:
-            continue
-        folder = Path("data/raw/pairs") / name
+    for folder in folders:
         for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
             if path.is_file() and not path.name.endswith(".sha256"):
                 found[str(path)] = file_sha256(path)
