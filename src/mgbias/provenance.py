@@ -291,15 +291,19 @@ def sidecar_path(output: str | Path) -> Path:
 def write_sidecar(output: str | Path, record: Mapping[str, Any]) -> Path:
     """Write ``record`` beside ``output`` (atomically, with the umask's mode); return its path.
 
-    A file output's record also gets ``output``: its path and sha256, which ties
-    the record to the bytes it describes.
+    The record also gets ``output``: its path and sha256 (for a directory, the
+    sha256 of each file in it), which ties the record to the bytes it describes.
     """
     output = Path(output)
     record = dict(record)
     if output.is_file():
         record["output"] = {"path": str(output), "sha256": file_sha256(output)}
     else:
-        record["output"] = {"path": str(output)}
+        files = sorted(p for p in output.rglob("*") if p.is_file() and p.name != DIRECTORY_RECORD)
+        record["output"] = {
+            "path": str(output),
+            "files": {p.relative_to(output).as_posix(): file_sha256(p) for p in files},
+        }
     target = sidecar_path(output)
     write_json(target, _plain(record))
     return target

@@ -213,3 +213,42 @@ def test_cli_output_mode_follows_the_umask(fixed_bert_dir, crows_csv, tmp_path):
         sidecar = tmp_path / f"scores-{mask:o}.csv.provenance.json"
         assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~mask
         assert stat.S_IMODE(sidecar.stat().st_mode) == 0o666 & ~mask
+
+
+def test_directory_and_file_outputs_of_the_data_and_finetune_commands(tmp_path, capsys):
+    """gendered-text writes a directory (record inside), mix-gendered-text a file
+    (sidecar beside), finetune a model directory (record inside, base model hashed)."""
+    from tinymlm import gendered_lines, save_tiny_mlm, write_lines
+
+    lines = gendered_lines("he", 12) + gendered_lines("she", 10)
+    corpus = write_lines(tmp_path / "news.txt", lines)
+    data = tmp_path / "data"
+    assert main(["gendered-text", "--text", str(corpus), "--output", str(data),
+                 "--n-dev", "2", "--seed", "4"]) == 0  # fmt: skip
+    record = json.loads((data / "provenance.json").read_text())
+    assert record["inputs"]["text"] == [
+        {"path": str(corpus), "sha256": hashlib.sha256(corpus.read_bytes()).hexdigest()}
+    ]
+    assert record["seed"] == 4 and "model" not in record
+    female = (data / "female.txt").read_bytes()
+    assert record["output"]["files"]["female.txt"] == hashlib.sha256(female).hexdigest()
+    assert "provenance.json" not in record["output"]["files"]
+
+    mix = tmp_path / "d_r.txt"
+    assert main(["mix-gendered-text", "--female", str(data / "female.txt"), "--male",
+                 str(data / "male.txt"), "--r", "0.5", "--output", str(mix)]) == 0  # fmt: skip
+    mixed = json.loads((tmp_path / "d_r.txt.provenance.json").read_text())
+    assert set(mixed["inputs"]) == {"female", "male"}
+    assert mixed["output"]["sha256"] == hashlib.sha256(mix.read_bytes()).hexdigest()
+
+    base = save_tiny_mlm(tmp_path / "base")
+    out = tmp_path / "model"
+    assert main(["finetune", "--model", str(base), "--text", str(mix), "--output", str(out),
+                 "--epochs", "1", "--devices", "1", "--threads", "1"]) == 0  # fmt: skip
+    tuned = json.loads((out / "provenance.json").read_text())
+    base_weights = hashlib.sha256((base / "model.safetensors").read_bytes()).hexdigest()
+    assert tuned["model"]["weights"] == {"model.safetensors": base_weights}
+    out_weights = hashlib.sha256((out / "model.safetensors").read_bytes()).hexdigest()
+    assert tuned["output"]["files"]["model.safetensors"] == out_weights
+    assert {"torch", "transformers"} <= set(tuned["libraries"])
+    capsys.readouterr()
