@@ -6,6 +6,7 @@ so that the command line's imports (the named datasets) are not their code input
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -19,7 +20,7 @@ __all__ = ["OUTPUT_OPTIONS", "cli_record", "write_cli_sidecars"]
 #: Options of the commands that name an output file (or directory).
 OUTPUT_OPTIONS = ("output", "per_pair", "summary", "top", "matrix", "scores")
 #: Options that are not file inputs even when their value names an existing file.
-_NOT_INPUTS = {"model", "config", "schema", "cache_dir", "cache", "mirror", "templates"}
+_NOT_INPUTS = {"model", "config", "schema", "cache_dir", "cache", "mirror"}
 #: Settings copied to the record's top level under the issue's names.
 _SETTINGS = {
     "bias_type": "bias_type",
@@ -105,7 +106,7 @@ def cli_record(
     options = {k: v for k, v in vars(args).items() if k != "run" and not callable(v)}
     command = ["mgbias", *argv] if argv is not None else ["mgbias", *sys.argv[1:]]
     fields: dict[str, Any] = {
-        "command": " ".join(command),
+        "command": shlex.join(str(part) for part in command),
         "subcommand": options.get("command"),
         "arguments": options,
         "config": options.get("config"),
@@ -118,6 +119,8 @@ def cli_record(
     fields["device"] = _device(options.get("device"))
     if isinstance(options.get("model"), (str, Path)):
         fields["model"] = model_fingerprint(options["model"], options.get("revision"))
+        # no --precision: the weights load in the dtype they are stored in (float32 if unnamed)
+        fields.setdefault("precision", fields["model"].get("dtype") or "float32")
     if options.get("command") == "score":
         data = _score_data(options)
         fields["data"] = {
@@ -125,7 +128,6 @@ def cli_record(
             "path": str(data) if data else None,
             "sha256": file_sha256(data) if data else None,
         }
-        fields.setdefault("precision", "float32")
     fields["inputs"] = _inputs(options)
     return collect(**fields)
 

@@ -1386,9 +1386,9 @@ PROVENANCE_FIELDS = [
     (
         "`model`",
         "sidecar",
-        "`id`, `revision` and `weights` (file name to sha256 of `model.safetensors`, "
-        "`pytorch_model.bin` or their shards); a hub id also `commit`, the cached "
-        "snapshot (never downloaded for the record)",
+        "`id`, `revision`, `dtype` (as `config.json` names it) and `weights` (file name "
+        "to sha256 of `model.safetensors`, `pytorch_model.bin` or their shards); a hub id "
+        "also `commit`, the cached snapshot (never downloaded for the record)",
     ),
     (
         "`data`",
@@ -1405,7 +1405,8 @@ PROVENANCE_FIELDS = [
         "`bias_type`, `language`, `measures`, `seed`, `tie_rule`, `alpha`, "
         "`batch_size`, `device`, `precision`, `revision`",
         "sidecar",
-        "the settings, where the command has them; `device` is the one used (`auto` resolved)",
+        "the settings, where the command has them; `device` is the one used (`auto` "
+        "resolved); `precision`, without such an option, the weights' stored `dtype`",
     ),
     (
         "`rule`, `wildcards`, `params`",

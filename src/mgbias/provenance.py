@@ -199,7 +199,8 @@ def model_fingerprint(model: str | Path, revision: str | None = None) -> dict[st
     Returns
     -------
     dict
-        ``id``, ``revision``, ``weights`` (file name -> sha256, of
+        ``id``, ``revision``, ``dtype`` (the weights' dtype config.json names),
+        ``weights`` (file name -> sha256, of
         ``model.safetensors``, ``pytorch_model.bin`` or their shards) and, for a
         hub id, ``commit`` (the snapshot the local cache holds). A hub model not
         in the local cache gets empty ``weights`` and a ``note``; nothing is
@@ -209,6 +210,7 @@ def model_fingerprint(model: str | Path, revision: str | None = None) -> dict[st
     directory = Path(model)
     if directory.is_dir():
         record["path"] = str(directory)
+        record["dtype"] = _stored_dtype(directory)
         record["weights"] = {p.name: file_sha256(p) for p in _weights_files(directory)}
         return record
     snapshot = _hub_snapshot(str(model), revision)
@@ -217,10 +219,25 @@ def model_fingerprint(model: str | Path, revision: str | None = None) -> dict[st
         record["note"] = "not in the local Hugging Face cache; weights not hashed"
         return record
     record["commit"] = snapshot.name
+    record["dtype"] = _stored_dtype(snapshot)
     record["weights"] = {
         p.name: _hub_blob_sha256(p) or file_sha256(p) for p in _weights_files(snapshot)
     }
     return record
+
+
+def _stored_dtype(directory: Path) -> str | None:
+    """The weights' dtype ``config.json`` names (``dtype``, formerly ``torch_dtype``)."""
+    import json
+
+    try:
+        config = json.loads((directory / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(config, dict):
+        return None
+    found = config.get("dtype") or config.get("torch_dtype")
+    return str(found) if found is not None else None
 
 
 def _hub_snapshot(repo_id: str, revision: str | None) -> Path | None:

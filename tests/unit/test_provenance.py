@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import stat
 import subprocess
 import sys
@@ -186,7 +187,7 @@ def test_score_output_gets_a_sidecar_with_model_data_and_settings(
     assert (record["alpha"], record["bias_type"], record["device"]) == (0.05, "gender", "cpu")
     assert record["measures"] == "aul,aula,cps,sss,sjsd,bsjsd"
     assert record["precision"] == "float32"
-    assert record["command"] == "mgbias " + " ".join(argv)
+    assert record["command"] == shlex.join(["mgbias", *argv])
     assert {"torch", "transformers"} <= set(record["libraries"])
     assert record["started"] <= record["finished"]
     assert record["mgbias"]["version"] == provenance.mgbias_version()
