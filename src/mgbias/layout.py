@@ -1420,9 +1420,10 @@ PROVENANCE_FIELDS = [
         "`pair_alpha`, `scoring` (batch size, device) and `mbe` sections",
     ),
     (
-        "`config_sha256`",
+        "`config_sha256`, `config_files`",
         "record",
-        "the sha256 of the whole configuration (canonical JSON)",
+        "the sha256 of the whole configuration (canonical JSON); the configuration files "
+        "of the run (`--configfile`) with their sha256",
     ),
     (
         "`models`",

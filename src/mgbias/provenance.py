@@ -366,6 +366,11 @@ _WORKFLOW_SETTINGS = (
 )
 
 
+#: The key under which the workflow adds its configuration files to the config it passes
+#: to the jobs (rules/common.smk); left out of ``config_sha256``.
+CONFIGFILES_KEY = "_configfiles"
+
+
 def _named(section: Any) -> dict[str, Any]:
     """A Snakemake ``input``/``output``/``params``/``wildcards`` section as a dict."""
     if section is None:
@@ -443,13 +448,15 @@ def job_record(job: Any, *, started: str | None = None) -> dict[str, Any]:
     """The provenance record of one workflow job (``job``: Snakemake's ``snakemake`` object).
 
     Holds the rule and wildcards, the params, the configuration's settings and
-    its sha256, every input file's sha256 (the library code aside: the version
+    its sha256, the configuration files with their sha256 (named by the workflow
+    under :data:`CONFIGFILES_KEY`), every input file's sha256 (the library code aside: the version
     and git commit say which), the fingerprints of the models and the sha256 of
     the pair benchmark files behind the inputs, and the sha256 of each output.
     """
     import json
 
     config = dict(getattr(job, "config", None) or {})
+    config_files = [str(p) for p in config.pop(CONFIGFILES_KEY, None) or []]
     inputs = _named(getattr(job, "input", None))
     input_paths = [p for value in inputs.values() for p in _paths(value)]
     outputs = {
@@ -465,6 +472,7 @@ def job_record(job: Any, *, started: str | None = None) -> dict[str, Any]:
         params=_named(getattr(job, "params", None)),
         settings=settings,
         config_sha256=hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
+        config_files={p: file_sha256(p) if Path(p).is_file() else None for p in config_files},
         models=_workflow_models(config, input_paths),
         data=_workflow_data(config, input_paths),
         inputs=_hash_inputs(inputs),
@@ -503,6 +511,7 @@ SUMMARY_COLUMNS = [
     "seed",
     "device",
     "config_sha256",
+    "config_files",
     "started",
     "finished",
 ]
@@ -543,6 +552,7 @@ def summary_row(record: Mapping[str, Any]) -> dict[str, Any]:
         "seed": seed,
         "device": scoring.get("device", ""),
         "config_sha256": record.get("config_sha256"),
+        "config_files": "; ".join(sorted(record.get("config_files") or {})),
         "started": record.get("started"),
         "finished": record.get("finished"),
     }

@@ -60,6 +60,8 @@ def test_pair_table_records_hold_the_models_weights_and_the_pair_data(tiny_run):
     assert record["data"][data_path] == sha256(tiny_run / data_path)
     assert record["settings"]["pair_tie_rule"] and record["settings"]["pair_alpha"]
     assert record["settings"]["scoring"]["device"] == "auto"
+    config = tiny_run / "tests/configs/tiny.yaml"
+    assert record["config_files"] == {"tests/configs/tiny.yaml": sha256(config)}
     inputs = record["inputs"]["results"]
     assert inputs and all(digest == sha256(tiny_run / p) for p, digest in inputs.items())
     mbe = record_of(tiny_run, tiny_run / "results/tables/mbe_scores.csv")
