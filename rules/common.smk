@@ -54,7 +54,10 @@ PAIR_DATASETS = list(config["pair_datasets"])
 out = layout.template  # a rule's output path: the one template of mgbias.layout
 # the configuration files of the run, for the tables' provenance records (in the config,
 # not a param: a run copied or pulled under another path reruns nothing)
-config[CONFIGFILES_KEY] = [str(path) for path in workflow.configfiles]
+config[CONFIGFILES_KEY] = [
+    os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
+    for path in workflow.configfiles
+]
 
 
 def alternatives(names, none="no-such-name"):
