@@ -123,7 +123,7 @@ def git_state() -> dict[str, Any] | None:
             return None  # mgbias lies inside some other repository (a virtual environment)
         commit = _git(root, "rev-parse", "HEAD")
         status = _git(root, "status", "--porcelain", "--untracked-files=no")
-    except OSError:
+    except (OSError, subprocess.SubprocessError):  # no git, or a hung one
         return None
     if commit is None:
         return None
