@@ -89,4 +89,4 @@ lock:
 	mv requirements.lock.new requirements.lock
 
 clean-results:
-	rm -rf data/demo data/raw data/mined models/demo-* results/score results/mbe results/pairs results/tables results/figures logs
+	rm -rf data/demo data/raw data/mined models/demo-* results/score results/mbe results/pairs results/tables results/figures results/provenance logs

@@ -18,6 +18,8 @@
 #   models/**                                 rules/models.smk
 #   results/<family>/**                       rules/<family>.smk
 #   results/{tables,figures}/<family>_*       rules/<family>.smk
+#   results/provenance/tables/<family>_*      rules/<family>.smk (each table's record)
+#   results/provenance/summary.csv            rules/provenance.smk
 #   logs/<rule>/**                            the rule's log
 #
 # Every path template is defined once, in src/mgbias/layout.py; docs/outputs.md
@@ -47,6 +49,7 @@ include: "rules/kaneko2023.smk"
 include: "rules/zhao2020.smk"
 include: "rules/basta2020.smk"
 include: "rules/bios.smk"
+include: "rules/provenance.smk"
 
 
 rule all:
@@ -63,3 +66,4 @@ rule all:
         zhao2020_targets(),
         basta2020_targets(),
         bios_targets(),
+        out("provenance_summary"),

@@ -85,6 +85,7 @@ rule basta2020_results:
         code=script_code("basta2020_tables.py"),
     output:
         results=out("basta2020_results"),
+        provenance=out("basta2020_results_provenance"),
     log:
         "logs/basta2020_results.log",
     conda:
@@ -108,6 +109,7 @@ rule basta2020_table1:
             subcategory="Table 1",
         ),
         markdown=out("basta2020_table1_markdown"),
+        provenance=out("basta2020_table1_provenance"),
     log:
         "logs/basta2020_table1.log",
     conda:
@@ -130,6 +132,7 @@ rule basta2020_tables2to5:
             category=BASTA2020_PAPER,
             subcategory="Tables 2-5",
         ),
+        provenance=out("basta2020_tables2to5_provenance"),
     log:
         "logs/basta2020_tables2to5.log",
     conda:
@@ -244,6 +247,7 @@ rule basta2020_table6:
             subcategory="Table 6",
         ),
         markdown=out("basta2020_table6_markdown"),
+        provenance=out("basta2020_table6_provenance"),
     log:
         "logs/basta2020_table6.log",
     conda:
@@ -266,6 +270,7 @@ rule basta2020_table7:
             subcategory="Table 7",
         ),
         markdown=out("basta2020_table7_markdown"),
+        provenance=out("basta2020_table7_provenance"),
     log:
         "logs/basta2020_table7.log",
     conda:

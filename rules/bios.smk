@@ -81,6 +81,7 @@ rule bios_table5:
             out("bios_table5"), caption="../report/bios_table5.rst", category="Bios"
         ),
         markdown=out("bios_table5_markdown"),
+        provenance=out("bios_table5_provenance"),
     log:
         "logs/bios_table5.log",
     conda:
@@ -100,6 +101,7 @@ rule bios_counts:
         table=report(
             out("bios_counts"), caption="../report/bios_counts.rst", category="Bios"
         ),
+        provenance=out("bios_counts_provenance"),
     log:
         "logs/bios_counts.log",
     conda:
@@ -202,6 +204,7 @@ rule bios_monolingual:
             subcategory="Tables 6 and 14: the occupation classifier",
         ),
         markdown=out("bios_monolingual_markdown"),
+        provenance=out("bios_monolingual_provenance"),
     log:
         "logs/bios_monolingual.log",
     conda:
@@ -263,6 +266,7 @@ rule bios_transfer:
             subcategory="Tables 7-9 and 15-18: transfer of the occupation classifier",
         ),
         markdown=out("bios_transfer_markdown"),
+        provenance=out("bios_transfer_provenance"),
     log:
         "logs/bios_transfer.log",
     conda:
@@ -287,6 +291,7 @@ rule bios_table10:
             subcategory="Tables 10 and 11: the classifier on a frozen multilingual encoder",
         ),
         markdown=out("bios_table10_markdown"),
+        provenance=out("bios_table10_provenance"),
     log:
         "logs/bios_table10.log",
     conda:
@@ -309,6 +314,7 @@ rule bios_table11:
             subcategory="Tables 10 and 11: the classifier on a frozen multilingual encoder",
         ),
         markdown=out("bios_table11_markdown"),
+        provenance=out("bios_table11_provenance"),
     log:
         "logs/bios_table11.log",
     conda:

@@ -8,6 +8,7 @@ from mgbias.corpora.opus import opus_pair
 from mgbias import layout
 from mgbias.demo.world import MONOLINGUAL_YEAR, OPUS_CORPORA
 from mgbias.languages import PIVOT
+from mgbias.provenance import CONFIGFILES_KEY
 from mgbias.seeds import derive_seed
 from mgbias.workflow import (
     allows_untrained_head,
@@ -65,6 +66,12 @@ MBE_PAPER = "Kaneko et al. 2022 (MBE)"
 SJSD_PAPER = "Steinborn et al. 2022 (S_JSD)"
 PAIR_DATASETS = list(config["pair_datasets"])
 out = layout.template  # a rule's output path: the one template of mgbias.layout
+# the configuration files of the run, for the tables' provenance records (in the config,
+# not a param: a run copied or pulled under another path reruns nothing)
+config[CONFIGFILES_KEY] = [
+    os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
+    for path in workflow.configfiles
+]
 
 
 def alternatives(names, none="no-such-name"):
@@ -219,6 +226,12 @@ def trained_model_input(wc):
     """The model directory when the workflow trains the model, else nothing."""
     entry = config["models"][wc.model]
     return [model_dir(wc.model)] if model_is_trained(entry) else []
+
+
+def provenance_records(targets):
+    """The provenance records of the tables among ``targets`` (mgbias.layout)."""
+    records = (layout.provenance_record(str(path)) for path in targets)
+    return sorted({record for record in records if record is not None})
 
 
 def sources(*modules):

@@ -65,6 +65,7 @@ rule kaneko2023_table1:
         markdown=out("kaneko2023_table1_markdown"),
         scores=out("kaneko2023_scores"),
         orientation=out("kaneko2023_orientation"),
+        provenance=out("kaneko2023_table1_provenance"),
     log:
         "logs/kaneko2023_table1.log",
     conda:
@@ -98,6 +99,7 @@ rule kaneko2023_mined:
             subcategory="Training data",
         ),
         markdown=out("kaneko2023_mined_markdown"),
+        provenance=out("kaneko2023_mined_provenance"),
     log:
         "logs/kaneko2023_mined.log",
     conda:
@@ -119,6 +121,7 @@ rule kaneko2023_figure2:
             category=KANEKO2023_PAPER,
             subcategory="Figure 2",
         ),
+        provenance=out("kaneko2023_figure2_provenance"),
     log:
         "logs/kaneko2023_figure2.log",
     conda:
@@ -139,6 +142,7 @@ use rule kaneko2023_figure2 as kaneko2023_figure3 with:
             category=KANEKO2023_PAPER,
             subcategory="Figure 3",
         ),
+        provenance=out("kaneko2023_figure3_provenance"),
     log:
         "logs/kaneko2023_figure3.log",
     params:

@@ -33,6 +33,7 @@ rule mbe_scores:
             subcategory="Table 2",
         ),
         markdown=out("mbe_scores_markdown"),
+        provenance=out("mbe_scores_provenance"),
     log:
         "logs/mbe_scores.log",
     conda:
@@ -96,6 +97,7 @@ rule mbe_table3_models:
             category=MBE_PAPER,
             subcategory="Table 3",
         ),
+        provenance=out("mbe_table3_models_provenance"),
     log:
         "logs/mbe_table3_models.log",
     conda:
@@ -116,6 +118,7 @@ rule mbe_table3:
             subcategory="Table 3",
         ),
         markdown=out("mbe_table3_markdown"),
+        provenance=out("mbe_table3_provenance"),
     log:
         "logs/mbe_table3.log",
     conda:
@@ -163,6 +166,7 @@ rule mbe_figure2:
             category=MBE_PAPER,
             subcategory="Figure 2",
         ),
+        provenance=out("mbe_figure2_provenance"),
     log:
         "logs/mbe_figure2.log",
     conda:
@@ -209,6 +213,7 @@ rule mbe_translations:
             subcategory="Tables 4-5",
         ),
         markdown=out("mbe_translations_markdown"),
+        provenance=out("mbe_translations_provenance"),
     log:
         "logs/mbe_translations.log",
     conda:

@@ -37,6 +37,7 @@ rule mine_counts:
             subcategory="Table 1",
         ),
         markdown=out("mine_counts_markdown"),
+        provenance=out("mine_counts_provenance"),
     log:
         "logs/mine_counts.log",
     conda:

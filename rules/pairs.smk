@@ -41,6 +41,7 @@ rule pairs_scores:
             subcategory="All pair measures",
         ),
         markdown=out("pairs_scores_markdown"),
+        provenance=out("pairs_scores_provenance"),
     log:
         "logs/pairs_scores.log",
     conda:
@@ -60,6 +61,7 @@ use rule pairs_scores as pairs_by_model with:
             subcategory="All pair measures",
         ),
         markdown=out("pairs_by_model_markdown"),
+        provenance=out("pairs_by_model_provenance"),
     log:
         "logs/pairs_by_model.log",
     params:
@@ -78,6 +80,7 @@ rule pairs_steinborn_table2:
             subcategory="Table 2",
         ),
         markdown=out("pairs_steinborn_table2_markdown"),
+        provenance=out("pairs_steinborn_table2_provenance"),
     log:
         "logs/pairs_steinborn_table2.log",
     conda:
@@ -98,6 +101,7 @@ use rule pairs_steinborn_table2 as pairs_steinborn_table3 with:
             subcategory="Table 3",
         ),
         markdown=out("pairs_steinborn_table3_markdown"),
+        provenance=out("pairs_steinborn_table3_provenance"),
     log:
         "logs/pairs_steinborn_table3.log",
     params:

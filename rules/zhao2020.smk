@@ -41,6 +41,7 @@ rule zhao2020_inbias_original:
             subcategory="inBias",
         ),
         markdown=out("zhao2020_inbias_original_markdown"),
+        provenance=out("zhao2020_inbias_original_provenance"),
     log:
         "logs/zhao2020_inbias_original.log",
     conda:
@@ -112,6 +113,7 @@ rule zhao2020_grid:
             category=ZHAO2020_PAPER,
             subcategory="Tables 1-4, 12, 13: every cell",
         ),
+        provenance=out("zhao2020_grid_provenance"),
     log:
         "logs/zhao2020_grid.log",
     conda:
@@ -138,6 +140,7 @@ rule zhao2020_table1:
             subcategory="Table 1: inBias and alignment",
         ),
         markdown=out("zhao2020_table1_markdown"),
+        provenance=out("zhao2020_table1_provenance"),
     log:
         "logs/zhao2020_table1.log",
     conda:
@@ -157,6 +160,7 @@ use rule zhao2020_table1 as zhao2020_table2 with:
             subcategory="Table 2: BLI",
         ),
         markdown=out("zhao2020_table2_markdown"),
+        provenance=out("zhao2020_table2_provenance"),
     log:
         "logs/zhao2020_table2.log",
     params:
@@ -172,6 +176,7 @@ use rule zhao2020_table1 as zhao2020_table3 with:
             subcategory="Table 3: inBias with ENDEB",
         ),
         markdown=out("zhao2020_table3_markdown"),
+        provenance=out("zhao2020_table3_provenance"),
     log:
         "logs/zhao2020_table3.log",
     params:
@@ -187,6 +192,7 @@ use rule zhao2020_table1 as zhao2020_table4 with:
             subcategory="Table 4: BLI with ENDEB",
         ),
         markdown=out("zhao2020_table4_markdown"),
+        provenance=out("zhao2020_table4_provenance"),
     log:
         "logs/zhao2020_table4.log",
     params:
@@ -202,6 +208,7 @@ use rule zhao2020_table1 as zhao2020_table12 with:
             subcategory="Table 12: EN inBias by category",
         ),
         markdown=out("zhao2020_table12_markdown"),
+        provenance=out("zhao2020_table12_provenance"),
     log:
         "logs/zhao2020_table12.log",
     params:
@@ -217,6 +224,7 @@ use rule zhao2020_table1 as zhao2020_table13 with:
             subcategory="Table 13: ENDEB inBias by category",
         ),
         markdown=out("zhao2020_table13_markdown"),
+        provenance=out("zhao2020_table13_provenance"),
     log:
         "logs/zhao2020_table13.log",
     params:
@@ -244,6 +252,7 @@ rule zhao2020_figure1:
             subcategory="Figure 1: gender-direction projections",
         ),
         data=out("zhao2020_figure1_data"),
+        provenance=out("zhao2020_figure1_provenance"),
     log:
         "logs/zhao2020_figure1.log",
     conda:

@@ -22,6 +22,7 @@ log : the job's log
 import pandas as pd
 
 from mgbias.atomic import read_json, write_text
+from mgbias.provenance import job_provenance
 from mgbias.report.basta2020 import (
     layer_figure,
     long_table,
@@ -44,7 +45,7 @@ from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     part = smk.params.part
     if part == "long_table":
         frame = long_table(smk.params.jobs, [pd.read_csv(p) for p in smk.input.tables])

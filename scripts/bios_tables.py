@@ -34,6 +34,7 @@ from mgbias.bios.tables import (
     transfer_rows,
     write_csv,
 )
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
@@ -46,7 +47,7 @@ def run_result(path: str) -> dict:
     return {**data["experiment"], "runs": len(data["runs"]), **data["metrics"]}
 
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     if smk.params.part == "monolingual":
         rows = monolingual_rows([run_result(path) for path in smk.input.results])
         write_csv(smk.output.table, rows, MONOLINGUAL_COLUMNS)

@@ -22,13 +22,14 @@ output.figure : PNG
 import pandas as pd
 
 from mgbias.atomic import read_json
+from mgbias.provenance import job_provenance
 from mgbias.report.kaneko2023_figures import figure2, figure2_frame, figure3, figure3_frame
 from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     if smk.params.figure == 2:
         summaries = [read_json(path) for path in smk.input.probes]
         frame = figure2_frame(smk.params.runs, summaries)

@@ -7,12 +7,13 @@ output.csv, output.markdown
 
 from mgbias.atomic import read_json
 from mgbias.finetune.gendered_text import counts_frame
+from mgbias.provenance import job_provenance
 from mgbias.report.tables import markdown, write_table
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     frame = counts_frame([read_json(path) for path in smk.input.counts], ["source", "lang"])
     text = "\n".join(
         [

@@ -36,13 +36,14 @@ output.orientation : CSV, one row per run
 """
 
 from mgbias.meta_evaluation import collect_scores, table1
+from mgbias.provenance import job_provenance
 from mgbias.report.kaneko2023 import table1_markdown
 from mgbias.report.tables import write_csv, write_table
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     scores, orientation = collect_scores(
         smk.params.runs,
         per_pair=list(smk.input.per_pair),

@@ -8,13 +8,14 @@ import pandas as pd
 
 from mgbias.atomic import read_json
 from mgbias.preservation import PRESERVATION_COLUMNS, preservation_rows
+from mgbias.provenance import job_provenance
 from mgbias.report.figures import preservation_figure
 from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]):
+with job_log(smk.log[0]), job_provenance(smk):
     rows = [row for path in smk.input.results for row in preservation_rows(read_json(path))]
     frame = pd.DataFrame(rows, columns=PRESERVATION_COLUMNS)
     frame = frame.sort_values(["world", "corpus", "lang", "gender"], ignore_index=True)

@@ -9,12 +9,13 @@ paper's layout. Fewer than 3 models give NaN correlations with a warning in the 
 import pandas as pd
 
 from mgbias.mbe_meta import table3, table3_markdown
+from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_table
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]):
+with job_log(smk.log[0]), job_provenance(smk):
     models = pd.read_csv(smk.input.models)
     table = table3(
         models, alpha=smk.params.alpha, original=smk.params.original

@@ -6,10 +6,11 @@ the columns of :data:`mgbias.mbe_meta.MODEL_COLUMNS`.
 
 from mgbias.atomic import read_json
 from mgbias.mbe_meta import model_table
+from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]):
+with job_log(smk.log[0]), job_provenance(smk):
     write_csv(model_table(read_json(path) for path in smk.input.results), smk.output[0])

@@ -11,12 +11,13 @@ import pandas as pd
 
 from mgbias.atomic import read_json
 from mgbias.mbe_translations import translations_markdown, translations_table
+from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_table
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]):
+with job_log(smk.log[0]), job_provenance(smk):
     records = []
     for job, path in zip(smk.params.jobs, smk.input.measures, strict=True):
         measures = pd.read_csv(path).set_index("measure")

@@ -1,6 +1,7 @@
 """All pair measures in one long table (``table: scores``), or as measures x
 models (``table: by_model``)."""
 
+from mgbias.provenance import job_provenance
 from mgbias.report.pair_tables import (
     measures_by_model,
     measures_by_model_markdown,
@@ -12,7 +13,7 @@ from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     scores = read_pair_scores(smk.input.results)
     if smk.params.table == "scores":
         write_table(scores, pair_scores_markdown(scores), smk.output.csv, smk.output.markdown)

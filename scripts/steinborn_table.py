@@ -2,13 +2,14 @@
 
 import pandas as pd
 
+from mgbias.provenance import job_provenance
 from mgbias.report.pair_tables import STEINBORN_TABLES
 from mgbias.report.tables import write_table
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     scores = pd.read_csv(smk.input.table)
     build, render = STEINBORN_TABLES[smk.params.number]
     table = build(scores, smk.params.dataset)

@@ -27,6 +27,7 @@ from mgbias.embeddings.mibs import read_seed_pairs, seed_file_name
 from mgbias.embeddings.projection import figure1_projections, most_biased_pairs
 from mgbias.embeddings.steps import read_inbias_scores
 from mgbias.embeddings.vectors import Vectors, read_vectors
+from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_csv
 from mgbias.report.zhao2020_figures import figure1
 from mgbias.runlog import job_log
@@ -40,7 +41,7 @@ def keep_words(vectors: Vectors, words: set[str]) -> Vectors:
     return Vectors(kept, vectors.rows(kept), vectors.source)
 
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     inputs = dict(smk.input.items())
     if "seeds" in inputs:
         seeds = read_seed_pairs(inputs["seeds"])

@@ -18,6 +18,7 @@ output.table : CSV
 """
 
 from mgbias.atomic import read_json
+from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_csv
 from mgbias.report.zhao2020 import grid_table
 from mgbias.runlog import job_log
@@ -31,7 +32,7 @@ def keyed(keys, paths):
     return {tuple(key): read_json(path) for key, path in zip(keys, paths, strict=True)}
 
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     original = keyed(smk.params.original_keys, list(smk.input.original))
     inbias = keyed(smk.params.inbias_keys, list(smk.input.inbias))
     bli = keyed(smk.params.bli_keys, list(smk.input.bli))

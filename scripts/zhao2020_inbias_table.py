@@ -12,13 +12,14 @@ output.markdown : the same, languages by worlds.
 """
 
 from mgbias.atomic import read_json
+from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_table
 from mgbias.report.zhao2020 import inbias_markdown, inbias_table
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     keys = [(world, lang) for world in smk.params.worlds for lang in smk.params.languages]
     if len(keys) != len(smk.input.results):
         raise ValueError(f"{len(smk.input.results)} inBias results for {len(keys)} spaces")

@@ -13,13 +13,14 @@ output.markdown : the same in the paper's layout, per world.
 
 import pandas as pd
 
+from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_table
 from mgbias.report.zhao2020_tables import TABLES, table_markdown
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     name = smk.params.table
     table = TABLES[name][0](pd.read_csv(smk.input.grid))
     text = table_markdown(name, table)

@@ -10,6 +10,11 @@ One module for every output the library writes in place:
 
 Temporary files and directories live beside their destination (so the final
 ``os.replace`` is atomic) under hidden names starting with ``.<name>.``.
+
+Every output gets the mode ``open()`` would give it: files ``0o666`` and
+directories ``0o777`` less the process umask (``0o644``/``0o755`` under umask
+``022``, ``0o600``/``0o700`` under ``077``), although ``tempfile`` creates them
+private (``0o600``/``0o700``). See :func:`file_mode` and :func:`current_umask`.
 """
 
 from __future__ import annotations
@@ -20,9 +25,43 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+_UMASK_LOCK = threading.Lock()
+
+
+def current_umask() -> int:
+    """The process umask, read without changing it where the system allows.
+
+    On Linux it is read from ``/proc/self/status`` (``Umask:``), which leaves the
+    process-wide umask untouched. Elsewhere it is read by setting and restoring it
+    (``os.umask``) under a lock, so concurrent calls from this module do not race
+    each other.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+def file_mode() -> int:
+    """The mode ``open()`` gives a new file: ``0o666`` less the umask."""
+    return 0o666 & ~current_umask()
+
+
+def directory_mode() -> int:
+    """The mode ``mkdir`` gives a new directory: ``0o777`` less the umask."""
+    return 0o777 & ~current_umask()
 
 
 def _partial_prefix(path: Path) -> str:
@@ -37,6 +76,8 @@ def atomic_paths(*paths: str | Path, suffix: str = "") -> Iterator[tuple[Path, .
     renamed onto their destinations, in the order given, so a file that must
     appear last (a checksum sidecar, say) is listed last. On any exception
     every temporary file is removed and every destination is left as it was.
+    Each file gets the mode ``open()`` would give it (``0o666`` less the umask;
+    ``mkstemp`` creates it ``0o600``).
 
     The renames are atomic one by one, not together: a process killed between
     two of them leaves the earlier destinations new and the later ones old. A
@@ -71,6 +112,9 @@ def atomic_paths(*paths: str | Path, suffix: str = "") -> Iterator[tuple[Path, .
             os.close(handle)
             temps.append(Path(tmp))
         yield tuple(temps)
+        mode = file_mode()
+        for tmp in temps:
+            os.chmod(tmp, mode)
         for tmp, target in zip(temps, targets, strict=True):
             os.replace(tmp, target)
     finally:
@@ -96,12 +140,13 @@ def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
 def atomic_directory(path: str | Path) -> Iterator[Path]:
     """Yield a fresh temporary directory beside ``path``; rename it to ``path`` on success.
 
-    The block fills the directory. On success its permissions are normalised
-    (directories ``0o755``, files ``0o644``; ``tempfile.mkdtemp`` creates ``0o700``)
-    and it replaces ``path``: an existing ``path`` is first moved aside to a hidden
-    sibling (``.<name>.*.old``), which is removed once the new directory is in
-    place, or moved back if the rename fails. On any exception the temporary
-    directory (``.<name>.*.tmp``) is removed and ``path`` is left as it was.
+    The block fills the directory. On success its permissions are normalised to
+    what ``mkdir`` and ``open()`` would give (directories ``0o777``, files ``0o666``,
+    less the umask; ``tempfile.mkdtemp`` creates ``0o700``) and it replaces
+    ``path``: an existing ``path`` is first moved aside to a hidden sibling
+    (``.<name>.*.old``), which is removed once the new directory is in place,
+    or moved back if the rename fails. On any exception the temporary directory
+    (``.<name>.*.tmp``) is removed and ``path`` is left as it was.
 
     Parameters
     ----------
@@ -119,9 +164,11 @@ def atomic_directory(path: str | Path) -> Iterator[Path]:
     retired: Path | None = None
     try:
         yield tmp
-        os.chmod(tmp, 0o755)
+        dir_mode, plain_mode = directory_mode(), file_mode()
+        os.chmod(tmp, dir_mode)
         for written in tmp.rglob("*"):
-            os.chmod(written, 0o755 if written.is_dir() else 0o644)
+            if not written.is_symlink():
+                os.chmod(written, dir_mode if written.is_dir() else plain_mode)
         if out_dir.exists():
             retired = Path(
                 tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".old", dir=out_dir.parent)

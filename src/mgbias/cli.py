@@ -1468,14 +1468,21 @@ def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
 
 
 def main(argv: list[str] | None = None) -> int:
+    from mgbias.cli_provenance import write_cli_sidecars
+    from mgbias.provenance import now
+
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # --help, --version, or a bad option (argparse printed why)
         return exit_.code if isinstance(exit_.code, int) else 2
+    started = now()
     try:
         _preflight(parser, args)
-        return args.run(args)
+        status = args.run(args)
+        if status == 0:  # a provenance sidecar beside every output the command wrote
+            write_cli_sidecars(args, started=started, argv=argv)
+        return status
     except (ValueError, OSError) as error:  # bad input: a message naming it, no traceback
         print(f"mgbias: {error}", file=sys.stderr)
         return 2

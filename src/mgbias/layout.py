@@ -1241,8 +1241,55 @@ _BIOS = [
 ]
 _OUTPUTS += _BIOS
 
+
+#: Where each table's provenance record goes: one per rule writing under results/tables.
+PROVENANCE_TABLES = "results/provenance/tables"
+
+
+def _provenance_outputs(outputs: list[Output]) -> list[Output]:
+    """The provenance record of every rule that writes a table (``results/tables/``)."""
+    rules = dict.fromkeys(
+        output.rule for output in outputs if output.template.startswith("results/tables/")
+    )
+    return [
+        Output(
+            f"{rule}_provenance",
+            f"{PROVENANCE_TABLES}/{rule}.json",
+            rule,
+            f"the provenance of `{rule}`'s table (mgbias.provenance): mgbias version and git "
+            "commit, the models' weights sha256, the pair data's sha256, every input's "
+            "sha256, the settings, the outputs' sha256, start and end time",
+            "JSON",
+        )
+        for rule in rules
+    ]
+
+
+_OUTPUTS += _provenance_outputs(_OUTPUTS)
+_OUTPUTS.append(
+    Output(
+        "provenance_summary",
+        "results/provenance/summary.csv",
+        "provenance_summary",
+        "one row per table of the run: its rule, mgbias version and commit, the models "
+        "with their weights sha256, the pair data's sha256, seed, device and the times "
+        "(the report's Provenance page)",
+        "mgbias.provenance:SUMMARY_COLUMNS",
+    )
+)
+
 #: Every output, by key.
 OUTPUTS: dict[str, Output] = {output.key: output for output in _OUTPUTS}
+
+
+def provenance_record(table: str) -> str | None:
+    """The provenance record of a concrete table path, or None if it is no table."""
+    output = matching_output(table)
+    if output is None or not output.template.startswith("results/tables/"):
+        return None
+    key = f"{output.rule}_provenance"
+    return OUTPUTS[key].template if key in OUTPUTS else None
+
 
 _RULE_FILE_OF_DATA = {"demo": "demo.smk", "raw": "download.smk", "mined": "mine.smk"}
 
@@ -1282,6 +1329,8 @@ def rule_file(pattern: str) -> str:
         return _RULE_FILE_OF_DATA[parts[1]]
     if parts[0] == "models":
         return "models.smk"
+    if parts[0] == "results" and len(parts) > 3 and parts[1:3] == ("provenance", "tables"):
+        return parts[3].split("_", 1)[0].split(".", 1)[0] + ".smk"
     if parts[0] == "results" and len(parts) > 2:
         if parts[1] in ("tables", "figures"):
             return parts[2].split("_", 1)[0].split(".", 1)[0] + ".smk"
@@ -1301,6 +1350,130 @@ def matching_output(concrete: str) -> Output | None:
         if re.fullmatch(regex, concrete):
             matches.append(output)
     return max(matches, key=lambda o: len(re.sub(r"{\w+}", "", o.template)), default=None)
+
+
+#: The fields of a provenance record and a sidecar (docs/outputs.md): name, where, what.
+PROVENANCE_FIELDS = [
+    (
+        "`mgbias.version`",
+        "both",
+        "the mgbias version (installed metadata, else the source tree's `pyproject.toml`)",
+    ),
+    (
+        "`mgbias.git`",
+        "both",
+        "`commit` and `dirty` (tracked files changed) of the source tree, or null "
+        "outside a git checkout",
+    ),
+    (
+        "`python`, `libraries`",
+        "both",
+        "the Python version; the versions of torch, transformers, numpy, pandas, "
+        "scipy, ... that the process had imported (none is imported for the record)",
+    ),
+    (
+        "`started`, `finished`",
+        "both",
+        "when the job or command started and ended, ISO 8601 in UTC (`2026-01-31T12:00:00Z`)",
+    ),
+    (
+        "`output`",
+        "sidecar",
+        "the output's path and, for a file, its sha256",
+    ),
+    (
+        "`command`, `subcommand`, `arguments`, `config`",
+        "sidecar",
+        "the command line, every option's value and the `--config` file",
+    ),
+    (
+        "`model`",
+        "sidecar",
+        "`id`, `revision`, `dtype` (as `config.json` names it) and `weights` (file name "
+        "to sha256 of `model.safetensors`, `pytorch_model.bin` or their shards); a hub id "
+        "also `commit`, the cached snapshot (never downloaded for the record)",
+    ),
+    (
+        "`data`",
+        "sidecar (`score`)",
+        "the dataset as given (`name`), the file read (`path`) and its `sha256`",
+    ),
+    (
+        "`inputs`",
+        "both",
+        "per option (sidecar) or named rule input (record), each input file's sha256;"
+        " the record leaves out the library code, which `mgbias.git` names",
+    ),
+    (
+        "`bias_type`, `language`, `measures`, `seed`, `tie_rule`, `alpha`, "
+        "`batch_size`, `device`, `precision`, `revision`",
+        "sidecar",
+        "the settings, where the command has them; `device` is the one used (`auto` "
+        "resolved); `precision`, without such an option, the weights' stored `dtype`",
+    ),
+    (
+        "`rule`, `wildcards`, `params`",
+        "record",
+        "the job",
+    ),
+    (
+        "`settings`",
+        "record",
+        "the configuration's `seed`, `languages`, `pair_measures`, `pair_tie_rule`, "
+        "`pair_alpha`, `scoring` (batch size, device) and `mbe` sections",
+    ),
+    (
+        "`config_sha256`, `config_files`",
+        "record",
+        "the sha256 of the whole configuration (canonical JSON); the configuration files "
+        "of the run (`--configfile`) with their sha256",
+    ),
+    (
+        "`models`",
+        "record",
+        "per configured model behind the table's inputs: its fingerprint, as `model` "
+        "above (a workflow-trained model: `models/<name>`)",
+    ),
+    (
+        "`data`",
+        "record",
+        "the sha256 of each downloaded pair benchmark and parallel corpus behind the "
+        "table's inputs",
+    ),
+    (
+        "`outputs`",
+        "record",
+        "the sha256 of each file the job wrote (the table and its Markdown copy)",
+    ),
+]
+
+
+#: The end of docs/outputs.md: the provenance records' fields and the files' modes.
+PROVENANCE_AND_MODES = """
+## Provenance
+
+Every table of the workflow has a record, `results/provenance/tables/<rule>.json`,
+written by the table's own job (a declared output of its rule: a failed or killed job
+leaves no record, a rerun rewrites it). `results/provenance/summary.csv` gathers them,
+one row per table, and is the Provenance page of `make report`. Every output of the
+`mgbias` command line has a sidecar beside it, `<output>.provenance.json` (for a
+directory output such as a fine-tuned model: `<directory>/provenance.json`). Both are
+JSON with sorted keys (`mgbias.provenance`):
+
+{fields}
+
+The times are the only fields that differ between two runs of the same configuration;
+they live only in these records, never in the tables, and no rule reads a record but
+the summary, so they never make Snakemake rerun a job.
+
+## File modes
+
+Every file written through `mgbias.atomic` (every table, figure, cache, model and
+record) gets the mode `open()` would give it: `0o666` less the umask, and every
+directory `0o777` less the umask. Under umask `022` files are `0644` and directories
+`0755`, readable by colleagues on a shared file system; under umask `077` they are
+`0600` and `0700`.
+"""
 
 
 def _columns(spec: str) -> str:
@@ -1323,7 +1496,29 @@ def outputs_markdown() -> str:
         "| path | rule | rule file | holds | columns |",
         "|---|---|---|---|---|",
     ]
+    records_listed = False
     for output in _OUTPUTS:
+        if output.template.startswith(f"{PROVENANCE_TABLES}/"):
+            if records_listed:
+                continue
+            records_listed = True  # one row for the records of every table rule
+            output = Output(
+                output.key,
+                f"{PROVENANCE_TABLES}/{{rule}}.json",
+                "{rule}",
+                "the provenance record of a table, one per rule writing under "
+                "`results/tables/` (mgbias.provenance; see the fields below)",
+                "JSON",
+            )
+            cells = [
+                f"`{output.template}`",
+                "every table's rule",
+                "the table's rule file",
+                output.holds,
+                output.columns,
+            ]
+            lines.append("| " + " | ".join(cells) + " |")
+            continue
         cells = [
             f"`{output.template}`",
             ", ".join(f"`{rule}`" for rule in output.rules),
@@ -1332,7 +1527,9 @@ def outputs_markdown() -> str:
             _columns(output.columns).replace("|", "\\|"),
         ]
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    fields = ["| field | in | holds |", "|---|---|---|"]
+    fields += [f"| {name} | {where} | {holds} |" for name, where, holds in PROVENANCE_FIELDS]
+    return "\n".join(lines) + "\n" + PROVENANCE_AND_MODES.replace("{fields}", "\n".join(fields))
 
 
 if __name__ == "__main__":

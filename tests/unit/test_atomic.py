@@ -103,6 +103,14 @@ def test_failed_directory_write_leaves_previous_output(tmp_path):
 
 
 def test_directory_write_creates_fresh_directory_with_normal_permissions(tmp_path):
+    previous = os.umask(0o022)
+    try:
+        _fresh_directory_with_normal_permissions(tmp_path)
+    finally:
+        os.umask(previous)
+
+
+def _fresh_directory_with_normal_permissions(tmp_path):
     out_dir = tmp_path / "parent" / "model"
     with atomic_directory(out_dir) as directory:
         assert directory.parent == out_dir.parent

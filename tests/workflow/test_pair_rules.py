@@ -34,6 +34,7 @@ MEASURES_ONLY = Counter(
         "pairs_by_model": 1,
         "pairs_steinborn_table2": 1,
         "pairs_steinborn_table3": 1,
+        "provenance_summary": 1,
         "all": 1,
     }
 )

@@ -61,6 +61,7 @@ def test_rerun_one_language_corpus_changed_reruns_only_that_language(run_copy):
             "mine_counts": 1,
             "mbe_scores": 1,
             "mbe_figure": 1,
+            "provenance_summary": 1,
             "all": 1,
         }
     )
@@ -82,7 +83,9 @@ def test_rerun_measure_parameter_changed_reruns_no_model_job(run_copy):
 
     jobs = plan(run_copy, config="config/dot.yaml")
     n_results = N_MBE
-    assert rules_of(jobs) == Counter({"mbe": n_results, "mbe_scores": 1, "mbe_figure": 1, "all": 1})
+    assert rules_of(jobs) == Counter(
+        {"mbe": n_results, "mbe_scores": 1, "mbe_figure": 1, "provenance_summary": 1, "all": 1}
+    )
 
 
 def test_rerun_a_further_world_and_a_model_trained_on_it_rerun_no_other_job(run_copy):
@@ -112,7 +115,9 @@ def test_rerun_code_of_one_measure_changed_reruns_only_that_measure(run_copy):
     module.write_text(module.read_text() + "\n# a change to the MBE code\n")
 
     jobs = plan(run_copy)
-    assert rules_of(jobs) == Counter({"mbe": N_MBE, "mbe_scores": 1, "mbe_figure": 1, "all": 1})
+    assert rules_of(jobs) == Counter(
+        {"mbe": N_MBE, "mbe_scores": 1, "mbe_figure": 1, "provenance_summary": 1, "all": 1}
+    )
 
 
 def test_rerun_code_of_the_scoring_engine_changed_rescores_but_does_not_retrain(run_copy):

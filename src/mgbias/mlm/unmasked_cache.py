@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Sequence
 from importlib import metadata as package_metadata
 from pathlib import Path
@@ -113,7 +112,6 @@ def _write_parquet_with_metadata(table: pa.Table, path: Path, stored: dict, what
     table = table.replace_schema_metadata({METADATA_KEY: encoded_metadata})
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp)
-        os.chmod(tmp, 0o644)
 
 
 def _split_list_column(table: pa.Table, name: str, dtype: type) -> list[np.ndarray]:
