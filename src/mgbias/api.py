@@ -342,6 +342,10 @@ class PairsReport:
             shown = shown.drop(columns=["bias_type"])
         return shown.to_markdown(index=False, floatfmt=".4g")
 
+    def __str__(self) -> str:
+        """The table and the verdicts, as ``mgbias score`` prints them."""
+        return self.table() + "\n\n" + "\n".join(self.verdicts)
+
 
 def pair_verdicts(summary: pd.DataFrame, alpha: float) -> list[str]:
     """The ``verdict`` of each row of a pair-measure table (``measure``, ``score``,
@@ -623,6 +627,13 @@ class MBEReport:
         the male sentences"``, or ``"... no significant preference at alpha = 0.05"``."""
         sample = f"{self.n_male} male and {self.n_female} female sentences"
         return verdict("mbe", self.score, self.p_value, alpha=self.alpha, sample=sample)
+
+    def __str__(self) -> str:
+        """The verdict and the Shf baseline, as ``mgbias mbe`` prints them."""
+        return (
+            f"{self.verdict}\nShf {self.shf:.4g} (p = {self.shf_p_value:.2g}): the same "
+            "sentences split at random, the score of no gender information"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The workflow's MBE record (``results/mbe/…/{lang}.json``) for these sentences,

@@ -74,9 +74,7 @@ def _score(args: argparse.Namespace) -> int:
         # bad data, options or model (UntrainedHeadError, ModelLoadError, no model dir)
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
-    print(report.table())
-    print()
-    print("\n".join(report.verdicts))
+    print(report)
     from mgbias.report.tables import write_csv
 
     # outputs; a provenance record of each belongs right after its write
@@ -160,11 +158,7 @@ def _mbe(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
-    print(report.verdict)
-    print(
-        f"Shf {report.shf:.4g} (p = {report.shf_p_value:.2g}): the same sentences split at "
-        "random, the score of no gender information"
-    )
+    print(report)
     print(
         f"({args.weighting} weighting, {report.result.test} test with {args.permutations} "
         f"relabellings, seed {args.seed}; MBE > 50: the male sentences have the higher AULA)"

@@ -191,6 +191,10 @@ def test_score_pairs_takes_a_dataframe(fixed_bert_dir, crows_csv):
         mgbias.score_pairs(model, frame.drop(columns="sent_less"))
     with pytest.raises(ValueError, match="unknown bias type 'religion'"):
         mgbias.score_pairs(model, frame, bias_type="religion")
+    # printed, a report reads as the command line prints it: the table, then the verdicts
+    lines = str(from_file).splitlines()
+    assert lines[0].split("|")[1].strip() == "measure" and lines[2].startswith("| aul ")
+    assert lines[-2:] == list(from_file.summary["verdict"])
 
 
 def test_score_pairs_checks_options_before_loading(crows_csv):
@@ -246,6 +250,11 @@ def test_mbe_of_swapped_sets_is_100_minus_mbe(tiny_mlm):
     assert len(set(result.per_sentence.aula)) == len(MALE) + len(FEMALE)
     assert swapped.score == pytest.approx(100.0 - result.score, abs=1e-6)
     assert {result.preferred, swapped.preferred} == {"male", "female"}
+    verdict_line, shf_line = str(result).splitlines()
+    assert verdict_line == result.verdict and verdict_line.startswith(
+        f"MBE {result.score:.4g} (p = "
+    )
+    assert shf_line.startswith(f"Shf {result.shf:.4g} (p = ")
 
 
 def test_mbe_equals_eq2_on_its_own_per_sentence_scores(tiny_mlm):
