@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from transformers import AutoTokenizer
 
+from mgbias.demo.lexicon import first_names
+from mgbias.native_names import shipped_name_specs
 from mgbias.pair_data import load_pairs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -124,12 +127,62 @@ def test_pair_tables_cover_every_model_language_variant_and_measure(demo_run, pa
 def test_planted_pair_bias_is_recovered_by_aula_and_cps(pair_scores):
     # The demo pairs swap the subject's gender; in German and Spanish the
     # occupation agrees with it (Ärztin / Arzt), so the planted association is
-    # visible to every measure there.
+    # visible to every measure there: as the frequencies of the gendered forms
+    # (the planted world's German text: "arzt" 682 times, "ärztin" 14). The demo
+    # MLM does not condition on the subject (measured at test size: log P of the
+    # masculine forms at "er ist [MASK] ." and "sie ist [MASK] ." within 0.01),
+    # which is why English, with one form per occupation, shows no plant
+    # (CHANGELOG, "Known problems").
     for measure in ["aula", "cps"]:
         planted = pair_scores.loc["demo-planted", "original", TARGETS, measure]
         balanced = pair_scores.loc["demo-balanced", "original", TARGETS, measure]
         assert (planted > 50).all(), (measure, planted)
         assert abs(planted.mean() - 50) > abs(balanced.mean() - 50), (measure, planted, balanced)
+
+
+def test_unseen_native_names_pull_every_score_towards_50(demo_run):
+    """The Spanish pairs with native first names (``crows_pairs_names``; Kaneko et al.
+    2022, Table 6) against the same pairs with the English names.
+
+    The demo worlds write the English first names in every language, so each is one
+    token of the demo vocabulary, seen about 20 times per language; the native names
+    are never seen and split into 2.6 to 3.1 pieces. Their pieces then decide the pair:
+    measured at test size (seed 12345, 300 pairs), the mean |AUL(sent_more) -
+    AUL(sent_less)| rises from 0.07 to 0.96 (balanced) and from 0.46 to 0.96
+    (planted), and the planted model's AUL falls from 82.0 to 63.0, AULA from 86.7
+    to 70.0 (German 83.7 to 55.3 and 90.0 to 75.0, French 75.7 to 51.7 and 78.3 to
+    60.3, outside this configuration). A control that reads neutral with native names
+    is no evidence that the English names biased it.
+    """
+    per_pair = demo_run / "results" / "pairs" / "per_pair"
+    spread = {}
+    for model in ("demo-planted", "demo-balanced"):
+        for dataset in ("multilingual_crows_pairs", "crows_pairs_names"):
+            table = pd.read_csv(per_pair / model / dataset / "original" / "es.csv")
+            spread[model, dataset] = (table.aul_more - table.aul_less).abs().mean()
+    assert (
+        spread["demo-balanced", "crows_pairs_names"]
+        > 5 * spread["demo-balanced", "multilingual_crows_pairs"]
+    ), spread
+    assert (
+        spread["demo-planted", "crows_pairs_names"]
+        > 1.5 * spread["demo-planted", "multilingual_crows_pairs"]
+    ), spread
+    scores = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
+    scores = scores[
+        (scores.model == "demo-planted") & (scores.lang == "es") & (scores.variant == "original")
+    ]
+    score = scores.set_index(["dataset", "measure"])["score"]
+    for measure in ("aul", "aula"):
+        english = score["multilingual_crows_pairs", measure]
+        native = score["crows_pairs_names", measure]
+        assert 50 < native < english - 5, (measure, english, native)
+    tokenizer = AutoTokenizer.from_pretrained(demo_run / "models" / "demo-planted")
+    for gender in ("male", "female"):
+        assert all(len(tokenizer.tokenize(name)) == 1 for name in first_names(gender))
+        native = shipped_name_specs()["es"]["native"][gender]
+        pieces = [len(tokenizer.tokenize(name.lower())) for name in native]
+        assert sum(pieces) / len(pieces) > 2, (gender, pieces)
 
 
 def test_planted_pair_bias_gives_a_negative_sjsd(demo_run):
