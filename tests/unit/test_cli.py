@@ -244,7 +244,9 @@ def _site_without_mgbias(tmp_path: Path) -> Path:
 
 def test_version_and_help_from_a_source_tree(tmp_path):
     tree = tmp_path / "checkout"
-    shutil.copytree(REPO / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    # without the metadata an editable install leaves in the checkout (src/mgbias.egg-info)
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.dist-info")
+    shutil.copytree(REPO / "src", tree / "src", ignore=ignore)
     shutil.copy(REPO / "pyproject.toml", tree / "pyproject.toml")
     site = _site_without_mgbias(tmp_path)
     prelude = f"import sys; sys.path[:0] = [{str(tree / 'src')!r}, {str(site)!r}]; "
