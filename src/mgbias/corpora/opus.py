@@ -116,17 +116,10 @@ def iter_moses_zip(
             with archive.open(src_member) as src_raw, archive.open(tgt_member) as tgt_raw:
                 src_lines = _decoded_lines(iter(src_raw), zip_path, src_member)
                 tgt_lines = _decoded_lines(iter(tgt_raw), zip_path, tgt_member)
-                line_number = 0
-                while True:
-                    line_number += 1
-                    src = next(src_lines, None)
-                    tgt = next(tgt_lines, None)
-                    if src is None and tgt is None:
-                        return
-                    if src is None or tgt is None:
-                        short, long_ = (src_member, tgt_member)
-                        if tgt is None:
-                            short, long_ = long_, short
+                for src, tgt, short, long_, line_number in _aligned(
+                    src_lines, tgt_lines, src_member, tgt_member
+                ):
+                    if src is None:
                         raise ValueError(
                             f"{zip_path}: member {short} ended after {line_number - 1} lines "
                             f"but {long_} has line {line_number}; the members must have "
@@ -163,18 +156,29 @@ def iter_parallel_text(source: str | Path, target: str | Path) -> Iterator[tuple
     with open(paths[0], "rb") as src_raw, open(paths[1], "rb") as tgt_raw:
         src_lines = _decoded_lines(iter(src_raw), paths[0], None)
         tgt_lines = _decoded_lines(iter(tgt_raw), paths[1], None)
-        line_number = 0
-        while True:
-            line_number += 1
-            src = next(src_lines, None)
-            tgt = next(tgt_lines, None)
-            if src is None and tgt is None:
-                return
-            if src is None or tgt is None:
-                short, long_ = paths if src is None else paths[::-1]
+        for src, tgt, short, long_, line_number in _aligned(src_lines, tgt_lines, *paths):
+            if src is None:
                 raise ValueError(
                     f"{short}: ended after {line_number - 1} lines but {long_} has line "
                     f"{line_number}; the two sides of a parallel corpus must have the same "
                     "number of lines"
                 )
             yield src, tgt
+
+
+def _aligned(src_lines, tgt_lines, src_name, tgt_name):
+    """Line pairs ``(src, tgt, None, None, i)`` of two line streams; where one stream
+    ends before the other, one last ``(None, None, shorter, longer, i)`` (i: the line
+    the longer one still has) and nothing more."""
+    line_number = 0
+    while True:
+        line_number += 1
+        src = next(src_lines, None)
+        tgt = next(tgt_lines, None)
+        if src is None and tgt is None:
+            return
+        if src is None or tgt is None:
+            short, long_ = (src_name, tgt_name) if src is None else (tgt_name, src_name)
+            yield None, None, short, long_, line_number
+            return
+        yield src, tgt, None, None, line_number
