@@ -659,7 +659,7 @@ def _add_probe_command(commands) -> None:
         "probe",
         help="contextual-embedding probes of one encoder on one corpus (Basta et al. 2020, "
         "Exp. 1-5: gender direction, direct bias, clustering, SVM, KNN; Exp. 6-9 in "
-        "Spanish), per layer",
+        "Spanish, French and German), per layer",
         description="The numbers of the workflow's scripts/contextual_probes.py for one "
         "encoder and corpus. Layers: indices of hidden_states (0 = embeddings), 'last', "
         "'concat' (all joined; the paper's ELMo 'concatenation'), or 'all'.",
@@ -1346,6 +1346,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_untrained_head_option(score)
     add_device_option(score)
     score.set_defaults(run=_score)
+    _add_mbe_command(commands)
 
     tbs = commands.add_parser(
         "tbs",
@@ -1411,7 +1412,6 @@ def build_parser() -> argparse.ArgumentParser:
     _add_embedding_commands(commands)
     _add_finetune_commands(commands)
     _add_probe_command(commands)
-    _add_mbe_command(commands)
     return parser
 
 
