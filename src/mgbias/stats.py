@@ -1,5 +1,6 @@
 """Statistics shared by the measures: McNemar's test, a counter-based random coin,
-and the significance tests of the pair measures (sign test, one-sample t-test).
+and the significance tests of the pair measures (sign test, one-sample t-test, and
+their clustered counterparts for pairs that share a cause, such as a target word).
 
 The MBE measure (Kaneko et al. 2022, §3) reports significance with McNemar's
 test against an indicator function whose values are assigned at random. For
@@ -11,13 +12,18 @@ stateful generator.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from scipy.stats import binomtest, ttest_1samp
 
 from mgbias.seeds import check_seed
 
 __all__ = [
+    "EXACT_FLIPS_UP_TO",
     "EXACT_MCNEMAR_BELOW",
+    "cluster_bootstrap_standard_error",
+    "cluster_sign_flip_test",
     "finite_vector",
     "mcnemar_test",
     "mean_zero_test",
@@ -300,3 +306,166 @@ def mean_zero_test(values) -> float:
     if np.all(array == array[0]):
         return 1.0 if array[0] == 0.0 else 0.0
     return float(ttest_1samp(array, 0.0).pvalue)
+
+
+#: :func:`cluster_sign_flip_test` enumerates all ``2**k`` sign flips up to this many
+#: non-zero clusters (65,536 flips), and draws random flips above it.
+EXACT_FLIPS_UP_TO = 16
+
+
+def _cluster_sums(values, clusters) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(values, cluster index per value, per-cluster sums)``; validates both inputs."""
+    array = finite_vector(values)
+    labels = np.asarray(clusters, dtype=object)
+    if labels.shape != array.shape:
+        raise ValueError(
+            f"clusters must give one label per value: {labels.shape} labels for "
+            f"{array.shape} values"
+        )
+    if labels.size and _missing(labels).any():
+        raise ValueError(f"clusters[{int(np.argmax(_missing(labels)))}] is missing")
+    _, index = np.unique(labels.astype(str), return_inverse=True)
+    index = index.reshape(-1)
+    return array, index, np.bincount(index, weights=array, minlength=int(index.max(initial=-1)) + 1)
+
+
+def _missing(labels: np.ndarray) -> np.ndarray:
+    """Whether each label is missing (None or a float NaN)."""
+    return np.array(
+        [label is None or (isinstance(label, float) and np.isnan(label)) for label in labels.flat]
+    )
+
+
+@functools.lru_cache(maxsize=EXACT_FLIPS_UP_TO + 1)
+def _all_flips(k: int) -> np.ndarray:
+    """The ``2**k`` sign patterns of ``k`` clusters, one per row (read-only)."""
+    patterns = np.arange(2**k, dtype=np.int64)[:, None] >> np.arange(k, dtype=np.int64)
+    signs = 1.0 - 2.0 * (patterns & 1)
+    signs.flags.writeable = False
+    return signs
+
+
+def cluster_sign_flip_test(values, clusters, *, seed: int = 0, n_resamples: int = 9999) -> float:
+    """Two-sided sign-flip test of "no preference" with clusters of pairs as the units.
+
+    The sign test (:func:`sign_test`) and the t-test (:func:`mean_zero_test`) treat
+    the pairs as independent. Pairs built from a few target words (the occupations
+    of a template benchmark, the demo's pairs) are not: a model's preference for
+    one word's feminine form decides every pair that uses the word, so the sign
+    test counts one cause many times and its false-positive rate grows with the
+    pairs per word. Here the units are the clusters: with ``S_c`` the sum of the
+    values of cluster ``c`` and ``T = |sum_c S_c|``, the null hypothesis is that
+    each ``S_c`` is symmetric about 0, independently across clusters, so every
+    sign pattern ``(e_c S_c)`` with ``e_c`` in {-1, +1} is equally likely, and
+    the p-value is the share of patterns with ``|sum_c e_c S_c| >= T``
+    (Fisher's randomisation test on cluster sums; Good 2005, §3.6). Clusters
+    whose sum is 0 do not change ``T`` under any flip and are left out.
+
+    With one pair per cluster and values +1 (``sent_more`` wins) / -1 (loses) /
+    0 (tie) this is the exact sign test: the same p-value as :func:`sign_test`.
+
+    Parameters
+    ----------
+    values : 1-D array-like of float
+        One signed value per pair, positive when ``sent_more`` is preferred:
+        +1 / -1 / 0 for the count-based measures, a pair score for S_JSD.
+    clusters : 1-D array-like
+        One label per pair (any hashable; compared as strings).
+    seed : int
+        Seed of the random flips, used only above :data:`EXACT_FLIPS_UP_TO` non-zero
+        clusters (below it all ``2**k`` flips are enumerated).
+    n_resamples : int
+        Random flips drawn above :data:`EXACT_FLIPS_UP_TO` clusters; the p-value is
+        then ``(1 + hits) / (1 + n_resamples)``.
+
+    Returns
+    -------
+    float
+        The p-value; 1.0 when every cluster sums to 0 (no evidence either way).
+
+    Raises
+    ------
+    ValueError
+        If the lengths differ, a value is not finite, a label is missing, or
+        ``seed`` / ``n_resamples`` is invalid.
+
+    Examples
+    --------
+    >>> cluster_sign_flip_test([1, 1, 1, -1], ["a", "b", "c", "d"]) == sign_test(3, 1)
+    True
+    >>> cluster_sign_flip_test([1, 1, 1, 1, -1, -1], ["a", "a", "a", "a", "b", "b"])
+    1.0
+    """
+    seed = check_seed(seed)
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
+        raise ValueError(f"n_resamples must be a positive integer, got {n_resamples!r}")
+    _, _, sums = _cluster_sums(values, clusters)
+    sums = sums[sums != 0.0]
+    if sums.size == 0:
+        return 1.0
+    observed = abs(float(sums.sum()))
+    # sums of the same numbers in another order may differ in the last bits
+    tolerance = 1e-9 * float(np.abs(sums).sum())
+    k = sums.size
+    if k <= EXACT_FLIPS_UP_TO:
+        return float(np.mean(np.abs(_all_flips(k) @ sums) >= observed - tolerance))
+    rng = np.random.default_rng(seed)
+    hits, left = 0, n_resamples
+    chunk = max(1, 2**22 // k)  # about 32 MB of signs at a time
+    while left:
+        draws = min(chunk, left)
+        signs = rng.choice(np.array([-1.0, 1.0]), size=(draws, k))
+        hits += int(np.count_nonzero(np.abs(signs @ sums) >= observed - tolerance))
+        left -= draws
+    return (1 + hits) / (1 + n_resamples)
+
+
+def cluster_bootstrap_standard_error(
+    values, clusters, *, seed: int, n_resamples: int = 1000
+) -> float:
+    """Standard error of the mean of ``values`` when whole clusters are resampled.
+
+    Each resample draws as many clusters as there are, with replacement, and
+    takes the mean of the values of the drawn clusters (a cluster drawn twice
+    counts twice; Cameron & Miller 2015, §VI.A, the pairs cluster bootstrap).
+    The standard error is the standard deviation (``ddof=1``) of those means. With
+    one value per cluster it is the ordinary bootstrap of the mean.
+
+    Parameters
+    ----------
+    values : 1-D array-like of float
+        One value per pair (e.g. 100 x the pair's indicator).
+    clusters : 1-D array-like
+        One label per value.
+    seed : int
+        Seed of the resampling.
+    n_resamples : int
+        Bootstrap resamples (>= 2).
+
+    Returns
+    -------
+    float
+        The standard error; NaN with fewer than two clusters (undefined).
+
+    Examples
+    --------
+    Two clusters of two: the resampled means are 100, 50 or 0 with probabilities
+    1/4, 1/2, 1/4, so the standard error is about sqrt(1250) = 35.4:
+
+    >>> se = cluster_bootstrap_standard_error([100.0, 100.0, 0.0, 0.0], ["a", "a", "b", "b"],
+    ...                                       seed=0)
+    >>> 32 < se < 39
+    True
+    """
+    seed = check_seed(seed)
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 2:
+        raise ValueError(f"n_resamples must be an integer >= 2, got {n_resamples!r}")
+    array, index, sums = _cluster_sums(values, clusters)
+    sizes = np.bincount(index, minlength=sums.size).astype(np.float64)
+    k = sums.size
+    if k < 2:
+        return float("nan")
+    rng = np.random.default_rng(seed)
+    counts = rng.multinomial(k, np.full(k, 1.0 / k), size=n_resamples).astype(np.float64)
+    means = (counts @ sums) / (counts @ sizes)
+    return float(np.std(means, ddof=1))
