@@ -29,6 +29,13 @@ Files written by :func:`write_demo_pairs`, per language (English always):
 - ``multilingual_crows_pairs_{lang}.csv``: the layout of Steinborn et al.'s
   ``cps_translated_{lang}_formatted.csv`` (``ID,A_en,B_en,A_x,B_x,stereo_antistereo``).
 
+Both CSV layouts end with one extra column, ``target``: the pair's occupation (its
+English name, as StereoSet's ``target`` field). The loaders keep extra columns, and
+``pair_datasets.<name>.cluster: target`` makes the significance tests treat the
+pairs of one occupation as one unit (:func:`mgbias.stats.cluster_sign_flip_test`):
+the 300 demo pairs reuse 16 occupations, and a model's preference for one
+occupation's feminine form decides all of that occupation's pairs.
+
 Same seed, same bytes; a language's files do not depend on which other
 languages are written.
 """
@@ -93,8 +100,9 @@ _CROWS_PAIRS_HEADER = (
     "annotations",
     "anon_writer",
     "anon_annotators",
+    "target",
 )
-_MULTILINGUAL_HEADER = ("ID", "A_en", "B_en", "A_x", "B_x", "stereo_antistereo")
+_MULTILINGUAL_HEADER = ("ID", "A_en", "B_en", "A_x", "B_x", "stereo_antistereo", "target")
 _ANNOTATIONS = "[['gender'], ['gender'], ['gender'], ['gender'], ['gender']]"
 
 
@@ -237,6 +245,7 @@ def _crows_pairs_rows(pairs: Sequence[DemoPair], lang: str) -> list[list[object]
                 _ANNOTATIONS,
                 "demo",
                 "['demo']",
+                pair.occupation,
             ]
         )
     return rows
@@ -248,7 +257,7 @@ def _multilingual_rows(pairs: Sequence[DemoPair], lang: str) -> list[list[object
         more_en, less_en = render_pair(pair, PIVOT)
         more, less = render_pair(pair, lang)
         # ID: the pair's row in crows_pairs_en.csv (its unnamed index column).
-        rows.append([index, more_en, less_en, more, less, pair.stereo_antistereo])
+        rows.append([index, more_en, less_en, more, less, pair.stereo_antistereo, pair.occupation])
     return rows
 
 

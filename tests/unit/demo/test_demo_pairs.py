@@ -62,6 +62,10 @@ def test_all_three_formats_load_and_agree(written, lang):
     assert list(multi["pair_id"]) == list(english["source_row"])
     assert set(multi["language"]) == {lang}
     assert (crows["sent_more"] != crows["sent_less"]).all()
+    # the occupation of each pair, the unit of the clustered significance tests
+    occupations = [pair.occupation for pair in demo_pairs(5, N_PAIRS)]
+    assert list(crows["target"]) == list(multi["target"]) == list(stereo["target"]) == occupations
+    assert set(occupations) <= {occupation.en for occupation in OCCUPATIONS}
 
 
 def test_direction_follows_the_occupation_stereotype():
