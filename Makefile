@@ -88,5 +88,11 @@ lock:
 	  | grep -v -i '^torch==' | grep -v '^mgbias'; } > requirements.lock.new
 	mv requirements.lock.new requirements.lock
 
+## clean-results: delete everything the workflow writes, so that the next run starts from
+## scratch: the top folders of every output path in src/mgbias/layout.py (listed by
+## `python -m mgbias.layout --clean-targets`: data/demo, data/raw with the downloads,
+## data/mined, every model under models/, the results/ folders) and logs/. The rest of
+## data/ (your own corpora), results/.gitkeep and .snakemake/ stay.
 clean-results:
-	rm -rf data/demo data/raw data/mined models/demo-* results/score results/mbe results/pairs results/tables results/figures results/provenance logs
+	@targets="$$(PYTHONPATH=src $(PYTHON) -m mgbias.layout --clean-targets)" \
+	  && echo rm -rf $$targets && rm -rf $$targets

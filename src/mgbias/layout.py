@@ -22,7 +22,9 @@ rule: ``logs/<rule>/...``.
 Rule outputs take their templates from :data:`OUTPUTS` (``layout.template``),
 and input functions format the same templates (``layout.path``), so a path is
 spelled in one place. ``docs/outputs.md`` is generated from this module
-(``python -m mgbias.layout > docs/outputs.md``) and a test keeps it current.
+(``python -m mgbias.layout > docs/outputs.md``) and a test keeps it current;
+``make clean-results`` removes the top folders of these paths
+(``python -m mgbias.layout --clean-targets``, :func:`clean_targets`).
 
 This module is imported by the rule files, so it imports nothing heavy; the
 column lists of the tables are named as ``module:CONSTANT`` and resolved only
@@ -1532,5 +1534,60 @@ def outputs_markdown() -> str:
     return "\n".join(lines) + "\n" + PROVENANCE_AND_MODES.replace("{fields}", "\n".join(fields))
 
 
+#: What ``make clean-results`` removes besides the layout's folders: the job logs.
+CLEAN_EXTRA = ("logs",)
+
+
+def top_folder(pattern: str) -> str:
+    """The folder ``make clean-results`` removes to remove the files of ``pattern``.
+
+    Its first two directories (``results/tables``, ``data/raw``), or only the
+    first where the second is a wildcard (``models/{model}`` -> ``models``).
+    ``data`` and ``results`` are never removed whole: they hold tracked files
+    (``.gitkeep``) and, in ``data/``, one's own corpora.
+    """
+    parts = PurePosixPath(pattern).parts[:2]
+    if "{" in parts[-1]:
+        parts = parts[:-1]
+    folder = "/".join(parts)
+    if folder in ("data", "results"):
+        raise ValueError(f"{pattern!r}: a wildcard right below {folder}/ (see mgbias.layout)")
+    return folder
+
+
+def clean_targets() -> list[str]:
+    """What ``make clean-results`` removes: every output's :func:`top_folder`, and logs.
+
+    Sorted, each once, none inside another (``models`` covers ``models/vectors``).
+    """
+    folders = sorted({top_folder(output.template) for output in _OUTPUTS} | set(CLEAN_EXTRA))
+    return [
+        folder
+        for folder in folders
+        if not any(folder.startswith(other + "/") for other in folders if other != folder)
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m mgbias.layout``: docs/outputs.md, or ``--clean-targets``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m mgbias.layout",
+        description="Print docs/outputs.md, generated from the layout.",
+    )
+    parser.add_argument(
+        "--clean-targets",
+        action="store_true",
+        help="print instead the folders make clean-results removes, one per line",
+    )
+    args = parser.parse_args(argv)
+    if args.clean_targets:
+        print("\n".join(clean_targets()))
+    else:
+        print(outputs_markdown(), end="")
+    return 0
+
+
 if __name__ == "__main__":
-    print(outputs_markdown(), end="")
+    raise SystemExit(main())

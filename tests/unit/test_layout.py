@@ -4,12 +4,22 @@ its first directories name its rule file, and docs/outputs.md lists them."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path, PurePosixPath
 
 import pytest
 
 from mgbias import layout
-from mgbias.layout import OUTPUTS, matching_output, outputs_markdown, rule_file
+from mgbias.layout import (
+    OUTPUTS,
+    clean_targets,
+    matching_output,
+    outputs_markdown,
+    rule_file,
+    top_folder,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -83,3 +93,73 @@ def test_matching_output_finds_the_template_of_a_concrete_path():
         "score_pairs_masked"
     )
     assert matching_output("results/elsewhere.csv") is None
+
+
+def under(path: str, folders: list[str]) -> bool:
+    return any(path == folder or path.startswith(folder + "/") for folder in folders)
+
+
+def test_clean_results_removes_the_top_folder_of_every_path():
+    """``make clean-results`` removes what ``python -m mgbias.layout --clean-targets``
+    prints: a new path under data/, models/ or results/ cannot be missed."""
+    targets = clean_targets()
+    templates = [output.template for output in OUTPUTS.values()]
+    assert {template.split("/")[0] for template in templates} == {"data", "models", "results"}
+    missed = [t for t in templates if not (under(top_folder(t), targets) and under(t, targets))]
+    assert not missed
+
+
+def test_clean_targets_are_the_layouts_folders_and_logs():
+    targets = clean_targets()
+    assert targets == sorted(set(targets)) and "logs" in targets
+    assert not any(under(t, [o for o in targets if o != t]) for t in targets)
+    # the folders a hand-written list once missed
+    for folder in ("results/bios", "results/zhao2020", "results/kaneko2023", "results/basta2020"):
+        assert folder in targets
+    assert under("models/vectors/w/en.vec", targets) and under("models/demo-planted", targets)
+    # downloads and mined text are the workflow's (rules/download.smk, rules/mine.smk)
+    assert {"data/demo", "data/raw", "data/mined"} <= set(targets)
+
+
+def test_clean_targets_keep_tracked_files_and_ones_own_data():
+    targets = clean_targets()
+    assert "data" not in targets and "results" not in targets
+    kept = ["data/.gitkeep", "results/.gitkeep", "data/my_corpus/de-en.de", "config/config.yaml"]
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    if listed.returncode == 0:
+        kept += listed.stdout.splitlines()
+    assert not [path for path in kept if under(path, targets)]
+
+
+def test_top_folder_stops_at_a_wildcard():
+    assert top_folder("results/tables/mbe_scores.csv") == "results/tables"
+    assert top_folder("data/demo/mirror/{world}/world.json") == "data/demo"
+    assert top_folder("models/{model}") == "models"
+    assert top_folder("models/vectors/{world}/{lang}.vec") == "models/vectors"
+    with pytest.raises(ValueError, match="a wildcard right below results/"):
+        top_folder("results/{family}/x.csv")
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_make_clean_results_removes_the_targets_and_nothing_else(tmp_path):
+    (tmp_path / "src").symlink_to(REPO / "src", target_is_directory=True)
+    made = ["data/raw/real/TED2020/de-en.txt.zip", "models/vectors/w/en.vec", "logs/mbe/x.log"]
+    made += ["results/bios/shards/x.jsonl", "results/tables/mbe_scores.csv"]
+    kept = ["data/.gitkeep", "data/my_corpus/de-en.de", "results/.gitkeep", ".snakemake/x"]
+    for name in made + kept:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    result = subprocess.run(
+        ["make", "-f", str(REPO / "Makefile"), "clean-results", f"PYTHON={sys.executable}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["rm", "-rf", *clean_targets()]
+    assert not [name for name in made if (tmp_path / name).exists()]
+    assert [name for name in kept if (tmp_path / name).exists()] == kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".snakemake", "data", "results", "src"]

@@ -1,4 +1,4 @@
-"""The bios scripts run as Snakemake runs them: shard download, then extraction."""
+"""The shard download script run as Snakemake runs it, then `mgbias bios-extract`."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from wetfiles import EN_LINE, write_wet
 from mgbias.bios.ccfetch import fetch_shard
 from mgbias.bios.ccpaths import listing_path, write_listing
 from mgbias.bios.pipeline import extract_dataset, read_records
+from mgbias.cli import main
 
 REPO = Path(__file__).resolve().parents[3]
 SNAP = "CC-MAIN-2017-13"
@@ -70,12 +71,8 @@ def test_fetch_shard_then_extract(tmp_path: Path) -> None:
     wets = [str(tmp_path / "local" / f["path"]) for f in manifest["files"]]
     names = tmp_path / "names.txt"
     names.write_text("\n".join(NAMES))
-    run_script(
-        "bios_extract.py",
-        input={"wet": wets, "names": str(names)},
-        output={"bios": str(tmp_path / "bios.jsonl")},
-        params={"lang": "en", "pipeline": "blank", "seed": 0},
-    )
+    argv = ["bios-extract", "--lang", "en", "--pipeline", "blank", "--names", str(names)]
+    assert main([*argv, "--output", str(tmp_path / "bios.jsonl"), "--wet", *wets]) == 0
     records = read_records(tmp_path / "bios.jsonl")
     assert records == extract_dataset(wets, "en", pipeline="blank", names=NAMES)
     assert len(records) == 1
