@@ -15,22 +15,20 @@ once the outputs are written.
 """
 
 import json
-import os
 
 import torch
 
 from mgbias.atomic import write_json
-from mgbias.bios.encoder import load_space
 from mgbias.bios.experiment import (
     TPR_COLUMNS,
     ClassifierSettings,
     apply_split,
     keep_labels,
-    mean_metrics,
     run_classifier,
-    tpr_rows,
+    run_seeds,
 )
 from mgbias.bios.pipeline import read_records
+from mgbias.bios.spaces import load_space
 from mgbias.bios.tables import write_csv
 from mgbias.runlog import job_log
 
@@ -52,44 +50,31 @@ with job_log(smk.log[0]) as log:
                 "transfer labels of the encoder's runs, bios.classifier.encoder.labels)"
             )
     log.info("space %s: %s", smk.params.space, space)
-    runs, rows, checkpoints = [], [], []
-    for run, seed in enumerate(smk.params.seeds):
-        checkpoint = f"{smk.output.metrics}.{run}.pt"
-        checkpoints.append(checkpoint)
-        result = run_classifier(
+    runs = run_seeds(
+        smk.params.seeds,
+        lambda seed, checkpoint: run_classifier(
             parts,
             space,
             settings,
             text=smk.params.text,
             balanced=smk.params.sampling == "balanced",
-            seed=int(seed),
+            seed=seed,
             checkpoint=checkpoint,
-        )
-        runs.append(
-            {
-                "seed": int(seed),
-                "metrics": result.metrics,
-                "occupations": list(result.occupations),
-                "dropped": result.dropped,
-                "n": result.n,
-                "training": result.training,
-            }
-        )
-        rows += tpr_rows(result, run)
-        log.info("run %d (seed %d): %s", run, seed, result.metrics)
+        ),
+        smk.output.metrics,
+        log=log,
+    )
     experiment = {
         key: getattr(smk.params, key) for key in ("world", "lang", "space", "text", "sampling")
     }
-    write_csv(smk.output.tpr, rows, TPR_COLUMNS)
+    write_csv(smk.output.tpr, runs.tpr, TPR_COLUMNS)
     write_json(
         smk.output.metrics,
         {
             "experiment": experiment,
-            "metrics": mean_metrics([run["metrics"] for run in runs]),
-            "runs": runs,
+            "metrics": runs.metrics,
+            "runs": runs.runs,
             "settings": {**dict(smk.params.settings), "encoder": smk.params.encoder},
         },
     )
-    for checkpoint in checkpoints:
-        if os.path.exists(checkpoint):
-            os.remove(checkpoint)
+    runs.remove_checkpoints()

@@ -17,22 +17,20 @@ killed job resume; they are removed once the outputs are written.
 """
 
 import json
-import os
 
 import torch
 
 from mgbias.atomic import write_json
-from mgbias.bios.encoder import load_space
 from mgbias.bios.experiment import (
     TPR_COLUMNS,
     ClassifierSettings,
     apply_split,
-    mean_metrics,
+    run_seeds,
     run_transfer,
-    tpr_rows,
     transfer_labels,
 )
 from mgbias.bios.pipeline import read_records
+from mgbias.bios.spaces import load_space
 from mgbias.bios.tables import write_csv
 from mgbias.runlog import job_log
 
@@ -62,13 +60,9 @@ with job_log(smk.log[0]) as log:
     )
     source = parts(smk.input.source, smk.input.source_split)
     target = parts(smk.input.target, smk.input.target_split)
-    runs, rows, checkpoints = [], [], []
-    for run, seed in enumerate(smk.params.seeds):
-        stages = tuple(
-            f"{smk.output.metrics}.{run}.{stage}.pt" for stage in ("source", "fine_tune")
-        )
-        checkpoints += stages
-        result = run_transfer(
+    runs = run_seeds(
+        smk.params.seeds,
+        lambda seed, checkpoints: run_transfer(
             source,
             target,
             source_space,
@@ -78,29 +72,21 @@ with job_log(smk.log[0]) as log:
             share=share,
             text=smk.params.text,
             balanced=smk.params.sampling == "balanced",
-            seed=int(seed),
-            checkpoints=stages,
-        )
-        runs.append(
-            {
-                "seed": int(seed),
-                "metrics": result.metrics,
-                "occupations": list(result.occupations),
-                "dropped": result.dropped,
-                "n": result.n,
-                "training": result.training,
-            }
-        )
-        rows += tpr_rows(result, run)
-        log.info("run %d (seed %d): %s", run, seed, result.metrics)
+            seed=seed,
+            checkpoints=checkpoints,
+        ),
+        smk.output.metrics,
+        stages=("source", "fine_tune"),
+        log=log,
+    )
     keys = ("world", "src", "tgt", "src_space", "tgt_space", "text", "sampling")
-    write_csv(smk.output.tpr, rows, TPR_COLUMNS)
+    write_csv(smk.output.tpr, runs.tpr, TPR_COLUMNS)
     write_json(
         smk.output.metrics,
         {
             "experiment": {key: getattr(smk.params, key) for key in keys},
-            "metrics": mean_metrics([run["metrics"] for run in runs]),
-            "runs": runs,
+            "metrics": runs.metrics,
+            "runs": runs.runs,
             "settings": {
                 **dict(smk.params.settings),
                 "transfer": transfer,
@@ -110,6 +96,4 @@ with job_log(smk.log[0]) as log:
             },
         },
     )
-    for checkpoint in checkpoints:
-        if os.path.exists(checkpoint):
-            os.remove(checkpoint)
+    runs.remove_checkpoints()

@@ -106,6 +106,75 @@ def test_duplicates_first_keeps_the_first_row(tmp_path):
     np.testing.assert_array_equal(vectors.matrix[:, 0], [1, 2])
 
 
+WORDS_VEC = "5 3\nthe 1 2 3 \nnurse 0.5 -1 2.25 \nof 1 x 3 \npoet 4 5 6 \nnurse 9 9 9 \n"
+
+
+def test_words_keeps_the_listed_words_in_file_order(tmp_path):
+    path = tmp_path / "w.vec"
+    path.write_text(WORDS_VEC, encoding="utf-8")
+    vectors = read_vec(path, duplicates="first", words=["poet", "absent", "nurse"])
+    assert vectors.words == ("nurse", "poet") and vectors.dim == 3
+    assert vectors.matrix.dtype == np.float32
+    np.testing.assert_array_equal(vectors.matrix, [[0.5, -1, 2.25], [4, 5, 6]])
+    none = read_vec(path, words=[])
+    assert none.words == () and none.matrix.shape == (0, 3)
+    assert read_vec(path, maxload=3, words=["poet", "nurse"]).words == ("nurse",)
+
+
+def test_words_rows_equal_the_whole_file_read(tmp_path):
+    vectors = _vectors()
+    path = tmp_path / "v.vec"
+    write_vec(path, vectors, precision=9)
+    some = read_vec(path, words=["nan", "der", "l'équipe"])
+    assert some.words == ("der", "l'équipe", "nan")
+    whole = read_vec(path)
+    np.testing.assert_array_equal(some.matrix, whole.rows(some.words))
+
+
+@pytest.mark.parametrize(
+    ("words", "line", "fragment"),
+    [
+        (["of"], 4, "word 'of' has a value 'x' that is not a number"),
+        (["nurse"], 6, "duplicate word 'nurse' (first at line 3)"),
+    ],
+)
+def test_words_a_bad_listed_row_is_named_by_file_and_line(tmp_path, words, line, fragment):
+    path = tmp_path / "w.vec"
+    path.write_text(WORDS_VEC, encoding="utf-8")
+    with pytest.raises(VecFormatError) as error:
+        read_vec(path, words=words)
+    assert f"{path}, line {line}: {fragment}" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "fragment"),
+    [
+        ("2 3\na 1 2 3\nb 1 2\n", 3, "'b' has 2 space-separated fields"),
+        ("2 3\na 1 2 3\nb 1 inf 3\n", 3, "not finite"),
+        ("3 3\na 1 2 3\nc 1 2 3\n", 4, "file ends after 2 rows"),
+        ("two 3\na 1 2 3\n", 1, "header 'n d'"),
+    ],
+)
+def test_words_bad_files_are_rejected_with_file_and_line(tmp_path, body, line, fragment):
+    path = tmp_path / "bad.vec"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(VecFormatError) as error:
+        read_vec(path, words=["b"])
+    assert f"{path}, line {line}:" in str(error.value) and fragment in str(error.value)
+
+
+def test_words_rows_of_other_words_are_not_parsed(tmp_path):
+    """Only the listed rows are parsed: a malformed or undecodable row of another word
+    costs nothing (the bios classifier reads its vocabulary from large files)."""
+    path = tmp_path / "w.vec"
+    path.write_bytes(b"4 2\nok 1 2\nbroken 1\n\xff\xfe 3 4\nzu 5 6\n")
+    vectors = read_vec(path, errors="replace", words={"ok", "zu"})
+    assert vectors.words == ("ok", "zu")
+    np.testing.assert_array_equal(vectors.matrix, [[1, 2], [5, 6]])
+    with pytest.raises(VecFormatError, match="line 3: word 'broken' has 1 space-separated"):
+        read_vec(path, errors="replace", words=["broken"])
+
+
 def test_write_refuses_words_that_cannot_be_read_back(tmp_path):
     with pytest.raises(ValueError, match="holds a space"):
         write_vec(tmp_path / "x.vec", Vectors(["a b"], np.ones((1, 2))))

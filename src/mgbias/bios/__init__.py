@@ -13,7 +13,11 @@ Modules, one job each:
 - :mod:`~mgbias.bios.tables`: Table 5 and the counts behind Figure 2;
 - :mod:`~mgbias.bios.demo`: the demo crawl (WET files with planted bios and distractors);
 - :mod:`~mgbias.bios.fairness`: the classifier's split, balanced upsampling and |Diff|;
-- :mod:`~mgbias.bios.classifier`: the BiGRU-with-attention occupation classifier (§5).
+- :mod:`~mgbias.bios.classifier`: the BiGRU-with-attention occupation classifier (§5);
+- :mod:`~mgbias.bios.training`: its training settings (the authors' defaults);
+- :mod:`~mgbias.bios.spaces`: its token features, a ``.vec`` file or a frozen encoder
+  (:mod:`~mgbias.bios.encoder`);
+- :mod:`~mgbias.bios.experiment`: one seeded run, a transfer run, the runs of a job.
 
 The workflow rules are in ``rules/bios.smk`` (and the downloads in ``rules/download.smk``).
 """

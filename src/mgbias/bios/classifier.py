@@ -14,7 +14,8 @@ attention over frozen word vectors.
 - :func:`train`: class-weighted cross-entropy ("balanced" weights), Adam with amsgrad
   (lr 0.005, weight decay 1e-5), batch 512, gradient-norm clip 5, at most 50 epochs; the
   weights of every epoch up to ``min_epochs`` (5), then of each lower development loss,
-  are kept; patience 5; a checkpoint after each epoch lets a killed job resume.
+  are kept; patience 5; a checkpoint after each epoch lets a killed job resume
+  (:class:`~mgbias.bios.training.TrainSettings`, imported here).
 - :func:`load_for_transfer`: restore a trained model's weights except the embedding, so
   the target language's matrix stays in place (the published code also restored the
   source embedding; not repeated here).
@@ -29,13 +30,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
+from mgbias.bios.training import TrainSettings
 from mgbias.devices import pick_device
 
 TOKEN_RE = re.compile(r"(?u)\b\w\w+\b")
@@ -168,18 +170,8 @@ class BiGRUAttention(nn.Module):
         return self.out(self.dropout(context))
 
 
-@dataclass(frozen=True)
-class TrainSettings:
-    """The authors' training settings (checklist §1.11)."""
-
-    lr: float = 0.005
-    weight_decay: float = 1e-5
-    batch_size: int = 512
-    clip: float = 5.0
-    max_epochs: int = 50
-    min_epochs: int = 5
-    patience: int = 5
-    seed: int = 0
+#: :func:`train`'s default: the authors' settings.
+AUTHORS_TRAINING = TrainSettings()
 
 
 def class_weights(labels: np.ndarray, n_classes: int) -> torch.Tensor:
@@ -228,7 +220,7 @@ def train(
     model: BiGRUAttention,
     train_data: tuple,
     dev_data: tuple,
-    settings: TrainSettings = TrainSettings(),
+    settings: TrainSettings = AUTHORS_TRAINING,
     *,
     checkpoint: str | Path | None = None,
     device: str | torch.device | None = None,

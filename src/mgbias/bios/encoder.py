@@ -19,6 +19,9 @@ whose padding mask is the attention mask. Any Hugging Face encoder works here.
   in ``cache_mb``: then :meth:`FrozenEncoder.inputs` computes them once and the
   classifier reads them as its inputs (the demo's small splits; the same numbers up to
   float rounding, since padding is masked).
+
+A rule's space (this encoder or a ``.vec`` file) is :func:`mgbias.bios.spaces.load_space`;
+this module imports nothing of :mod:`mgbias.bios`.
 """
 
 from __future__ import annotations
@@ -195,17 +198,3 @@ class FrozenEncoder:
                 states = self.model(input_ids=ids[chunk], attention_mask=mask[chunk])
                 out.append(states.last_hidden_state.float())
         return torch.cat(out)
-
-
-def load_space(encoder: Mapping | None, inputs, vectors_key: str, device: str | None = None):
-    """A rule's space: the frozen encoder of its ``encoder`` params (settings, ``source``,
-    ``revision``), else the ``.vec`` file ``inputs[vectors_key]``."""
-    from mgbias.bios.experiment import EncoderSpace, VectorSpace
-
-    if not encoder:
-        return VectorSpace(getattr(inputs, vectors_key))
-    encoder = dict(encoder)
-    source, revision = encoder.pop("source"), encoder.pop("revision", None)
-    encoder.pop("occupations", None)
-    settings = EncoderSettings(**encoder)
-    return EncoderSpace(FrozenEncoder.load(source, settings, revision=revision, device=device))

@@ -4,32 +4,35 @@
   default, checklist §1.11); :meth:`ClassifierSettings.from_config` rejects unknown keys.
 - :func:`split_ids` / :func:`apply_split`: the seeded 60/20/20 split by title
   (:func:`mgbias.bios.fairness.split_by_title`) kept as bio ids, and the parts it names.
-- :func:`read_vectors_for`: the rows of a ``.vec`` file for the vocabulary's words only;
-  :func:`unit_rows` scales them to unit length (``normalize``, off as the authors: for
-  barely trained demo vectors, whose tiny rows leave "er" and "sie" indistinguishable).
-- :class:`VectorSpace` / :class:`EncoderSpace`: a run's token features, the frozen
-  fixed-size embedding of a ``.vec`` file (vocabulary on the unscrubbed training bios) or
-  a frozen encoder's hidden states (:mod:`mgbias.bios.encoder`; Tables 10 and 11).
+- the spaces (:mod:`mgbias.bios.spaces`): a run's token features, the frozen fixed-size
+  embedding of a ``.vec`` file (vocabulary on the unscrubbed training bios) or a frozen
+  encoder's hidden states (:mod:`mgbias.bios.encoder`; Tables 10 and 11).
 - :func:`run_classifier`: the token features of a space, gender-balanced upsampling of
   train and dev (optional; the test split is never balanced), training with a
   checkpoint (on the GPU when present: ``device``), and the gender gap on the test split
   (:func:`mgbias.bios.fairness.gender_gap`).
 - :func:`run_transfer`: train on one language, fine-tune on a share of another's
   training split with its space, test there (static spaces or encoders on both sides).
-- :func:`mean_metrics`: the metrics of several seeded runs, averaged.
+- :func:`mean_metrics`: the metrics of several seeded runs, averaged; :func:`run_seeds`:
+  one run per seed (the workflow's classifier and transfer jobs), the runs' records, TPR
+  rows and checkpoints.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import os
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
 
 from mgbias.bios.fairness import balance_genders, gender_gap, split_by_title
+from mgbias.bios.spaces import as_space
+from mgbias.bios.training import TrainSettings
 from mgbias.seeds import check_seed, derive_seed
 
 #: The texts a run can train on: the scrubbed bio (``bio``) or the unscrubbed one (``raw``).
@@ -52,13 +55,14 @@ class ClassifierSettings:
     dropout: float = 0.25
     tanh: bool = False
     normalize: bool = False
-    lr: float = 0.005
-    weight_decay: float = 1e-5
-    batch_size: int = 512
-    clip: float = 5.0
-    max_epochs: int = 50
-    min_epochs: int = 5
-    patience: int = 5
+    # training: the defaults of TrainSettings
+    lr: float = TrainSettings.lr
+    weight_decay: float = TrainSettings.weight_decay
+    batch_size: int = TrainSettings.batch_size
+    clip: float = TrainSettings.clip
+    max_epochs: int = TrainSettings.max_epochs
+    min_epochs: int = TrainSettings.min_epochs
+    patience: int = TrainSettings.patience
     skip: tuple[str, ...] = ("accountant", "dentist")
     device: str = "auto"
 
@@ -82,10 +86,8 @@ class ClassifierSettings:
             values["skip"] = tuple(values["skip"])
         return cls(**values)
 
-    def train_settings(self, seed: int):
-        """The :class:`mgbias.bios.classifier.TrainSettings` of one run."""
-        from mgbias.bios.classifier import TrainSettings
-
+    def train_settings(self, seed: int) -> TrainSettings:
+        """The :class:`mgbias.bios.training.TrainSettings` of one run."""
         keys = {f.name for f in fields(TrainSettings)} - {"seed"}
         return TrainSettings(**{k: v for k, v in asdict(self).items() if k in keys}, seed=seed)
 
@@ -117,45 +119,6 @@ def apply_split(
     return parts
 
 
-def read_vectors_for(path: str | Path, words: Iterable[str]) -> dict[str, np.ndarray]:
-    """The vectors of ``words`` found in the ``.vec`` file ``path`` (first row of a word)."""
-    wanted = set(words)
-    found: dict[str, np.ndarray] = {}
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        header = handle.readline().split()
-        if len(header) != 2:
-            raise ValueError(f"{path}, line 1: expected the header 'n d'")
-        dim = int(header[1])
-        for number, line in enumerate(handle, start=2):
-            word, _, rest = line.rstrip("\n").partition(" ")
-            if word in wanted and word not in found:
-                values = np.array(rest.split(), dtype=np.float32)
-                if values.shape != (dim,):
-                    raise ValueError(
-                        f"{path}, line {number}: {len(values)} values, header says {dim}"
-                    )
-                found[word] = values
-    return found
-
-
-def unit_rows(vectors: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Each vector scaled to unit length (a zero vector stays zero)."""
-    out = {}
-    for word, vector in vectors.items():
-        norm = float(np.linalg.norm(vector))
-        out[word] = vector / norm if norm > 0 else vector
-    return out
-
-
-def vec_dim(path: str | Path) -> int:
-    """The dimension in the header of a ``.vec`` file."""
-    with open(path, encoding="utf-8") as handle:
-        header = handle.readline().split()
-    if len(header) != 2:
-        raise ValueError(f"{path}, line 1: expected the header 'n d'")
-    return int(header[1])
-
-
 @dataclass
 class RunResult:
     """The metrics of one run (percentage points), the per-occupation TPRs and the
@@ -184,85 +147,6 @@ def prepare_parts(
     return out, sorted(dropped)
 
 
-@dataclass
-class TokenFeatures:
-    """What a run's classifier reads tokens with: ``table`` (the frozen embedding matrix,
-    or a :class:`mgbias.bios.encoder.FrozenEncoder`), ``inputs`` (texts -> the model's
-    input arrays) and ``info`` (recorded with the training)."""
-
-    table: object
-    inputs: Callable[[Sequence[str]], object]
-    info: dict
-
-
-class VectorSpace:
-    """A static space: the ``.vec`` file of the frozen embedding matrix (Tables 6-9,
-    14-18). Per run, the vocabulary is fit on the unscrubbed training bios (for either
-    text, as the authors did) and the matrix built of its words' vectors."""
-
-    def __init__(self, path: str | Path):
-        self.path = path
-
-    def __str__(self) -> str:
-        return str(self.path)
-
-    @property
-    def dim(self) -> int:
-        return vec_dim(self.path)
-
-    def features(
-        self, train: Sequence[dict], settings: ClassifierSettings, seed: int, key=None
-    ) -> TokenFeatures:
-        from mgbias.bios.classifier import encode, fit_vocabulary
-
-        vocabulary = fit_vocabulary(
-            [r["raw"] for r in train], min_df=settings.min_df, max_df=settings.max_df
-        )
-        vectors = read_vectors_for(self.path, vocabulary)
-        if settings.normalize:
-            vectors = unit_rows(vectors)
-        matrix = embedding_matrix_for(vocabulary, vectors, settings, self.path, seed, key)
-        return TokenFeatures(
-            matrix,
-            lambda texts: encode(texts, vocabulary, settings.max_len),
-            {"vocabulary": len(vocabulary), "with_vector": len(vectors)},
-        )
-
-
-class EncoderSpace:
-    """A frozen encoder's hidden states as the token features (Tables 10 and 11)."""
-
-    def __init__(self, encoder):
-        self.encoder = encoder
-
-    def __str__(self) -> str:
-        return f"encoder {self.encoder.name}"
-
-    @property
-    def dim(self) -> int:
-        return self.encoder.dim
-
-    def features(
-        self, train: Sequence[dict], settings: ClassifierSettings, seed: int, key=None
-    ) -> TokenFeatures:
-        encoder = self.encoder
-        info = {"encoder": encoder.name, "revision": encoder.revision}
-        info.update(max_pieces=encoder.max_pieces, max_len=encoder.max_len)
-        info.update(cache_mb=encoder.cache_mb)
-        return TokenFeatures(encoder, encoder.inputs, info)
-
-
-def as_space(space) -> VectorSpace | EncoderSpace:
-    """A space given as a ``.vec`` path, a frozen encoder, or a space."""
-    from mgbias.bios.encoder import FrozenEncoder
-
-    if isinstance(space, VectorSpace | EncoderSpace):
-        return space
-    if isinstance(space, FrozenEncoder):
-        return EncoderSpace(space)
-    return VectorSpace(space)
-
-
 def run_classifier(
     parts: Mapping[str, list[dict]],
     space,
@@ -275,7 +159,7 @@ def run_classifier(
 ) -> RunResult:
     """Train on ``parts['train']`` (model selection on dev) and test on ``parts['test']``,
     with the token features of ``space`` (a ``.vec`` path, a frozen encoder or a space:
-    :func:`as_space`)."""
+    :func:`mgbias.bios.spaces.as_space`)."""
     import torch
 
     from mgbias.bios.classifier import BiGRUAttention, predict, train
@@ -355,6 +239,70 @@ TPR_COLUMNS = ["run", "title", "tpr_female", "tpr_male", "n_female", "n_male", "
 
 def _fmt(value: float) -> str:
     return "" if math.isnan(value) else f"{value:.4f}"
+
+
+@dataclass
+class SeedRuns:
+    """A job's runs, one per seed: ``runs`` (each run's ``seed``, ``metrics``,
+    ``occupations``, ``dropped``, ``n`` and ``training``: the ``runs`` of the job's
+    metrics JSON), ``tpr`` (every run's :func:`tpr_rows`) and ``checkpoints`` (the
+    runs' checkpoint paths)."""
+
+    runs: list[dict] = field(default_factory=list)
+    tpr: list[dict] = field(default_factory=list)
+    checkpoints: list[str] = field(default_factory=list)
+
+    @property
+    def metrics(self) -> dict[str, float]:
+        """The runs' mean metrics (:func:`mean_metrics`)."""
+        return mean_metrics([run["metrics"] for run in self.runs])
+
+    def remove_checkpoints(self) -> None:
+        """Remove the runs' checkpoints (once the job's outputs are written)."""
+        for checkpoint in self.checkpoints:
+            if os.path.exists(checkpoint):
+                os.remove(checkpoint)
+
+
+def run_seeds(
+    seeds: Sequence[int],
+    run: Callable[[int, str | tuple[str, ...]], RunResult],
+    stem: str | Path,
+    *,
+    stages: Sequence[str] | None = None,
+    log: logging.Logger | None = None,
+) -> SeedRuns:
+    """One run per seed, in order: ``run(seed, checkpoint)`` (seed an int) returns the
+    :class:`RunResult` of run ``i`` (its index in ``seeds``), checkpointed at
+    ``<stem>.<i>.pt``, or with ``stages``, at a tuple of ``<stem>.<i>.<stage>.pt``, one
+    per stage (the checkpoints let a killed job resume its runs; remove them with
+    :meth:`SeedRuns.remove_checkpoints` once the outputs are written). Each run's
+    metrics are logged to ``log`` (default: this module's logger)."""
+    log = log if log is not None else logging.getLogger(__name__)
+    out = SeedRuns()
+    for index, seed in enumerate(seeds):
+        seed = int(seed)
+        checkpoint: str | tuple[str, ...]
+        if stages is None:
+            checkpoint = f"{stem}.{index}.pt"
+            out.checkpoints.append(checkpoint)
+        else:
+            checkpoint = tuple(f"{stem}.{index}.{stage}.pt" for stage in stages)
+            out.checkpoints.extend(checkpoint)
+        result = run(seed, checkpoint)
+        out.runs.append(
+            {
+                "seed": seed,
+                "metrics": result.metrics,
+                "occupations": list(result.occupations),
+                "dropped": result.dropped,
+                "n": result.n,
+                "training": result.training,
+            }
+        )
+        out.tpr += tpr_rows(result, index)
+        log.info("run %d (seed %d): %s", index, seed, result.metrics)
+    return out
 
 
 #: Zhao et al.'s transfer label set (``filtered_occs_8``): occupations in every language.
@@ -453,8 +401,9 @@ def run_transfer(
     """Train on the source language with the source space, fine-tune on a seeded
     ``share`` of the target's training split with the target space (all weights but
     the embedding carried over), test on the target's test split; only ``labels``.
-    The spaces are ``.vec`` paths, frozen encoders or spaces (:func:`as_space`), both
-    static or both encoders, of one dimension."""
+    The spaces are ``.vec`` paths, frozen encoders or spaces
+    (:func:`mgbias.bios.spaces.as_space`), both static or both encoders, of one
+    dimension."""
     import torch
 
     from mgbias.bios.classifier import BiGRUAttention, predict, train
@@ -536,17 +485,4 @@ def run_transfer(
         training={"source": trained, "fine_tune": tuned},
         dropped=sorted(set(dropped_src) | set(dropped_tgt)),
         n={name: len(part) for name, part in used.items()},
-    )
-
-
-def embedding_matrix_for(vocabulary, vectors, settings, vectors_path, seed, key=None):
-    """The frozen matrix of a vocabulary (rows, the vectors' dimension, seeded rows for
-    words without a vector)."""
-    from mgbias.bios.classifier import embedding_matrix
-
-    row_seed = (
-        derive_seed(seed, "embedding") if key is None else derive_seed(seed, "embedding", key)
-    )
-    return embedding_matrix(
-        vocabulary, vectors, rows=settings.rows, dim=vec_dim(vectors_path), seed=row_seed
     )

@@ -213,6 +213,7 @@ def read_vec(
     *,
     errors: str = "strict",
     duplicates: str = "error",
+    words: Iterable[str] | None = None,
 ) -> Vectors:
     """Read a fastText ``.vec`` file, streaming, keeping the first ``maxload`` words.
 
@@ -228,6 +229,12 @@ def read_vec(
     duplicates
         ``"error"`` rejects a repeated word; ``"first"`` keeps its first row and drops the
         later ones (what fastText's ``idx`` does), logging how many were dropped.
+    words
+        Keep only the rows of these words (``None``: every row), in file order; a listed
+        word not in the file is no error. The other rows are counted (the header's ``n``
+        and ``maxload`` still bound the read, and a file ending early is an error) but not
+        parsed: only the kept rows are checked, so a large file costs little memory and
+        time when few words are wanted. ``duplicates`` applies to the listed words.
 
     Returns
     -------
@@ -249,6 +256,8 @@ def read_vec(
             n_header, d = _parse_header(stream.readline(), path)
         n = n_header if maxload <= 0 else min(n_header, maxload)
         _check_size(path, n, d)
+        if words is not None:
+            return _read_vec_words(path, n, d, errors, frozenset(words), duplicates)
         try:
             words, matrix = _read_vec_fast(path, n, d, errors)
         except (ValueError, pd.errors.ParserError, _Recheck):
@@ -334,6 +343,46 @@ def _read_vec_checked(path: Path, n: int, d: int, errors: str) -> tuple[list[str
             f"promises {n}"
         )
     return words, matrix
+
+
+def _read_vec_words(
+    path: Path, n: int, d: int, errors: str, wanted: frozenset[str], duplicates: str
+) -> Vectors:
+    """The rows of the ``wanted`` words among the first ``n``, line by line; only those
+    rows are parsed and checked."""
+    words: list[str] = []
+    rows: list[np.ndarray] = []
+    first: dict[str, int] = {}
+    seen = dropped = 0
+    with open(path, encoding="utf-8", errors=errors, newline="\n") as stream:
+        stream.readline()
+        for line_number, line in zip(range(2, n + 2), _lines(stream), strict=False):
+            seen += 1
+            space = line.find(" ")
+            word = line if space < 0 else line[:space]
+            if word not in wanted:
+                continue
+            if word in first:
+                if duplicates == "error":
+                    raise VecFormatError(
+                        f"{path}, line {line_number}: duplicate word {word!r} (first at line "
+                        f"{first[word]}); expected distinct words (or read with "
+                        "duplicates='first')"
+                    )
+                dropped += 1
+                continue
+            row = np.empty(d, dtype=np.float32)
+            words.append(_parse_row(line, line_number, d, path, row))
+            rows.append(row)
+            first[word] = line_number
+    if seen < n:
+        raise VecFormatError(
+            f"{path}, line {seen + 2}: file ends after {seen} rows; the header promises {n}"
+        )
+    if dropped:
+        logger.warning("%s: %d repeated words dropped (first occurrence kept)", path, dropped)
+    matrix = np.stack(rows) if rows else np.empty((0, d), dtype=np.float32)
+    return Vectors(words, matrix, str(path))
 
 
 def _lines(stream) -> Iterator[str]:

@@ -12,17 +12,16 @@ from fixtures.tiny_models import build_model, save_pretrained, wordpiece_tokeniz
 from snakerun import run_script
 
 from mgbias.bios.classifier import BiGRUAttention, TrainSettings, predict, train
-from mgbias.bios.encoder import EncoderSettings, FrozenEncoder, encoder_inputs, load_space
+from mgbias.bios.encoder import EncoderSettings, FrozenEncoder, encoder_inputs
 from mgbias.bios.experiment import (
     ClassifierSettings,
-    EncoderSpace,
-    VectorSpace,
     apply_split,
     run_classifier,
     run_transfer,
     split_ids,
     transfer_model,
 )
+from mgbias.bios.spaces import EncoderSpace, VectorSpace, load_space
 
 
 def tiny_encoder(

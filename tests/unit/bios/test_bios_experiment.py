@@ -12,16 +12,18 @@ import pytest
 
 from mgbias.bios.experiment import (
     ClassifierSettings,
+    RunResult,
     apply_split,
     mean_metrics,
     prepare_parts,
-    read_vectors_for,
     run_classifier,
+    run_seeds,
     split_ids,
     tpr_rows,
-    unit_rows,
 )
+from mgbias.bios.spaces import unit_rows
 from mgbias.bios.tables import arrow, monolingual_markdown, monolingual_rows, paper_table
+from mgbias.embeddings.vectors import read_vec
 
 
 def test_settings_default_to_the_authors_and_reject_unknown_keys():
@@ -104,12 +106,13 @@ def test_balancing_changes_train_and_dev_only():
 def test_vectors_are_read_for_the_wanted_words_and_scaled_on_request(tmp_path):
     path = tmp_path / "v.vec"
     path.write_text("3 2\nnurse 3 4\npoet 1 0\nnurse 9 9\n", encoding="utf-8")
-    found = read_vectors_for(path, ["nurse", "absent"])
+    read = read_vec(path, duplicates="first", words=["nurse", "absent"])
+    found = dict(zip(read.words, read.matrix, strict=True))
     assert list(found) == ["nurse"] and found["nurse"].tolist() == [3.0, 4.0]
     assert unit_rows(found)["nurse"].tolist() == pytest.approx([0.6, 0.8])
     (tmp_path / "bad.vec").write_text("1 3\nnurse 1 2\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="bad.vec, line 2: 2 values, header says 3"):
-        read_vectors_for(tmp_path / "bad.vec", ["nurse"])
+    with pytest.raises(ValueError, match="bad.vec, line 2: word 'nurse' has 2 "):
+        read_vec(tmp_path / "bad.vec", words=["nurse"])
 
 
 SETTINGS = ClassifierSettings(
@@ -161,6 +164,51 @@ def test_mean_metrics():
     assert (mean["avg"], mean["female"], mean["male"]) == (70, 60, 80) and math.isnan(mean["diff"])
     with pytest.raises(ValueError, match="no runs"):
         mean_metrics([])
+
+
+def fake_result(seed: int) -> RunResult:
+    """A run's result whose metrics and TPRs tell its seed."""
+    tpr = {"nurse": {"F": float(seed), "M": 50.0, "n_F": 2, "n_M": 1}}
+    return RunResult(
+        metrics={"avg": float(seed), "female": 1.0, "male": 2.0, "diff": float(seed) / 2},
+        tpr=tpr,
+        occupations=("nurse",),
+        training={"epochs": seed},
+        dropped=[],
+        n={"train": seed},
+    )
+
+
+def test_run_seeds_runs_each_seed_with_its_checkpoints_and_collects_the_runs(tmp_path, caplog):
+    stem = tmp_path / "metrics.json"
+    calls = []
+
+    def run(seed, checkpoint):
+        calls.append((seed, checkpoint))
+        for path in [checkpoint] if isinstance(checkpoint, str) else checkpoint:
+            (tmp_path / path).write_text("state")
+        return fake_result(seed)
+
+    with caplog.at_level("INFO", logger="mgbias.bios.experiment"):
+        runs = run_seeds(["7", 9], run, stem)
+    assert calls == [(7, f"{stem}.0.pt"), (9, f"{stem}.1.pt")]
+    assert "run 1 (seed 9): {'avg': 9.0" in caplog.text
+    assert [run["seed"] for run in runs.runs] == [7, 9]
+    assert list(runs.runs[0]) == ["seed", "metrics", "occupations", "dropped", "n", "training"]
+    assert runs.runs[1]["occupations"] == ["nurse"] and runs.runs[1]["n"] == {"train": 9}
+    assert runs.metrics == {"avg": 8.0, "female": 1.0, "male": 2.0, "diff": 4.0}
+    assert [(row["run"], row["tpr_female"]) for row in runs.tpr] == [(0, "7.0000"), (1, "9.0000")]
+    assert runs.checkpoints == [f"{stem}.0.pt", f"{stem}.1.pt"]
+    runs.remove_checkpoints()
+    assert list(tmp_path.iterdir()) == []
+    runs.remove_checkpoints()  # gone already: nothing to do
+
+    calls.clear()
+    staged = run_seeds([3], run, "m.json", stages=("source", "fine_tune"))
+    assert calls == [(3, ("m.json.0.source.pt", "m.json.0.fine_tune.pt"))]
+    assert staged.checkpoints == ["m.json.0.source.pt", "m.json.0.fine_tune.pt"]
+    with pytest.raises(ValueError, match="no runs"):
+        _ = run_seeds([], run, stem).metrics
 
 
 def result(space, diff, text="scrubbed", sampling="original", lang="es"):
