@@ -27,7 +27,7 @@ from mgbias.measures.aul import aul
 from mgbias.measures.aula import aula
 from mgbias.measures.cps import cps, cps_sentence_scores
 from mgbias.measures.edges import EDGE_FLAGS, EDGE_RULES, PairEdges, identical_sequences, pair_edges
-from mgbias.measures.pairs import TIE_RULES, compare_pairs
+from mgbias.measures.preference import TIE_RULES, compare_pairs
 from mgbias.measures.registry import MEASURES, PAIR_MEASURES
 from mgbias.measures.sjsd import binarized_sjsd, js_distance_sums, sjsd, sjsd_pair_scores
 from mgbias.measures.sss import sss, sss_sentence_scores
@@ -151,7 +151,7 @@ def pair_measures(
     seed : int
         Seed of the bootstrap standard errors.
     tie_rule : str
-        How ties count (:data:`~mgbias.measures.pairs.TIE_RULES`):
+        How ties count (:data:`~mgbias.measures.preference.TIE_RULES`):
         ``"neutral"`` (default, Nangia et al.), ``"half"``, or ``"exclude"``,
         which also drops each measure's edge pairs (:mod:`mgbias.measures.edges`).
     alpha : float

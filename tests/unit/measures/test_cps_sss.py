@@ -9,7 +9,7 @@ import pytest
 
 from mgbias.measures import MEASURES
 from mgbias.measures.cps import cps, cps_sentence_scores, pair_preference
-from mgbias.measures.pairs import (
+from mgbias.measures.preference import (
     TIE_RULES,
     bootstrap_standard_error,
     compare_pairs,
