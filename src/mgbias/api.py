@@ -441,7 +441,7 @@ def score_pairs(
     >>> print(report.table()); print("\\n".join(report.verdicts))  # doctest: +SKIP
     """
     from mgbias.datasets.frame import ALL_BIAS_TYPES
-    from mgbias.measures.pairs import TIE_RULES
+    from mgbias.measures.preference import TIE_RULES
     from mgbias.pair_data import pair_sentences
     from mgbias.pair_scoring import parse_measures, per_pair_table
     from mgbias.seeds import check_seed

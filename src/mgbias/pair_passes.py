@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mgbias.mlm.masked import score_pairs
+from mgbias.mlm.masked import score_masked_pairs
 from mgbias.mlm.spans import check_pair_texts
 from mgbias.mlm.unmasked import score_unmasked
 
@@ -49,7 +49,7 @@ def score_pair_passes(
         max_length=max_length,
         progress=progress,
     )
-    masked = score_pairs(
+    masked = score_masked_pairs(
         model, tokenizer, pairs, batch_size=batch_size, max_length=max_length, progress=progress
     )
     if pair_ids is not None:

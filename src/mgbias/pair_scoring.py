@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import pandas as pd
@@ -27,7 +28,7 @@ from mgbias.measures.aul import aul
 from mgbias.measures.aula import aula
 from mgbias.measures.cps import cps, cps_sentence_scores
 from mgbias.measures.edges import EDGE_FLAGS, EDGE_RULES, PairEdges, identical_sequences, pair_edges
-from mgbias.measures.pairs import TIE_RULES, compare_pairs
+from mgbias.measures.preference import TIE_RULES, PairPreferenceResult, compare_pairs
 from mgbias.measures.registry import MEASURES, PAIR_MEASURES
 from mgbias.measures.sjsd import binarized_sjsd, js_distance_sums, sjsd, sjsd_pair_scores
 from mgbias.measures.sss import sss, sss_sentence_scores
@@ -41,6 +42,88 @@ MASKED = {m.name for m in MEASURES if m.kind == "pair" and m.cache == "masked"}
 
 #: Columns of :func:`pair_measures`.
 MEASURE_COLUMNS = ("measure", "score", "se", "p_value", "significant", "n", "n_edge")
+
+
+class PairResult(NamedTuple):
+    """One pair measure's numbers, as a row of :func:`pair_measures` reports them."""
+
+    score: float
+    se: float
+    p_value: float
+    #: Pairs in the score's denominator (``n_counted``; all scored pairs for ``sjsd``).
+    n: int
+    n_edge: int
+
+
+class PairCompute(Protocol):
+    """How one pair measure is computed from the cached passes (:data:`PAIR_COMPUTE`).
+
+    ``unmasked`` and ``masked`` are the passes after :func:`equalise_identical`
+    (a measure reads the one its registry entry's ``cache`` names; the other
+    may be None), ``edge`` the measure's edge pairs (bool per pair) and
+    ``options`` the keyword arguments ``seed`` and ``tie_rule`` of its formula.
+    """
+
+    def __call__(
+        self, unmasked: Any, masked: Any, edge: np.ndarray, options: Mapping[str, Any]
+    ) -> PairResult: ...
+
+
+def _preference_row(result: PairPreferenceResult) -> PairResult:
+    return PairResult(result.score, result.se, result.p_value, result.n_counted, result.n_edge)
+
+
+def _aul(unmasked, masked, edge, options) -> PairResult:
+    values = aul(unmasked.logprobs)
+    return _preference_row(compare_pairs(values[0::2], values[1::2], edge=edge, **options))
+
+
+def _aula(unmasked, masked, edge, options) -> PairResult:
+    values = aula(unmasked.logprobs, unmasked.attention)
+    return _preference_row(compare_pairs(values[0::2], values[1::2], edge=edge, **options))
+
+
+def _cps(unmasked, masked, edge, options) -> PairResult:
+    more = cps_sentence_scores(masked.a.shared_logprobs)
+    less = cps_sentence_scores(masked.b.shared_logprobs)
+    return _preference_row(cps(more, less, edge=edge, **options))
+
+
+def _sss(unmasked, masked, edge, options) -> PairResult:
+    more = sss_sentence_scores(masked.a.modified_logprobs)
+    less = sss_sentence_scores(masked.b.modified_logprobs)
+    return _preference_row(sss(more, less, edge=edge, **options))
+
+
+def _sjsd(unmasked, masked, edge, options) -> PairResult:
+    scores = sjsd_pair_scores(masked.a.shared_logprobs, masked.b.shared_logprobs)
+    result = sjsd(scores, edge=edge, **options)
+    return PairResult(result.score, result.se, result.p_value, result.n, result.n_edge)
+
+
+def _bsjsd(unmasked, masked, edge, options) -> PairResult:
+    result = binarized_sjsd(
+        masked.a.shared_logprobs, masked.b.shared_logprobs, edge=edge, **options
+    )
+    return _preference_row(result)
+
+
+# The adapters live here, not in the registry: the registry imports nothing (the CLI,
+# the configuration schema and the report read it), and a workflow rule's code inputs
+# are its script's static import closure (mgbias.code_inputs), which sees these imports
+# and would not see a measure module loaded by name.
+_ADAPTERS: dict[str, PairCompute] = {
+    "aul": _aul,
+    "aula": _aula,
+    "cps": _cps,
+    "sss": _sss,
+    "sjsd": _sjsd,
+    "bsjsd": _bsjsd,
+}
+
+#: How each pair measure of the registry is computed, in the registry's order (a
+#: registered pair measure without an adapter fails here, on import).
+PAIR_COMPUTE: dict[str, PairCompute] = {name: _ADAPTERS[name] for name in PAIR_MEASURES}
 
 
 def parse_measures(text: str) -> list[str]:
@@ -151,7 +234,7 @@ def pair_measures(
     seed : int
         Seed of the bootstrap standard errors.
     tie_rule : str
-        How ties count (:data:`~mgbias.measures.pairs.TIE_RULES`):
+        How ties count (:data:`~mgbias.measures.preference.TIE_RULES`):
         ``"neutral"`` (default, Nangia et al.), ``"half"``, or ``"exclude"``,
         which also drops each measure's edge pairs (:mod:`mgbias.measures.edges`).
     alpha : float
@@ -190,44 +273,13 @@ def pair_measures(
     unmasked_same = None if unmasked is None else unmasked_identical(unmasked)
     edges = None if masked is None else masked_edges(masked)
     unmasked, masked = equalise_identical(unmasked, masked, unmasked_same, edges)
-    if unmasked is not None:
-        per_sentence = {
-            "aul": aul(unmasked.logprobs),
-            "aula": aula(unmasked.logprobs, unmasked.attention),
-        }
     if masked is not None:
-        more, less = masked.a, masked.b
         log.info("masked pass: pairs with %s", edges.counts())
     options = {"seed": seed, "tie_rule": tie_rule}
     rows = []
     for measure in measures:
         edge = _edges_for(measure, unmasked_same, edges)
-        if measure in UNMASKED:
-            values = per_sentence[measure]
-            result = compare_pairs(values[0::2], values[1::2], edge=edge, **options)
-        elif measure == "cps":
-            result = cps(
-                cps_sentence_scores(more.shared_logprobs),
-                cps_sentence_scores(less.shared_logprobs),
-                edge=edge,
-                **options,
-            )
-        elif measure == "sss":
-            result = sss(
-                sss_sentence_scores(more.modified_logprobs),
-                sss_sentence_scores(less.modified_logprobs),
-                edge=edge,
-                **options,
-            )
-        elif measure == "sjsd":
-            result = sjsd(
-                sjsd_pair_scores(more.shared_logprobs, less.shared_logprobs), edge=edge, **options
-            )
-        else:  # bsjsd
-            result = binarized_sjsd(
-                more.shared_logprobs, less.shared_logprobs, edge=edge, **options
-            )
-        n = result.n if measure == "sjsd" else result.n_counted
+        result = PAIR_COMPUTE[measure](unmasked, masked, edge, options)
         if result.n_edge:
             log.info(
                 "%s: %d edge pair(s) (%s), tie rule %s",
@@ -238,7 +290,7 @@ def pair_measures(
             )
         significant = bool(result.p_value < alpha)
         rows.append(
-            (measure, result.score, result.se, result.p_value, significant, n, result.n_edge)
+            (measure, result.score, result.se, result.p_value, significant, result.n, result.n_edge)
         )
     frame = pd.DataFrame(rows, columns=list(MEASURE_COLUMNS))
     return frame.astype(

@@ -30,8 +30,8 @@ from fixtures.masked_reference import assert_pair_scores_match_reference
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from mgbias.measures.pairs import TIE_RULES
-from mgbias.mlm.masked import score_pairs
+from mgbias.measures.preference import TIE_RULES
+from mgbias.mlm.masked import score_masked_pairs
 from mgbias.mlm.unmasked import score_unmasked
 from mgbias.pair_passes import score_pair_passes
 from mgbias.pair_scoring import PAIR_MEASURES, pair_measures
@@ -163,7 +163,7 @@ def test_batched_passes_equal_one_forward_pass_per_copy(
     family_model, pairs, max_length, batch_size
 ):
     _, model, tokenizer = family_model
-    scores = score_pairs(
+    scores = score_masked_pairs(
         model, tokenizer, pairs, batch_size=batch_size, max_length=max_length, progress=False
     )
     assert_pair_scores_match_reference(model, tokenizer, pairs, scores, max_length=max_length)
@@ -190,7 +190,7 @@ def test_an_empty_sentence_is_rejected_by_pair_and_side(family_model, blank, sid
     pairs = [("he is here.", "she is here."), ("he is here.", "she is here.")]
     pairs[1] = (blank, pairs[1][1]) if side == "a" else (pairs[1][0], blank)
     with pytest.raises(ValueError, match=re.escape(f"pair 1, sentence {side} is empty: {blank!r}")):
-        score_pairs(model, tokenizer, pairs, progress=False)
+        score_masked_pairs(model, tokenizer, pairs, progress=False)
     sentences = [sentence for pair in pairs for sentence in pair]
     index = 2 if side == "a" else 3
     with pytest.raises(ValueError, match=re.escape(f"sentence {index} is empty: {blank!r}")):

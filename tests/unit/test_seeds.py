@@ -9,7 +9,7 @@ from mgbias.demo import WorldSpec
 from mgbias.demo.pairs import demo_pairs
 from mgbias.measures.mbe import mbe_score, shuffled_baseline
 from mgbias.measures.mbe_permutation import mbe_permutation_test
-from mgbias.measures.pairs import bootstrap_standard_error
+from mgbias.measures.preference import bootstrap_standard_error
 from mgbias.measures.sjsd import sjsd
 from mgbias.mlm.train import MLMTrainingConfig
 from mgbias.seeds import check_seed

@@ -4,10 +4,10 @@ Nothing is imported here at start-up: a workflow job that uses one measure
 loads (and reruns on a change of) that measure's module only
 (:mod:`mgbias.code_inputs`). The names below resolve lazily, on first use.
 
-``MEASURES`` maps a measure name to its per-sentence scoring function
-(sequences of per-token arrays in, one float per sentence out). A measure
-whose function has its module's name (``aul``, ``aula``, ``cps``, ``sss``,
-``sjsd``) is imported from its module: ``from mgbias.measures.cps import cps``.
+A measure whose function has its module's name (``aul``, ``aula``, ``cps``,
+``sss``, ``sjsd``) is imported from its module: ``from mgbias.measures.cps import
+cps``. Which measures exist, and where each is implemented:
+:mod:`mgbias.measures.registry`.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ _LAZY = {
     "MBEResult": "mbe",
     "mbe_score": "mbe",
     "shuffled_baseline": "mbe",
-    "PairPreferenceResult": "pairs",
-    "compare_pairs": "pairs",
-    "pair_preference": "pairs",
+    "PairPreferenceResult": "preference",
+    "compare_pairs": "preference",
+    "pair_preference": "preference",
     "SJSDResult": "sjsd",
     "binarized_sjsd": "sjsd",
     "js_distance_sums": "sjsd",
@@ -34,24 +34,10 @@ _LAZY = {
     "tbs_bias": "tbs",
 }
 
-__all__ = ["MEASURES", *sorted(_LAZY)]
-
-#: Per-sentence scoring functions by name: (module, function).
-_MEASURES = {
-    "aul": ("aul", "aul"),
-    "aula": ("aula", "aula"),
-    "cps": ("cps", "cps_sentence_scores"),
-    "sss": ("sss", "sss_sentence_scores"),
-    "jsd_distance_sum": ("sjsd", "js_distance_sums"),
-}
+__all__ = sorted(_LAZY)
 
 
 def __getattr__(name: str) -> Any:
-    if name == "MEASURES":
-        return {
-            measure: getattr(importlib.import_module(f"{__name__}.{module}"), function)
-            for measure, (module, function) in _MEASURES.items()
-        }
     if name in _LAZY:
         return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

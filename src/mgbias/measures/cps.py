@@ -21,7 +21,7 @@ Where the published computations differ (both options here):
 - Ties: Nangia et al. count a tie as "neutral": in the denominator, not a
   win (``tie_rule="neutral"``, the default). Steinborn et al. score a pair 1
   only if ``more > less``, which is the same number. See
-  :mod:`mgbias.measures.pairs` for the alternatives.
+  :mod:`mgbias.measures.preference` for the alternatives.
 - Standard error: Steinborn et al. (Table 2) report CPS with a bootstrap
   standard error of the binary pair scores; pass ``seed`` to get it.
 
@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from mgbias.measures.pairs import (
+from mgbias.measures.preference import (
     DEFAULT_N_RESAMPLES,
     PairPreferenceResult,
     compare_pairs,
@@ -51,7 +51,7 @@ from mgbias.measures.pairs import (
 
 __all__ = ["CPSResult", "cps", "cps_sentence_scores", "pair_preference"]
 
-#: Result of :func:`cps`: a :class:`~mgbias.measures.pairs.PairPreferenceResult`.
+#: Result of :func:`cps`: a :class:`~mgbias.measures.preference.PairPreferenceResult`.
 CPSResult = PairPreferenceResult
 
 #: Decimals Nangia et al.'s metric.py rounds sentence scores to.

@@ -3,7 +3,7 @@
 Kaneko, Bollegala & Okazaki (2023) correlate each measure's score with the
 share r of male sentences a model was fine-tuned on. SSS, CPS, AUL and AULA
 are "% of pairs in which the stereotypical sentence is preferred" (their
-papers; :mod:`mgbias.measures.pairs`), which is not a male-vs-female
+papers; :mod:`mgbias.measures.preference`), which is not a male-vs-female
 direction: CrowS-Pairs gender pairs are stereotypes about women in some rows
 and about men in others. A score that should rise with r needs each pair's
 *male* side (checklist, A3):
@@ -24,7 +24,7 @@ and about men in others. A score that should rise with r needs each pair's
 
 The oriented score of a measure is ``100 x #(pairs where the male sentence
 scores higher) / n`` over the oriented pairs (:func:`oriented_preference`;
-ties and edge pairs as in :func:`mgbias.measures.pairs.compare_pairs`).
+ties and edge pairs as in :func:`mgbias.measures.preference.compare_pairs`).
 Swapping the two sentences of every pair leaves it unchanged, whereas the
 paper-literal "% stereotypical preferred" becomes 100 minus itself.
 """
@@ -41,7 +41,7 @@ import pandas as pd
 
 from mgbias.measures.cps import NANGIA_ROUND_TO
 from mgbias.measures.edges import EDGE_FLAGS, PairEdges
-from mgbias.measures.pairs import PairPreferenceResult, compare_pairs
+from mgbias.measures.preference import PairPreferenceResult, compare_pairs
 from mgbias.mining import english_tokens
 from mgbias.mlm.spans import shared_token_indices
 
@@ -220,7 +220,7 @@ class OrientedResult:
     n_unorientable : int
         Pairs dropped because they cannot be oriented.
     preference : PairPreferenceResult
-        :func:`~mgbias.measures.pairs.compare_pairs` on the oriented pairs,
+        :func:`~mgbias.measures.preference.compare_pairs` on the oriented pairs,
         with the male sentence in the role of ``sent_more`` (``n_more`` =
         pairs preferring the male sentence).
     """
@@ -258,7 +258,7 @@ def oriented_preference(
 
     ``100 x #(score(male) > score(female)) / n`` over the pairs that
     :func:`orient_pairs` orients; ties, rounding and edge pairs as in
-    :func:`~mgbias.measures.pairs.compare_pairs`.
+    :func:`~mgbias.measures.preference.compare_pairs`.
 
     Parameters
     ----------
@@ -267,7 +267,7 @@ def oriented_preference(
     orientation : sequence of str
         Per pair, an entry of :data:`ORIENTATIONS`.
     tie_rule, round_to, edge
-        As for :func:`~mgbias.measures.pairs.compare_pairs` (``edge``: one flag
+        As for :func:`~mgbias.measures.preference.compare_pairs` (``edge``: one flag
         per pair given).
 
     Examples
@@ -330,7 +330,7 @@ def oriented_pair_scores(
     measures : sequence of str
         Any of ``sss``, ``cps``, ``aul``, ``aula``.
     tie_rule : str
-        As for :func:`~mgbias.measures.pairs.compare_pairs`; CPS rounds to 3
+        As for :func:`~mgbias.measures.preference.compare_pairs`; CPS rounds to 3
         decimals as :func:`mgbias.pair_scoring.pair_measures` does.
 
     Returns

@@ -10,7 +10,9 @@ registry (a test checks that they agree); ``docs/measures.md`` is generated
 from it (:func:`measures_markdown`; ``python -m mgbias.measures.registry``).
 
 Nothing heavy is imported: functions are named, not loaded
-(:meth:`Measure.load`).
+(:meth:`Measure.load`). How each pair measure is computed from the cached
+passes: :data:`mgbias.pair_scoring.PAIR_COMPUTE` (one adapter per pair measure
+here; a pair measure registered without one fails on import).
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from mgbias.measures.logprobs import check_logprobs_at_most_zero
-from mgbias.measures.pairs import (
+from mgbias.measures.preference import (
     DEFAULT_N_RESAMPLES,
     PairPreferenceResult,
     bootstrap_standard_error,
@@ -300,7 +300,7 @@ def sjsd(
         Pairs with no shared token or identical sentences (``n_edge``).
     tie_rule : str, optional
         ``"exclude"`` drops the edge pairs from the mean (and ``n``); any other
-        tie rule of :data:`~mgbias.measures.pairs.TIE_RULES` keeps them at
+        tie rule of :data:`~mgbias.measures.preference.TIE_RULES` keeps them at
         their score 0.
 
     Returns
@@ -378,7 +378,7 @@ def binarized_sjsd(
     n_resamples : int, optional
         Bootstrap resamples.
     tie_rule : str, optional
-        See :mod:`mgbias.measures.pairs` (default ``"neutral"``, the reference code).
+        See :mod:`mgbias.measures.preference` (default ``"neutral"``, the reference code).
     edge : 1-D array-like of bool, optional
         Pairs with no shared token or identical sentences (``n_edge``;
         dropped with ``tie_rule="exclude"``).

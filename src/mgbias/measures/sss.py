@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from mgbias.measures.pairs import (
+from mgbias.measures.preference import (
     DEFAULT_N_RESAMPLES,
     PairPreferenceResult,
     compare_pairs,
@@ -142,7 +142,7 @@ def sss(
     more_scores, less_scores : 1-D array-like of float
         :func:`sss_sentence_scores` of ``sent_more`` and ``sent_less``.
     tie_rule : str, optional
-        See :mod:`mgbias.measures.pairs` (default ``"neutral"``).
+        See :mod:`mgbias.measures.preference` (default ``"neutral"``).
     seed : int or None, optional
         Seed of the bootstrap standard error; ``None`` leaves ``se`` NaN.
     n_resamples : int, optional

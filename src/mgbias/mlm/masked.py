@@ -11,7 +11,7 @@ positions. This module runs such requests in bulk:
 - :func:`masked_logprobs_of`: one copy per sequence with several positions
   masked, candidates scored at one position (TBS's target and prior
   probabilities, Kurita et al. 2019, §3).
-- :func:`score_pairs`: shared and modified tokens of sentence pairs
+- :func:`score_masked_pairs`: shared and modified tokens of sentence pairs
   (:mod:`mgbias.mlm.spans`), every shared token masked alone (CPS, S_JSD) and
   all modified tokens masked together (SSS, Kaneko et al. 2022, App. A), in
   one run.
@@ -32,7 +32,7 @@ numbers, slower) with a logged warning.
 
 Length limit
 ------------
-:func:`score_pairs` cuts long sentences as :mod:`mgbias.mlm.spans` documents
+:func:`score_masked_pairs` cuts long sentences as :mod:`mgbias.mlm.spans` documents
 (special tokens kept, trailing tokens cut, cut shared tokens dropped from both
 sides) and reports what it cut; it never fails on a long sentence.
 :func:`score_masked` and :func:`masked_logprobs_of` take token ids that are
@@ -65,7 +65,7 @@ __all__ = [
     "masked_max_length",
     "mlm_encoder_and_head",
     "score_masked",
-    "score_pairs",
+    "score_masked_pairs",
 ]
 
 HEAD_CHUNK_ELEMENTS = 1 << 24
@@ -357,7 +357,7 @@ def _run_plan(
     """Run every masked copy of ``plan``; float32 log-probability per candidate.
 
     The single loop behind :func:`score_masked`, :func:`masked_logprobs_of` and
-    :func:`score_pairs`.
+    :func:`score_masked_pairs`.
     """
     batches = _batch_order(sequences, plan, batch_size)
     output = np.zeros(len(plan.candidate_ids), dtype=np.float32)
@@ -585,7 +585,7 @@ def masked_copy_batches(
     return batches
 
 
-def score_pairs(
+def score_masked_pairs(
     model: PreTrainedModel,
     tokenizer: PreTrainedTokenizerBase,
     pairs: Sequence[tuple[str, str]],

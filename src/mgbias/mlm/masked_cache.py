@@ -1,7 +1,7 @@
 """Masked scores of a pair data set and their parquet cache: one row per pair.
 
 :class:`PairScores` holds, for both sentences of every pair, what CPS, S_JSD
-and SSS consume (see :func:`mgbias.mlm.masked.score_pairs`):
+and SSS consume (see :func:`mgbias.mlm.masked.score_masked_pairs`):
 
 - ``shared_logprobs``: ``log P(u_i | rest)`` of each shared token, that token
   alone masked (CPS, Nangia et al. 2020, §3; S_JSD, Steinborn et al. 2022);
@@ -208,7 +208,7 @@ def write_pair_cache(scores: PairScores, path: Path, metadata: dict) -> None:
     Parameters
     ----------
     scores : PairScores
-        Output of :func:`mgbias.mlm.masked.score_pairs`.
+        Output of :func:`mgbias.mlm.masked.score_masked_pairs`.
     path : Path
         Destination ``.parquet`` file; parent directories are created.
     metadata : dict

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from mgbias.measures.pairs import compare_pairs
+from mgbias.measures.preference import compare_pairs
 from mgbias.measures.sjsd import sjsd
 from mgbias.stats import mean_zero_test, sign_test
 

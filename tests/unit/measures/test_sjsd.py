@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import jensenshannon
 
-from mgbias.measures import MEASURES
+from mgbias.measures.cps import cps_sentence_scores
 from mgbias.measures.sjsd import (
     TABLE_SCALE,
     analytic_jsd,
@@ -152,8 +152,8 @@ def test_binarized_sjsd_bootstrap_is_seeded():
 
 def test_cps_and_sjsd_come_from_the_same_arrays():
     # The more likely every shared token, the higher CPS's sum and the lower the distance.
-    cps_scores = MEASURES["cps"](MORE)
-    distances = MEASURES["jsd_distance_sum"](MORE)
+    cps_scores = cps_sentence_scores(MORE)
+    distances = js_distance_sums(MORE)
     np.testing.assert_allclose(cps_scores, [math.log(0.5), math.log(0.25) + 2 * math.log(0.5)])
     assert distances.shape == cps_scores.shape
 

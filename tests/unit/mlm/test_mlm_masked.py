@@ -27,7 +27,7 @@ from mgbias.mlm.masked import (
     masked_max_length,
     mlm_encoder_and_head,
     score_masked,
-    score_pairs,
+    score_masked_pairs,
 )
 from mgbias.mlm.masked_cache import PairScores, pairs_sha256, read_pair_cache, write_pair_cache
 from mgbias.mlm.unmasked import SentenceScores
@@ -237,9 +237,9 @@ def test_masked_logprobs_of_with_several_masks(tiny_bert):
 # ----------------------------------------------------------------------------- pairs
 
 
-def test_score_pairs_equals_the_references(family_model):
+def test_score_masked_pairs_equals_the_references(family_model):
     name, model, tokenizer = family_model
-    scores = score_pairs(model, tokenizer, PAIRS, batch_size=3, progress=False)
+    scores = score_masked_pairs(model, tokenizer, PAIRS, batch_size=3, progress=False)
     assert len(scores) == len(PAIRS) and scores.n_truncated_pairs == 0
     assert scores.max_length == 64
     assert_pair_scores_match_reference(model, tokenizer, PAIRS, scores)
@@ -274,7 +274,7 @@ def test_long_pairs_are_cut_counted_and_warned_once(caplog):
     long_b = "She is a doctor." + " He is a doctor." * 5
     pairs = [(long_a, long_b), ("He is a doctor.", "She is a doctor.")]
     with caplog.at_level(logging.WARNING, logger="mgbias.mlm.masked"):
-        scores = score_pairs(model, tokenizer, pairs, progress=False)
+        scores = score_masked_pairs(model, tokenizer, pairs, progress=False)
     warnings = [record for record in caplog.records if "longer than 16" in record.getMessage()]
     assert len(warnings) == 1
     assert scores.n_truncated_pairs == 1 and scores.max_length == 16
@@ -289,7 +289,7 @@ def test_long_pairs_are_cut_counted_and_warned_once(caplog):
     np.testing.assert_array_equal(scores.a.shared_logprobs[0], expected)
     np.testing.assert_array_equal(scores.a.shared_ids[0], scores.b.shared_ids[0])
     # An explicit, smaller limit applies to every pair.
-    shorter = score_pairs(model, tokenizer, pairs, max_length=6, progress=False)
+    shorter = score_masked_pairs(model, tokenizer, pairs, max_length=6, progress=False)
     assert shorter.n_truncated_pairs == 2 and shorter.max_length == 6
 
 
@@ -298,7 +298,7 @@ def test_long_pairs_are_cut_counted_and_warned_once(caplog):
 
 def test_pair_cache_round_trip_is_exact(tiny_bert, tmp_path):
     model, tokenizer = tiny_bert
-    scores = score_pairs(model, tokenizer, PAIRS, max_length=7, progress=False)
+    scores = score_masked_pairs(model, tokenizer, PAIRS, max_length=7, progress=False)
     assert scores.n_truncated_pairs >= 1
     path = tmp_path / "masked" / "tiny" / "pairs.parquet"
     metadata = {"model_id": "tiny-bert", "revision": None, "input_sha256": pairs_sha256(PAIRS)}
@@ -333,7 +333,7 @@ def test_pair_cache_round_trip_is_exact(tiny_bert, tmp_path):
 
 def test_pair_cache_checks_metadata_and_kind(tiny_bert, tmp_path):
     model, tokenizer = tiny_bert
-    scores = score_pairs(model, tokenizer, PAIRS[:2], progress=False)
+    scores = score_masked_pairs(model, tokenizer, PAIRS[:2], progress=False)
     with pytest.raises(ValueError, match=r"missing key\(s\) \['revision', 'input_sha256'\]"):
         write_pair_cache(scores, tmp_path / "x.parquet", {"model_id": "tiny"})
     path = tmp_path / "pairs.parquet"
@@ -354,7 +354,7 @@ def test_pair_cache_checks_metadata_and_kind(tiny_bert, tmp_path):
 
 def test_empty_pair_scores_round_trip(tiny_bert, tmp_path):
     model, tokenizer = tiny_bert
-    scores = score_pairs(model, tokenizer, [], progress=False)
+    scores = score_masked_pairs(model, tokenizer, [], progress=False)
     assert isinstance(scores, PairScores) and len(scores) == 0
     metadata = {"model_id": "m", "revision": None, "input_sha256": pairs_sha256([])}
     write_pair_cache(scores, tmp_path / "empty.parquet", metadata)

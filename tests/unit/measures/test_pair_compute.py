@@ -1,0 +1,193 @@
+"""The registry loop of pair_measures gives the numbers of each measure's formula called directly.
+
+A small cache built by hand (six pairs, one with no shared token, one with no
+modified token on sent_more, attention weights that make AUL and AULA disagree)
+is scored through :func:`mgbias.pair_scoring.pair_measures`, which looks up each
+measure's adapter (:data:`mgbias.pair_scoring.PAIR_COMPUTE`); every row must
+equal the formula functions of :mod:`mgbias.measures` applied to the same arrays.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from mgbias.measures.aul import aul
+from mgbias.measures.aula import aula
+from mgbias.measures.cps import cps, cps_sentence_scores
+from mgbias.measures.edges import identical_sequences, pair_edges
+from mgbias.measures.preference import TIE_RULES, compare_pairs
+from mgbias.measures.registry import PAIR_MEASURES
+from mgbias.measures.sjsd import binarized_sjsd, sjsd, sjsd_pair_scores
+from mgbias.measures.sss import sss, sss_sentence_scores
+from mgbias.mlm.masked_cache import PairScores, SideScores
+from mgbias.mlm.scores import SentenceScores
+from mgbias.pair_scoring import PAIR_COMPUTE, pair_measures
+
+SEED = 7
+# (shared more, shared less, modified more, modified less) per pair
+PAIRS = [
+    ([-1.0, -2.0], [-1.5, -2.5], [-0.5], [-4.0]),
+    ([-0.3, -1.0], [-0.2, -0.9], [-2.0], [-1.0]),
+    ([-1.2], [-0.7], [-0.4, -0.6], [-3.0]),
+    ([], [], [-1.0], [-3.0]),  # no shared token: an edge pair of cps, sjsd, bsjsd
+    ([-2.0, -0.1, -0.5], [-2.2, -0.3, -0.4], [], [-2.0]),  # an edge pair of sss
+    ([-0.05], [-1.5], [-0.9], [-0.2]),
+    ([-0.01, -5.0], [-2.5, -2.5], [-1.1], [-0.6]),  # CPS prefers sent_less, B. S_JSD sent_more
+]
+# unmasked pass: (log-probabilities, attention) of sent_more, then sent_less, per pair
+SENTENCES = [
+    ([-1.0, -0.5], [0.9, 0.1]),
+    ([-2.0, -2.0], [0.5, 0.5]),
+    ([-0.5, -0.5, -4.0], [0.1, 0.1, 0.8]),
+    ([-1.0, -1.5], [0.5, 0.5]),
+    ([-1.5], [1.0]),
+    ([-2.0], [1.0]),
+    ([-0.2, -3.0], [0.1, 0.9]),
+    ([-1.0, -1.0], [0.5, 0.5]),
+    ([-0.7], [1.0]),
+    ([-0.9, -0.1], [0.2, 0.8]),
+    ([-3.0, -0.1], [0.05, 0.95]),
+    ([-1.2, -1.2], [0.5, 0.5]),
+    ([-0.4, -0.6], [0.5, 0.5]),
+    ([-0.45], [1.0]),
+]
+
+
+def side(shared, modified, offset):
+    token_ids, shared_positions, modified_positions = [], [], []
+    for pair_shared, pair_modified in zip(shared, modified, strict=True):
+        n_modified, n_shared = len(pair_modified), len(pair_shared)
+        token_ids.append(
+            np.array(
+                [101, *range(offset, offset + n_modified), *range(10, 10 + n_shared), 102],
+                dtype=np.int32,
+            )
+        )
+        modified_positions.append(np.arange(1, 1 + n_modified, dtype=np.int32))
+        shared_positions.append(
+            np.arange(1 + n_modified, 1 + n_modified + n_shared, dtype=np.int32)
+        )
+    modified_logprobs = [np.array(values, dtype=np.float32) for values in modified]
+    return SideScores(
+        token_ids=token_ids,
+        shared_positions=shared_positions,
+        shared_logprobs=[np.array(values, dtype=np.float32) for values in shared],
+        modified_positions=modified_positions,
+        modified_logprobs=modified_logprobs,
+        modified_matrices=[np.diag(values) for values in modified_logprobs],
+        truncated=np.zeros(len(shared), dtype=bool),
+        n_dropped_modified=np.zeros(len(shared), dtype=np.int32),
+    )
+
+
+def masked_pass():
+    return PairScores(
+        a=side([p[0] for p in PAIRS], [p[2] for p in PAIRS], 50),
+        b=side([p[1] for p in PAIRS], [p[3] for p in PAIRS], 60),
+        n_dropped_shared=np.zeros(len(PAIRS), dtype=np.int32),
+        max_length=32,
+    )
+
+
+def unmasked_pass():
+    return SentenceScores(
+        token_ids=[
+            np.arange(index, index + len(lp), dtype=np.int32)
+            for index, (lp, _) in enumerate(SENTENCES)
+        ],
+        logprobs=[np.array(lp, dtype=np.float32) for lp, _ in SENTENCES],
+        attention=[np.array(alpha, dtype=np.float32) for _, alpha in SENTENCES],
+        embeddings=np.ones((len(SENTENCES), 2), dtype=np.float32),
+        n_truncated=0,
+    )
+
+
+def direct(tie_rule):
+    """Each measure from its formula functions: (score, se, p_value, n, n_edge)."""
+    unmasked, masked = unmasked_pass(), masked_pass()
+    more, less = masked.a, masked.b
+    options = {"seed": SEED, "tie_rule": tie_rule}
+    same = identical_sequences(unmasked.token_ids[0::2], unmasked.token_ids[1::2])
+    edges = pair_edges(more.shared_logprobs, more.modified_logprobs, less.modified_logprobs)
+    aul_scores = aul(unmasked.logprobs)
+    aula_scores = aula(unmasked.logprobs, unmasked.attention)
+    results = {
+        "aul": compare_pairs(aul_scores[0::2], aul_scores[1::2], edge=same, **options),
+        "aula": compare_pairs(aula_scores[0::2], aula_scores[1::2], edge=same, **options),
+        "cps": cps(
+            cps_sentence_scores(more.shared_logprobs),
+            cps_sentence_scores(less.shared_logprobs),
+            edge=edges.for_measure("cps"),
+            **options,
+        ),
+        "sss": sss(
+            sss_sentence_scores(more.modified_logprobs),
+            sss_sentence_scores(less.modified_logprobs),
+            edge=edges.for_measure("sss"),
+            **options,
+        ),
+        "sjsd": sjsd(
+            sjsd_pair_scores(more.shared_logprobs, less.shared_logprobs),
+            edge=edges.for_measure("sjsd"),
+            **options,
+        ),
+        "bsjsd": binarized_sjsd(
+            more.shared_logprobs, less.shared_logprobs, edge=edges.for_measure("bsjsd"), **options
+        ),
+    }
+    return {
+        name: (
+            r.score,
+            r.se,
+            r.p_value,
+            r.n if name == "sjsd" else r.n_counted,
+            r.n_edge,
+        )
+        for name, r in results.items()
+    }
+
+
+def test_every_registered_pair_measure_has_an_adapter():
+    assert tuple(PAIR_COMPUTE) == PAIR_MEASURES
+
+
+def test_the_hand_made_cache_tells_the_measures_apart():
+    # a test of the loop needs numbers an adapter that read the wrong pass, side,
+    # formula or edge flags would change
+    expected = direct("exclude")
+    assert len(set(expected.values())) == len(PAIR_MEASURES)
+    assert expected["aul"][0] != expected["aula"][0]
+    assert expected["cps"][0] != expected["bsjsd"][0]
+    assert [expected[name][4] for name in PAIR_MEASURES] == [0, 0, 1, 1, 1, 1]
+    assert direct("neutral")["cps"][3] != expected["cps"][3]  # "exclude" drops the edge pair
+
+
+@pytest.mark.parametrize("tie_rule", TIE_RULES)
+def test_registry_loop_equals_the_formulas_called_directly(tie_rule):
+    expected = direct(tie_rule)
+    table = pair_measures(
+        unmasked_pass(), masked_pass(), PAIR_MEASURES[::-1], seed=SEED, tie_rule=tie_rule
+    )
+    assert table["measure"].tolist() == list(PAIR_MEASURES[::-1])
+    for row in table.itertuples(index=False):
+        got = (row.score, row.se, row.p_value, row.n, row.n_edge)
+        want = expected[row.measure]
+        assert got[3:] == want[3:], row.measure
+        for value, reference in zip(got[:3], want[:3], strict=True):
+            assert value == reference or (math.isnan(value) and math.isnan(reference)), (
+                row.measure,
+                got,
+                want,
+            )
+        assert row.significant == (row.p_value < 0.05)
+
+
+@pytest.mark.parametrize("measure", PAIR_MEASURES)
+def test_one_measure_alone_gives_its_row_of_all(measure):
+    every = pair_measures(unmasked_pass(), masked_pass(), PAIR_MEASURES, seed=SEED)
+    alone = pair_measures(unmasked_pass(), masked_pass(), [measure], seed=SEED)
+    row = every[every["measure"] == measure].reset_index(drop=True)
+    assert alone.equals(row)
