@@ -22,6 +22,7 @@ rule pair_measures:
         tie_rule=config["pair_tie_rule"],
         alpha=config["pair_alpha"],
         bias_type=lambda wc: config["pair_datasets"][wc.dataset]["bias_type"],
+        cluster=lambda wc: config["pair_datasets"][wc.dataset]["cluster"],
         seed=lambda wc: step_seed(
             "pair_measures", wc.model, wc.dataset, wc.variant, wc.lang
         ),

@@ -3,7 +3,7 @@ and the per-pair table (one row per pair, for error analysis)."""
 
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache
 from mgbias.mlm.unmasked_cache import read_score_cache
-from mgbias.pair_data import load_pairs, pair_sentences
+from mgbias.pair_data import cluster_labels, load_pairs, pair_sentences
 from mgbias.pair_scoring import pair_measures, per_pair_table
 from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
@@ -17,6 +17,7 @@ with job_log(smk.log[0]) as log:
     expected = pairs_sha256(pair_sentences(frame, perturb=perturb))
     unmasked, stored = read_score_cache(smk.input.unmasked)
     masked, _ = read_pair_cache(smk.input.masked, expected_sha256=expected)
+    cluster = smk.params.cluster
     table = pair_measures(
         unmasked,
         masked,
@@ -24,6 +25,7 @@ with job_log(smk.log[0]) as log:
         seed=smk.params.seed,
         tie_rule=smk.params.tie_rule,
         alpha=smk.params.alpha,
+        clusters=None if cluster is None else cluster_labels(frame, cluster, smk.input.data),
     )
     table.insert(0, "lang", wildcards.lang)
     table.insert(0, "variant", wildcards.variant)

@@ -70,6 +70,7 @@ PAIRS_SUMMARY_COLUMNS = (
     "significant",
     "n",
     "n_edge",
+    "n_clusters",
     "verdict",
 )
 
@@ -294,7 +295,8 @@ class PairsReport:
         the untied pairs; t-test against 0 for ``sjsd``); ``significant``
         (``p_value < alpha``); ``n`` (pairs in the score's denominator);
         ``n_edge`` (the measure's edge-case pairs, :mod:`mgbias.measures.edges`);
-        ``verdict`` (the row in words, :func:`mgbias.measures.registry.verdict`).
+        ``n_clusters`` (the clusters the test took as units with ``cluster``; 0:
+        the pairs); ``verdict`` (the row in words, :func:`mgbias.measures.registry.verdict`).
         With ``bias_type="all"`` the rows of each bias type come first, then
         the rows over every pair (``bias_type`` ``"all"``).
     per_pair : pandas.DataFrame
@@ -306,6 +308,8 @@ class PairsReport:
         The data scored (a path, a name, or ``"DataFrame"``).
     lang, bias_type, measures, seed, tie_rule, alpha, perturb, batch_size, max_length
         The settings of :func:`score_pairs`.
+    device, cluster
+        The device the model ran on; the column the pairs were clustered by (or None).
     """
 
     summary: pd.DataFrame
@@ -323,6 +327,7 @@ class PairsReport:
     batch_size: int
     max_length: int | None
     device: str = ""
+    cluster: str | None = None
 
     @property
     def verdicts(self) -> list[str]:
@@ -385,6 +390,7 @@ def score_pairs(
     mirror: str | None = None,
     force_lang: bool = False,
     progress: bool = True,
+    cluster: str | None = None,
 ) -> PairsReport:
     """Every pair measure of a model on a pair benchmark: what ``mgbias score`` prints.
 
@@ -429,6 +435,10 @@ def score_pairs(
         For a named dataset (:func:`load_pair_data`).
     progress : bool
         Progress bars (shown only on a terminal).
+    cluster : str, optional
+        A column of the data shared by pairs with a common cause (e.g. ``target``,
+        the target word): the p-values and standard errors then take the clusters
+        as units (:func:`mgbias.stats.cluster_sign_flip_test`); scores are unchanged.
 
     Returns
     -------
@@ -442,7 +452,7 @@ def score_pairs(
     """
     from mgbias.datasets.frame import ALL_BIAS_TYPES
     from mgbias.measures.preference import TIE_RULES
-    from mgbias.pair_data import pair_sentences
+    from mgbias.pair_data import cluster_labels, pair_sentences
     from mgbias.pair_scoring import parse_measures, per_pair_table
     from mgbias.seeds import check_seed
 
@@ -463,6 +473,8 @@ def score_pairs(
         force_lang=force_lang,
     )
     pairs = pair_sentences(frame, perturb=perturb)
+    data_name = "DataFrame" if hasattr(data, "columns") else str(data)
+    clusters = None if cluster is None else cluster_labels(frame, cluster, data_name)
     # torch: loaded once the data are in hand
     from mgbias.pair_passes import score_pair_passes
     from mgbias.pair_scoring import pair_measures_by_bias_type
@@ -488,6 +500,7 @@ def score_pairs(
         tie_rule=tie_rule,
         alpha=alpha,
         overall=bias_type == ALL_BIAS_TYPES,
+        clusters=clusters,
     )
     summary["verdict"] = pair_verdicts(summary, alpha)
     per_pair = per_pair_table(frame, unmasked, masked, perturb=perturb)
@@ -496,7 +509,7 @@ def score_pairs(
         per_pair=per_pair,
         model=handle.name,
         revision=handle.revision,
-        data="DataFrame" if hasattr(data, "columns") else str(data),
+        data=data_name,
         lang=lang,
         bias_type=bias_type,
         measures=tuple(names),
@@ -507,6 +520,7 @@ def score_pairs(
         batch_size=batch_size,
         max_length=max_length,
         device=handle.device,
+        cluster=cluster,
     )
 
 

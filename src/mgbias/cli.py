@@ -69,6 +69,7 @@ def _score(args: argparse.Namespace) -> int:
             cache_dir=args.cache_dir,
             mirror=args.mirror,
             force_lang=args.force_lang,
+            cluster=args.cluster,
         )
     except (ValueError, OSError, ConfigError, DownloadError) as error:
         # bad data, options or model (UntrainedHeadError, ModelLoadError, no model dir)
@@ -1341,6 +1342,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--perturb",
         action="store_true",
         help="remove the final character of every sentence (Steinborn et al. 2022, Table 3)",
+    )
+    score.add_argument(
+        "--cluster",
+        metavar="COLUMN",
+        help="a column of the data shared by pairs with a common cause (e.g. target, the "
+        "target word): p-values and standard errors take these clusters as units "
+        "(cluster sign-flip test, cluster bootstrap); scores are unchanged "
+        "(default: the pairs are the units)",
     )
     _add_batch_options(score)
     _add_untrained_head_option(score)

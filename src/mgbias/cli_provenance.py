@@ -28,6 +28,7 @@ _SETTINGS = {
     "measures": "measures",
     "seed": "seed",
     "tie_rule": "tie_rule",
+    "cluster": "cluster",
     "alpha": "alpha",
     "batch_size": "batch_size",
     "batchsize": "batch_size",

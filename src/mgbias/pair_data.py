@@ -31,7 +31,7 @@ from mgbias.errors import InputError
 from mgbias.perturb import perturb_final_character
 from mgbias.textio import decoding, encoding_error
 
-__all__ = ["check_file_language", "load_pairs", "pair_sentences"]
+__all__ = ["check_file_language", "cluster_labels", "load_pairs", "pair_sentences"]
 
 
 def pair_sentences(frame: pd.DataFrame, *, perturb: bool = False) -> list[tuple[str, str]]:
@@ -45,6 +45,33 @@ def pair_sentences(frame: pd.DataFrame, *, perturb: bool = False) -> list[tuple[
     if perturb:
         pairs = [(perturb_final_character(a), perturb_final_character(b)) for a, b in pairs]
     return pairs
+
+
+def cluster_labels(frame: pd.DataFrame, column: str, source: str | Path) -> list[str]:
+    """The clusters of a pair table's rows: column ``column`` as strings.
+
+    Pairs of one cluster share a cause of preference (a target word); the pair
+    measures' tests then take the clusters as units
+    (:func:`mgbias.stats.cluster_sign_flip_test`).
+
+    Raises
+    ------
+    InputError
+        If the table has no column ``column`` (the message lists those it has) or a
+        row's value is empty; the message names ``source`` and the row's line.
+    """
+    if column not in frame.columns:
+        raise InputError(
+            f"{source}: no column {column!r} to cluster the pairs by; the pairs have the "
+            f"columns {', '.join(map(str, frame.columns))}"
+        )
+    labels = frame[column]
+    missing = labels.isna() | (labels.astype(str).str.strip() == "")
+    if missing.any():
+        row = int(missing.to_numpy().nonzero()[0][0])
+        where = f"line {frame['source_line'].iloc[row]}" if "source_line" in frame else f"row {row}"
+        raise InputError(f"{source}, {where}: the pair has no {column!r} to cluster it by")
+    return labels.astype(str).tolist()
 
 
 def load_pairs(

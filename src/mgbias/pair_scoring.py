@@ -41,7 +41,16 @@ UNMASKED = {m.name for m in MEASURES if m.kind == "pair" and m.cache == "unmaske
 MASKED = {m.name for m in MEASURES if m.kind == "pair" and m.cache == "masked"}
 
 #: Columns of :func:`pair_measures`.
-MEASURE_COLUMNS = ("measure", "score", "se", "p_value", "significant", "n", "n_edge")
+MEASURE_COLUMNS = (
+    "measure",
+    "score",
+    "se",
+    "p_value",
+    "significant",
+    "n",
+    "n_edge",
+    "n_clusters",
+)
 
 
 class PairResult(NamedTuple):
@@ -53,6 +62,8 @@ class PairResult(NamedTuple):
     #: Pairs in the score's denominator (``n_counted``; all scored pairs for ``sjsd``).
     n: int
     n_edge: int
+    #: Clusters the test and the standard error took as units; 0: the pairs.
+    n_clusters: int = 0
 
 
 class PairCompute(Protocol):
@@ -61,7 +72,8 @@ class PairCompute(Protocol):
     ``unmasked`` and ``masked`` are the passes after :func:`equalise_identical`
     (a measure reads the one its registry entry's ``cache`` names; the other
     may be None), ``edge`` the measure's edge pairs (bool per pair) and
-    ``options`` the keyword arguments ``seed`` and ``tie_rule`` of its formula.
+    ``options`` the keyword arguments ``seed`` and ``tie_rule`` of its formula, and
+    ``clusters`` when the pairs are clustered.
     """
 
     def __call__(
@@ -70,7 +82,9 @@ class PairCompute(Protocol):
 
 
 def _preference_row(result: PairPreferenceResult) -> PairResult:
-    return PairResult(result.score, result.se, result.p_value, result.n_counted, result.n_edge)
+    return PairResult(
+        result.score, result.se, result.p_value, result.n_counted, result.n_edge, result.n_clusters
+    )
 
 
 def _aul(unmasked, masked, edge, options) -> PairResult:
@@ -98,7 +112,9 @@ def _sss(unmasked, masked, edge, options) -> PairResult:
 def _sjsd(unmasked, masked, edge, options) -> PairResult:
     scores = sjsd_pair_scores(masked.a.shared_logprobs, masked.b.shared_logprobs)
     result = sjsd(scores, edge=edge, **options)
-    return PairResult(result.score, result.se, result.p_value, result.n, result.n_edge)
+    return PairResult(
+        result.score, result.se, result.p_value, result.n, result.n_edge, result.n_clusters
+    )
 
 
 def _bsjsd(unmasked, masked, edge, options) -> PairResult:
@@ -218,6 +234,7 @@ def pair_measures(
     seed: int = 0,
     tie_rule: str = "neutral",
     alpha: float = 0.05,
+    clusters: Sequence[Any] | None = None,
 ) -> pd.DataFrame:
     """Every requested pair measure from the cached passes, no model involved.
 
@@ -239,6 +256,11 @@ def pair_measures(
         which also drops each measure's edge pairs (:mod:`mgbias.measures.edges`).
     alpha : float
         Significance level: ``significant = p_value < alpha``.
+    clusters : sequence, optional
+        One label per pair, shared by pairs with a common cause (e.g. the target
+        word of template pairs): the p-values are then cluster sign-flip tests
+        and the standard errors cluster bootstraps (:mod:`mgbias.stats`), with the
+        clusters as units; the scores do not change.
 
     Returns
     -------
@@ -250,8 +272,10 @@ def pair_measures(
         2022, Table 2), the raw mean for ``sjsd`` (Steinborn et al. 2022, Eq.
         2); ``se`` its bootstrap standard error; ``p_value`` the exact sign
         test against 50 on the untied pairs (the t-test against 0 for
-        ``sjsd``); ``significant`` whether ``p_value < alpha``; ``n`` the pairs
-        in the score's denominator; ``n_edge`` the measure's edge pairs.
+        ``sjsd``; with ``clusters``, the cluster sign-flip test); ``significant``
+        whether ``p_value < alpha``; ``n`` the pairs in the score's denominator;
+        ``n_edge`` the measure's edge pairs; ``n_clusters`` the clusters the test
+        took as units (0: the pairs).
     """
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
@@ -275,7 +299,12 @@ def pair_measures(
     unmasked, masked = equalise_identical(unmasked, masked, unmasked_same, edges)
     if masked is not None:
         log.info("masked pass: pairs with %s", edges.counts())
-    options = {"seed": seed, "tie_rule": tie_rule}
+    options: dict[str, Any] = {"seed": seed, "tie_rule": tie_rule}
+    if clusters is not None:
+        n_pairs = len(masked) if masked is not None else len(unmasked.logprobs) // 2
+        if len(clusters) != n_pairs:
+            raise ValueError(f"{len(clusters)} cluster labels for {n_pairs} pairs")
+        options["clusters"] = list(clusters)
     rows = []
     for measure in measures:
         edge = _edges_for(measure, unmasked_same, edges)
@@ -290,7 +319,16 @@ def pair_measures(
             )
         significant = bool(result.p_value < alpha)
         rows.append(
-            (measure, result.score, result.se, result.p_value, significant, result.n, result.n_edge)
+            (
+                measure,
+                result.score,
+                result.se,
+                result.p_value,
+                significant,
+                result.n,
+                result.n_edge,
+                result.n_clusters,
+            )
         )
     frame = pd.DataFrame(rows, columns=list(MEASURE_COLUMNS))
     return frame.astype(
@@ -301,6 +339,7 @@ def pair_measures(
             "significant": bool,
             "n": np.int64,
             "n_edge": np.int64,
+            "n_clusters": np.int64,
         }
     )
 
@@ -442,6 +481,7 @@ def pair_measures_by_bias_type(
     tie_rule: str = "neutral",
     alpha: float = 0.05,
     overall: bool = True,
+    clusters: Sequence[Any] | None = None,
 ) -> pd.DataFrame:
     """:func:`pair_measures` per bias type, then over all pairs.
 
@@ -455,6 +495,8 @@ def pair_measures_by_bias_type(
     overall : bool
         Add the rows over every pair, ``bias_type`` = :data:`ALL_BIAS_TYPES`
         (``mgbias score --bias-type all``).
+    clusters : sequence, optional
+        One label per pair, as for :func:`pair_measures`.
 
     Returns
     -------
@@ -474,12 +516,17 @@ def pair_measures_by_bias_type(
     for group in groups:
         indices = [index for index, label in enumerate(labels) if label == group]
         if len(groups) == 1:
-            table = pair_measures(unmasked, masked, measures, **options)
+            table = pair_measures(unmasked, masked, measures, clusters=clusters, **options)
         else:
-            table = pair_measures(*select_pairs(unmasked, masked, indices), measures, **options)
+            table = pair_measures(
+                *select_pairs(unmasked, masked, indices),
+                measures,
+                clusters=None if clusters is None else [clusters[index] for index in indices],
+                **options,
+            )
         tables.append(table.assign(bias_type=group))
     if overall:
-        every = pair_measures(unmasked, masked, measures, **options)
+        every = pair_measures(unmasked, masked, measures, clusters=clusters, **options)
         tables.append(every.assign(bias_type=ALL_BIAS_TYPES))
     frame = pd.concat(tables, ignore_index=True)
     return frame[["bias_type", *MEASURE_COLUMNS]]

@@ -142,6 +142,28 @@ def test_planted_pair_bias_is_recovered_by_aula_and_cps(pair_scores):
         assert abs(planted.mean() - 50) > abs(balanced.mean() - 50), (measure, planted, balanced)
 
 
+def test_balanced_control_is_neutral_and_the_plant_significant_with_clustered_tests(demo_run):
+    """The 300 demo pairs reuse 16 occupations, and a model's preference for one
+    occupation's feminine form decides all of its pairs; with the pairs as units the
+    sign test read such per-occupation effects of the balanced model as bias (German
+    AULA 59.0, p = 0.002; Spanish CPS 62.0, p = 4e-5, seed 12345). The demo sets
+    `cluster: target`, so the tests take the occupations as units (cluster sign-flip
+    test, calibrated in tests/unit/measures/test_cluster_significance.py): the control
+    must be neutral in every language (p >= 0.05/8, Bonferroni over 2 measures x 4
+    languages), the planted German and Spanish plant still significant. English is not
+    asserted for the planted model: the demo MLM does not learn the subject-occupation
+    association (CHANGELOG, "Known problems")."""
+    table = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
+    table = table[(table.dataset == "multilingual_crows_pairs") & (table.variant == "original")]
+    rows = table.set_index(["model", "lang", "measure"])
+    assert (table["n_clusters"] == 16).all(), table["n_clusters"]
+    for measure in ["aula", "cps"]:
+        balanced = rows.loc["demo-balanced", :, measure]["p_value"]
+        assert (balanced >= 0.05 / 8).all(), (measure, balanced)
+        planted = rows.loc["demo-planted", TARGETS, measure]["p_value"]
+        assert (planted < 0.05).all(), (measure, planted)
+
+
 def test_unseen_native_names_pull_every_score_towards_50(demo_run):
     """The Spanish pairs with native first names (``crows_pairs_names``; Kaneko et al.
     2022, Table 6) against the same pairs with the English names.

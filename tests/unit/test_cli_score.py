@@ -65,6 +65,7 @@ def test_score_by_hand(fixed_bert_dir, crows_csv, tmp_path, capsys):
         "significant",
         "n",
         "n_edge",
+        "n_clusters",
         "verdict",
     ]
     assert set(table.bias_type) == {"gender"}
@@ -256,3 +257,37 @@ def test_score_rejects_a_bad_alpha(fixed_bert_dir, edge_csv, capsys):
     args = ["score", "--model", str(fixed_bert_dir), "--data", str(edge_csv), "--alpha", "1.5"]
     assert main(args) == 2
     assert "argument --alpha: must lie strictly between 0 and 1, got 1.5" in capsys.readouterr().err
+
+
+def test_score_with_clusters_tests_the_clusters(fixed_bert_dir, tmp_path, capsys):
+    # six pairs "he ..." vs "she ...": the model prefers "he" in AUL, AULA and SSS
+    # (p(he) > p(she)), so every pair is a win. As 6 independent pairs the sign test
+    # gives 2/64; as 2 clusters of 3 pairs (target words) the sign flips give 2/4.
+    data = tmp_path / "clustered.csv"
+    pd.DataFrame(
+        {
+            "sent_more": [f"he is a {word}" for word in ["doctor"] * 3 + ["nurse"] * 3],
+            "sent_less": [f"she is a {word}" for word in ["doctor"] * 3 + ["nurse"] * 3],
+            "stereo_antistereo": ["stereo"] * 6,
+            "bias_type": ["gender"] * 6,
+            "target": ["doctor"] * 3 + ["nurse"] * 3,
+        }
+    ).to_csv(data, index=False)
+    common = ["score", "--model", str(fixed_bert_dir), "--data", str(data), "--measures", "aul,sss"]
+    plain, clustered = tmp_path / "plain.csv", tmp_path / "clustered_scores.csv"
+    assert main([*common, "--output", str(plain)]) == 0
+    assert main([*common, "--cluster", "target", "--output", str(clustered)]) == 0
+    plain_table = pd.read_csv(plain).set_index("measure")
+    table = pd.read_csv(clustered).set_index("measure")
+    assert table["score"].tolist() == plain_table["score"].tolist() == [100.0, 100.0]
+    assert plain_table["p_value"].tolist() == pytest.approx([2 / 64, 2 / 64])
+    assert plain_table["n_clusters"].tolist() == [0, 0]
+    assert table["p_value"].tolist() == pytest.approx([0.5, 0.5])
+    assert table["n_clusters"].tolist() == [2, 2]
+    assert not table["significant"].any()
+    record = (clustered.parent / (clustered.name + ".provenance.json")).read_text()
+    assert '"cluster": "target"' in record
+    capsys.readouterr()
+    assert main([*common, "--cluster", "occupation"]) == 2
+    error = capsys.readouterr().err
+    assert "no column 'occupation' to cluster the pairs by" in error and "target" in error

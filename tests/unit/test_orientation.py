@@ -150,7 +150,7 @@ def test_no_orientable_pair_gives_nan_and_bad_input_is_named():
 def test_stereo_direction_equals_the_pair_measures_of_the_scoring_engine():
     """From a real per-pair table: the paper-literal rows are pair_measures' scores."""
     import torch
-    from test_mlm_spans import wordpiece_tokenizer
+    from fixtures.tiny_models import wordpiece_tokenizer
     from transformers import BertConfig, BertForMaskedLM
 
     from mgbias.pair_passes import score_pair_passes

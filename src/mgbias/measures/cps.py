@@ -98,6 +98,7 @@ def cps(
     seed: int | None = None,
     n_resamples: int = DEFAULT_N_RESAMPLES,
     edge: Any = None,
+    clusters: Any = None,
 ) -> CPSResult:
     """CrowS-Pairs score: 100 x the share of pairs where ``sent_more`` scores higher.
 
@@ -119,6 +120,8 @@ def cps(
     edge : 1-D array-like of bool, optional
         Pairs with no shared token or identical sentences (counted in
         ``n_edge``; dropped with ``tie_rule="exclude"``).
+    clusters : 1-D array-like, optional
+        One label per pair; see :func:`~mgbias.measures.preference.compare_pairs`.
 
     Returns
     -------
@@ -146,4 +149,5 @@ def cps(
         seed=seed,
         n_resamples=n_resamples,
         edge=edge,
+        clusters=clusters,
     )

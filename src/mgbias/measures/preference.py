@@ -44,12 +44,18 @@ import numpy as np
 from scipy.stats import bootstrap
 
 from mgbias.seeds import check_seed
-from mgbias.stats import finite_vector, sign_test
+from mgbias.stats import (
+    cluster_bootstrap_standard_error,
+    cluster_sign_flip_test,
+    finite_vector,
+    sign_test,
+)
 
 __all__ = [
     "DEFAULT_N_RESAMPLES",
     "TIE_RULES",
     "PairPreferenceResult",
+    "cluster_array",
     "bootstrap_standard_error",
     "check_tie_rule",
     "compare_pairs",
@@ -110,6 +116,9 @@ class PairPreferenceResult:
     n_edge : int
         Pairs that are an edge case of the measure (:mod:`mgbias.measures.edges`),
         counted or not.
+    n_clusters : int
+        Clusters the test and the standard error took as units
+        (:func:`mgbias.stats.cluster_sign_flip_test`); 0 when the pairs were the units.
     """
 
     score: float
@@ -125,6 +134,7 @@ class PairPreferenceResult:
     n_resamples: int
     p_value: float = 1.0
     n_edge: int = 0
+    n_clusters: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict of all fields plus ``"direction"``, a note on how to read the score."""
@@ -281,6 +291,16 @@ def pair_indicators(
     return _indicators(more, less, tie_rule)
 
 
+def cluster_array(clusters: Any, n_pairs: int) -> np.ndarray:
+    """``clusters`` as an object array of one label per pair; a ValueError names a wrong length."""
+    labels = np.asarray(clusters, dtype=object)
+    if labels.shape != (n_pairs,):
+        raise ValueError(
+            f"clusters must give one label per pair: {labels.shape} for {n_pairs} pairs"
+        )
+    return labels
+
+
 def compare_pairs(
     more_scores: Any,
     less_scores: Any,
@@ -290,6 +310,7 @@ def compare_pairs(
     seed: int | None = None,
     n_resamples: int = DEFAULT_N_RESAMPLES,
     edge: Any = None,
+    clusters: Any = None,
 ) -> PairPreferenceResult:
     """Share of pairs in which the more stereotypical sentence scores higher, with counts.
 
@@ -313,6 +334,13 @@ def compare_pairs(
         The measure's edge-case pairs (:meth:`mgbias.measures.edges.PairEdges.for_measure`):
         counted in ``n_edge``, and dropped with ``tie_rule="exclude"``.
         Their scores are used as given otherwise.
+    clusters : 1-D array-like, optional
+        One label per pair: pairs with a common cause (a target word). The
+        p-value is then the cluster sign-flip test of the counted pairs' signs
+        (+1 won, -1 lost, 0 tied; :func:`mgbias.stats.cluster_sign_flip_test`,
+        seeded with ``seed`` or 0) and ``se`` the cluster bootstrap
+        (:func:`mgbias.stats.cluster_bootstrap_standard_error`) instead of the
+        sign test and the pair bootstrap. The score is the same.
 
     Returns
     -------
@@ -341,13 +369,25 @@ def compare_pairs(
     indicators = _indicators(more, less, tie_rule)
     kept = ~edges if tie_rule == "exclude" else np.ones(more.size, dtype=bool)
     indicators[~kept] = math.nan
-    counted = indicators[~np.isnan(indicators)] * 100.0
+    counted_mask = ~np.isnan(indicators)
+    counted = indicators[counted_mask] * 100.0
     score = float(counted.mean()) if counted.size else math.nan
-    se = math.nan
-    if seed is not None:
-        se = bootstrap_standard_error(counted, seed=seed, n_resamples=n_resamples)
     n_more = int(np.count_nonzero(more[kept] > less[kept]))
     n_less = int(np.count_nonzero(more[kept] < less[kept]))
+    se = math.nan
+    if clusters is None:
+        if seed is not None:
+            se = bootstrap_standard_error(counted, seed=seed, n_resamples=n_resamples)
+        p_value, n_clusters = sign_test(n_more, n_less), 0
+    else:
+        labels = cluster_array(clusters, more.size)
+        if seed is not None and counted.size:
+            se = cluster_bootstrap_standard_error(
+                counted, labels[counted_mask], seed=seed, n_resamples=n_resamples
+            )
+        signs = np.sign(more[kept] - less[kept])
+        p_value = cluster_sign_flip_test(signs, labels[kept], seed=0 if seed is None else seed)
+        n_clusters = len(set(labels[kept].tolist()))
     return PairPreferenceResult(
         score=score,
         n=int(indicators.size),
@@ -360,8 +400,9 @@ def compare_pairs(
         se=se,
         seed=None if seed is None else int(seed),
         n_resamples=int(n_resamples),
-        p_value=sign_test(n_more, n_less),
+        p_value=p_value,
         n_edge=int(np.count_nonzero(edges)),
+        n_clusters=n_clusters,
     )
 
 

@@ -56,11 +56,16 @@ from mgbias.measures.preference import (
     PairPreferenceResult,
     bootstrap_standard_error,
     check_tie_rule,
+    cluster_array,
     compare_pairs,
     edge_mask,
     segment_sums,
 )
-from mgbias.stats import mean_zero_test
+from mgbias.stats import (
+    cluster_bootstrap_standard_error,
+    cluster_sign_flip_test,
+    mean_zero_test,
+)
 
 __all__ = [
     "TABLE_SCALE",
@@ -246,6 +251,8 @@ class SJSDResult:
         Pairs with no shared token or identical sentences, counted or not.
     tie_rule : str
         ``"exclude"`` if edge pairs were dropped from ``n``, else as given.
+    n_clusters : int
+        Clusters the test and the standard error took as units; 0 when the pairs were.
     """
 
     score: float
@@ -257,6 +264,7 @@ class SJSDResult:
     p_value: float = float("nan")
     n_edge: int = 0
     tie_rule: str = "neutral"
+    n_clusters: int = 0
 
     @property
     def score_in_table_units(self) -> float:
@@ -284,6 +292,7 @@ def sjsd(
     n_resamples: int = DEFAULT_N_RESAMPLES,
     edge: Any = None,
     tie_rule: str = "neutral",
+    clusters: Any = None,
 ) -> SJSDResult:
     """Dataset S_JSD: mean of the pair scores, with a seeded bootstrap standard error.
 
@@ -302,6 +311,10 @@ def sjsd(
         ``"exclude"`` drops the edge pairs from the mean (and ``n``); any other
         tie rule of :data:`~mgbias.measures.preference.TIE_RULES` keeps them at
         their score 0.
+    clusters : 1-D array-like, optional
+        One label per pair (pairs with a common cause): the p-value is then the
+        cluster sign-flip test of the pair scores and ``se`` the cluster bootstrap
+        (:mod:`mgbias.stats`), not the t-test and the pair bootstrap.
 
     Returns
     -------
@@ -331,9 +344,17 @@ def sjsd(
         index = int(np.argmax(bad))
         raise ValueError(f"pair_scores[{index}] = {scores[index]} is not an S_JSD in [-1, 1]")
     edges = edge_mask(edge, scores.size)
-    kept = scores[~edges] if tie_rule == "exclude" else scores
+    keep = ~edges if tie_rule == "exclude" else np.ones(scores.size, dtype=bool)
+    kept = scores[keep]
     score = float(kept.mean()) if kept.size else float("nan")
-    se = bootstrap_standard_error(kept, seed=seed, n_resamples=n_resamples)
+    if clusters is None:
+        se = bootstrap_standard_error(kept, seed=seed, n_resamples=n_resamples)
+        p_value, n_clusters = mean_zero_test(kept), 0
+    else:
+        labels = cluster_array(clusters, scores.size)[keep]
+        se = cluster_bootstrap_standard_error(kept, labels, seed=seed, n_resamples=n_resamples)
+        p_value = cluster_sign_flip_test(kept, labels, seed=seed) if kept.size else float("nan")
+        n_clusters = len(set(labels.tolist()))
     preferred = "sent_more" if score < 0 else "sent_less" if score > 0 else "neither"
     return SJSDResult(
         score=score,
@@ -342,9 +363,10 @@ def sjsd(
         seed=int(seed),
         n_resamples=int(n_resamples),
         preferred=preferred,
-        p_value=mean_zero_test(kept),
+        p_value=p_value,
         n_edge=int(np.count_nonzero(edges)),
         tie_rule=tie_rule,
+        n_clusters=n_clusters,
     )
 
 
@@ -356,6 +378,7 @@ def binarized_sjsd(
     n_resamples: int = DEFAULT_N_RESAMPLES,
     tie_rule: str = "neutral",
     edge: Any = None,
+    clusters: Any = None,
 ) -> PairPreferenceResult:
     """Binarized S_JSD ("B. S_JSD", Steinborn et al. 2022, Table 2 and §5).
 
@@ -382,6 +405,8 @@ def binarized_sjsd(
     edge : 1-D array-like of bool, optional
         Pairs with no shared token or identical sentences (``n_edge``;
         dropped with ``tie_rule="exclude"``).
+    clusters : 1-D array-like, optional
+        One label per pair; see :func:`~mgbias.measures.preference.compare_pairs`.
 
     Returns
     -------
@@ -400,4 +425,5 @@ def binarized_sjsd(
         seed=seed,
         n_resamples=n_resamples,
         edge=edge,
+        clusters=clusters,
     )

@@ -129,6 +129,7 @@ def sss(
     seed: int | None = None,
     n_resamples: int = DEFAULT_N_RESAMPLES,
     edge: Any = None,
+    clusters: Any = None,
 ) -> PairPreferenceResult:
     """SSS: 100 x the share of pairs where ``sent_more``'s modified tokens are more likely.
 
@@ -150,6 +151,8 @@ def sss(
     edge : 1-D array-like of bool, optional
         Pairs in which a sentence has no modified token (counted in
         ``n_edge``; dropped with ``tie_rule="exclude"``).
+    clusters : 1-D array-like, optional
+        One label per pair; see :func:`~mgbias.measures.preference.compare_pairs`.
 
     Returns
     -------
@@ -162,4 +165,5 @@ def sss(
         seed=seed,
         n_resamples=n_resamples,
         edge=edge,
+        clusters=clusters,
     )

@@ -49,6 +49,7 @@ PAIR_COLUMNS = [
     "significant",
     "n",
     "n_edge",
+    "n_clusters",
     "model_id",
 ]
 
@@ -58,7 +59,8 @@ SIGNIFICANT = " ‡"
 #: How to read the mark, repeated under every table.
 SIGNIFICANCE_NOTE = (
     "‡ = p < alpha: exact sign test of the untied pairs against no preference (S_JSD: "
-    "one-sample t-test of the pair scores against 0)."
+    "one-sample t-test of the pair scores against 0); where n_clusters > 0, the cluster "
+    "sign-flip test with the dataset's clusters (e.g. its target words) as units."
 )
 KEYS = ["dataset", "variant", "lang", "measure"]
 MEASURE_ORDER = list(PAIR_MEASURES)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from mgbias.measures.pairs import bootstrap_standard_error
+from mgbias.measures.preference import bootstrap_standard_error
 from mgbias.stats import (
     EXACT_FLIPS_UP_TO,
     cluster_bootstrap_standard_error,

@@ -25,6 +25,7 @@ from mgbias.measures.sss import sss, sss_sentence_scores
 from mgbias.mlm.masked_cache import PairScores, SideScores
 from mgbias.mlm.scores import SentenceScores
 from mgbias.pair_scoring import PAIR_COMPUTE, pair_measures
+from mgbias.stats import cluster_bootstrap_standard_error, cluster_sign_flip_test
 
 SEED = 7
 # (shared more, shared less, modified more, modified less) per pair
@@ -191,3 +192,72 @@ def test_one_measure_alone_gives_its_row_of_all(measure):
     alone = pair_measures(unmasked_pass(), masked_pass(), [measure], seed=SEED)
     row = every[every["measure"] == measure].reset_index(drop=True)
     assert alone.equals(row)
+
+
+CLUSTERS = ["a", "a", "b", "b", "c", "c", "c"]
+
+
+@pytest.mark.parametrize("tie_rule", TIE_RULES)
+def test_clustered_rows_keep_the_scores_and_test_the_cluster_signs(tie_rule):
+    """With clusters, each p-value is the sign-flip test of the counted pairs' signs per
+    cluster and each se the cluster bootstrap; scores and counts do not change."""
+    plain = pair_measures(
+        unmasked_pass(), masked_pass(), PAIR_MEASURES, seed=SEED, tie_rule=tie_rule
+    )
+    clustered = pair_measures(
+        unmasked_pass(),
+        masked_pass(),
+        PAIR_MEASURES,
+        seed=SEED,
+        tie_rule=tie_rule,
+        clusters=CLUSTERS,
+    )
+    columns = ["measure", "score", "n", "n_edge"]
+    assert clustered[columns].equals(plain[columns])
+    assert (plain["n_clusters"] == 0).all()
+    unmasked, masked = unmasked_pass(), masked_pass()
+    same = identical_sequences(unmasked.token_ids[0::2], unmasked.token_ids[1::2])
+    edges = pair_edges(
+        masked.a.shared_logprobs, masked.a.modified_logprobs, masked.b.modified_logprobs
+    )
+    aula_scores = aula(unmasked.logprobs, unmasked.attention)
+    cps_more = cps_sentence_scores(masked.a.shared_logprobs)
+    cps_less = cps_sentence_scores(masked.b.shared_logprobs)
+    sjsd_scores = sjsd_pair_scores(masked.a.shared_logprobs, masked.b.shared_logprobs)
+    labels = np.array(CLUSTERS, dtype=object)
+    expected = {}
+    for name, more, less, edge in [
+        ("aula", aula_scores[0::2], aula_scores[1::2], same),
+        ("cps", np.round(cps_more, 3), np.round(cps_less, 3), edges.for_measure("cps")),
+    ]:
+        kept = ~edge if tie_rule == "exclude" else np.ones(len(CLUSTERS), dtype=bool)
+        signs = np.sign(more[kept] - less[kept])
+        expected[name] = (cluster_sign_flip_test(signs, labels[kept], seed=SEED), kept)
+    kept = ~edges.for_measure("sjsd") if tie_rule == "exclude" else np.ones(7, dtype=bool)
+    expected["sjsd"] = (cluster_sign_flip_test(sjsd_scores[kept], labels[kept], seed=SEED), kept)
+    rows = clustered.set_index("measure")
+    for name, (p_value, kept) in expected.items():
+        assert rows.loc[name, "p_value"] == pytest.approx(p_value), name
+        assert rows.loc[name, "n_clusters"] == len(set(labels[kept])), name
+    sjsd_se = cluster_bootstrap_standard_error(
+        sjsd_scores[expected["sjsd"][1]], labels[expected["sjsd"][1]], seed=SEED
+    )
+    assert rows.loc["sjsd", "se"] == pytest.approx(sjsd_se)
+
+
+def test_one_cluster_per_pair_gives_the_sign_test():
+    plain = pair_measures(unmasked_pass(), masked_pass(), ["aul", "aula", "cps", "sss"], seed=SEED)
+    singletons = pair_measures(
+        unmasked_pass(),
+        masked_pass(),
+        ["aul", "aula", "cps", "sss"],
+        seed=SEED,
+        clusters=list(range(7)),
+    )
+    assert singletons["p_value"].tolist() == pytest.approx(plain["p_value"].tolist())
+    assert (singletons["n_clusters"] == 7).all()
+
+
+def test_clusters_of_another_length_are_rejected():
+    with pytest.raises(ValueError, match="6 cluster labels for 7 pairs"):
+        pair_measures(unmasked_pass(), masked_pass(), ["cps"], clusters=CLUSTERS[:-1])
