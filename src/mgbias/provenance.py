@@ -10,6 +10,9 @@ and every table of the workflow a record, ``results/provenance/tables/<rule>.jso
   had uncommitted changes (when it runs from a git checkout);
 - ``python`` and ``libraries``: the versions of torch, transformers and the other
   numerical libraries the process had imported (none is imported for the record);
+  ``installed``: the versions of the same libraries installed in the environment
+  (from the package metadata), which a workflow table's record needs because its
+  job imports no torch while the jobs that ran the models did;
 - ``model``: id, revision and the sha256 of each weights file
   (:func:`model_fingerprint`); ``data``/``inputs``: paths and sha256 of the files read;
 - the settings: bias type, language, measures, seed, tie rule, alpha, batch size,
@@ -30,6 +33,7 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import hashlib
+import importlib.metadata
 import os
 import platform
 import re
@@ -263,16 +267,32 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+@functools.cache
+def installed_libraries() -> dict[str, str]:
+    """Installed versions of :data:`LIBRARIES` (package metadata; imports none of them)."""
+    versions = {}
+    for name in LIBRARIES:
+        for distribution in (name, f"{name}-wheel"):
+            try:
+                versions[name] = importlib.metadata.version(distribution)
+                break
+            except importlib.metadata.PackageNotFoundError:
+                continue
+    return versions
+
+
 def collect(**fields: Any) -> dict[str, Any]:
     """A provenance record: the given fields plus mgbias's version, git state and libraries.
 
     Fields that are None are left out; paths become strings. ``libraries`` lists
-    torch, transformers and the like only when the process had imported them.
+    torch, transformers and the like only when the process had imported them;
+    ``installed`` their installed versions.
     """
     record: dict[str, Any] = {
         "mgbias": {"version": mgbias_version(), "git": git_state()},
         "python": platform.python_version(),
         "libraries": _libraries(),
+        "installed": installed_libraries(),
     }
     record.update({key: _plain(value) for key, value in fields.items() if value is not None})
     return record

@@ -69,15 +69,18 @@ def test_collect_adds_versions_and_leaves_out_none():
 def test_libraries_are_listed_only_when_imported():
     code = (
         "from mgbias.provenance import collect; import sys\n"
-        "print(sorted(collect()['libraries'])); print('torch' in sys.modules)\n"
+        "r = collect(); print(sorted(r['libraries'])); print('torch' in sys.modules)\n"
+        "print(sorted(r['installed']))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
-    listed, torch_imported = result.stdout.split("\n")[:2]
+    listed, torch_imported, installed = result.stdout.split("\n")[:3]
     assert "torch" not in listed and "transformers" not in listed
     assert torch_imported == "False"  # the record imports no torch
+    # ... but it names the installed versions, for a table whose job imported none
+    assert "'torch'" in installed and "'transformers'" in installed
 
 
 def test_model_fingerprint_of_a_local_directory(tmp_path):
