@@ -1374,6 +1374,12 @@ PROVENANCE_FIELDS = [
         "scipy, ... that the process had imported (none is imported for the record)",
     ),
     (
+        "`installed`",
+        "both",
+        "the installed versions of the same libraries (package metadata): for a table "
+        "whose job imported no torch, the versions the model jobs ran with",
+    ),
+    (
         "`started`, `finished`",
         "both",
         "when the job or command started and ended, ISO 8601 in UTC (`2026-01-31T12:00:00Z`)",
