@@ -10,7 +10,7 @@ from mgbias.demo.world import MONOLINGUAL_YEAR, OPUS_CORPORA
 from mgbias.languages import PIVOT
 from mgbias.provenance import CONFIGFILES_KEY
 from mgbias.seeds import derive_seed
-from mgbias.workflow import bios, zhao2020
+from mgbias.workflow import bios, kaneko2023, mbe, zhao2020
 from mgbias.workflow import (
     allows_untrained_head,
     basta2020_download,
@@ -20,9 +20,7 @@ from mgbias.workflow import (
     canonical,
     expand_jobs,
     is_finetuned,
-    kaneko2023_finetune_settings,
     kaneko2023_grid,
-    kaneko2023_mbe_jobs,
     kaneko2023_models,
     kaneko2023_runs,
     known_worlds,
@@ -85,7 +83,8 @@ def alternatives(names, none="no-such-name"):
 
 TRAINED_MODELS = [m for m in MODELS if "train" in config["models"][m]]
 FINETUNED_MODELS = [m for m in MODELS if is_finetuned(config["models"][m])]
-KANEKO2023 = config.get("kaneko2023", {})
+# kaneko2023: its keys, the schema's defaults filled in (also without the section)
+KANEKO2023 = kaneko2023.section(config)
 KANEKO2023_PAPER = "Kaneko et al. 2023 (bias-controlled PLMs)"
 # zhao2020: its keys, the schema's defaults filled in (also without the section)
 ZHAO2020 = zhao2020.section(config)
@@ -105,7 +104,7 @@ wildcard_constraints:
     lang="[a-z]{2}",
     variant="original|perturbed",
     dataset="|".join(PAIR_DATASETS) or "no-pair-dataset",
-    source=alternatives(KANEKO2023.get("sources", {})),
+    source=alternatives(kaneko2023.sources(config)),
     rate="r[0-9]{3}",
     repeat="[0-9]+",
     src="[a-z]{2}(?:deb)?",
@@ -295,83 +294,39 @@ def wordlist_files(lists=None):
 
 # Bias-controlled fine-tuning (Kaneko et al. 2023): rules/mine.smk mines D_f,
 # D_m and D_r, rules/models.smk fine-tunes, rules/kaneko2023.smk probes and
-# meta-evaluates.
+# meta-evaluates; planned by mgbias.workflow.kaneko2023, the adapters take the rules'
+# wildcards.
 def controlled_url(wc):
-    return KANEKO2023["sources"][wc.source]["url"].format(lang=wc.lang)
+    return kaneko2023.controlled_url(config, wc.source, wc.lang)
 
 
 def finetuning(wc):
-    """The ``finetune`` entry of a bias-controlled model (base, source, lang, rate, repeat)."""
-    return config["models"][wc.model]["finetune"]
+    return kaneko2023.finetuning(config, wc.model)
 
 
 def finetune_settings(wc):
-    """``kaneko2023.finetune`` for one fine-tuning (seed + repeat)."""
-    return canonical(kaneko2023_finetune_settings(config, finetuning(wc)["repeat"]))
-
-
-def controlled_text(key, job):
-    return layout.path(key, source=job["source"], lang=job["lang"])
+    return kaneko2023.finetune_settings(config, wc.model)
 
 
 def finetune_inputs(wc):
-    """D_r, the development sets, and the base model's directory when the workflow trains it."""
-    job = finetuning(wc)
-    inputs = {
-        "text": layout.path(
-            "controlled_mixture",
-            source=job["source"],
-            lang=job["lang"],
-            rate=job["rate"],
-            repeat=job["repeat"],
-        ),
-        "dev": [
-            controlled_text("controlled_dev_female", job),
-            controlled_text("controlled_dev_male", job),
-        ],
-    }
-    if model_is_trained(config["models"][job["base"]]):
-        inputs["base"] = model_dir(job["base"])
-    return inputs
+    return kaneko2023.finetune_inputs(config, wc.model)
 
 
 def kaneko2023_wordlist_files(wc):
-    return wordlist_files(KANEKO2023["wordlists"][wc.lang])
+    return wordlist_files(kaneko2023.wordlists(config, wc.lang))
 
 
 def kaneko2023_inputs(key):
-    """The files ``key`` (a per-run output) of every run of the meta-evaluation, in run order."""
-
-    def files(wc):
-        paths = []
-        for run in kaneko2023_runs(config):
-            if key == "pairs_per_pair":
-                paths.append(
-                    layout.path(
-                        key,
-                        model=run["scored"],
-                        dataset=KANEKO2023["pair_dataset"],
-                        variant="original",
-                        lang=run["language"],
-                    )
-                )
-            else:
-                paths.append(
-                    layout.path(key, model=run["scored"], lang=run["language"])
-                )
-        return paths
-
-    return files
+    """An input function: the files ``key`` of every run of the meta-evaluation."""
+    return lambda wc: kaneko2023.run_inputs(config, key)
 
 
 def kaneko2023_mbe_results():
-    """Per run of the meta-evaluation, the MBE results it reads (none without kaneko2023.mbe)."""
-    return {
-        run["run"]: [
-            layout.path("mbe_result", **job) for job in kaneko2023_mbe_jobs(config, run)
-        ]
-        for run in kaneko2023_runs(config)
-    }
+    return kaneko2023.mbe_results(config)
+
+
+def kaneko2023_targets():
+    return kaneko2023.targets(config)
 
 
 # Zhao et al. (2020), static embeddings: planned by mgbias.workflow.zhao2020; the
@@ -436,123 +391,46 @@ def zhao2020_figure1_spaces(wildcards):
     return zhao2020.figure1_spaces(config)
 
 
+# Kaneko et al. (2022), Table 3, Figure 2 and Tables 4-6: planned by
+# mgbias.workflow.mbe; the adapters take the rules' wildcards.
 def mbe_table3_targets():
-    """Table 3 of Kaneko et al. (2022) and its rows per model, when configured."""
-    if not mbe_table3_jobs(config):
-        return []
-    return [layout.path("mbe_table3"), layout.path("mbe_table3_models")]
+    return mbe.table3_targets(config)
 
 
 def mbe_figure2_targets():
-    """Figure 2 of Kaneko et al. (2022) and its table, when configured."""
-    if not mbe_preservation_jobs(config):
-        return []
-    return [layout.path("mbe_figure2"), layout.path("mbe_figure2_table")]
+    return mbe.figure2_targets(config)
 
 
 def mbe_translation_measures():
-    """The pair measures of every Tables 4-5 job (original variant), in job order."""
-    return [
-        layout.path(
-            "pairs_measures",
-            model=job["model"],
-            dataset=job["dataset"],
-            variant="original",
-            lang=job["lang"],
-        )
-        for job in mbe_translation_jobs(config)
-    ]
+    return mbe.translation_measures(config)
 
 
 def mbe_translated_english(wc):
-    """The English pair dataset whose translations ``wc.dataset`` holds in ``wc.lang``."""
-    for job in mbe_translated_jobs(config):
-        if job["lang"] == wc.lang and job["dataset"] == wc.dataset:
-            return job["english"]
-    raise ValueError(
-        f"mbe_translations: no entry for {wc.lang!r} names {wc.dataset!r} as `ht` with its "
-        "`english` originals"
-    )
+    return mbe.translated_english(config, wc.lang, wc.dataset)
 
 
 def native_names_ht(wc):
-    """The human translations (``mbe_translations.<lang>.ht``) whose names Table 6 replaces."""
-    entry = (config.get("mbe_translations") or {}).get(wc.lang)
-    if not entry:
-        raise ValueError(
-            f"native_name_pairs: mbe_translations has no entry for {wc.lang!r}, so there "
-            "are no human translations to rewrite"
-        )
-    return pair_file(config, entry["ht"], wc.lang)
+    return mbe.native_names_ht(config, wc.lang)
 
 
 def mbe_translated_inputs(wc):
-    """The translations, their English originals and the unmasked pass over the former."""
-    return {
-        "data": pair_file(config, wc.dataset, wc.lang),
-        "english": pair_file(config, mbe_translated_english(wc), PIVOT),
-        "unmasked": layout.path(
-            "score_pairs_unmasked",
-            model=wc.model,
-            dataset=wc.dataset,
-            variant="original",
-            lang=wc.lang,
-        ),
-    }
+    return mbe.translated_inputs(config, wc.model, wc.dataset, wc.lang)
 
 
 def mbe_translated_results():
-    """The MBE rows of Tables 4-5, in :func:`mbe_translated_jobs` order."""
-    return [
-        layout.path(
-            "mbe_translated_result",
-            model=job["model"],
-            dataset=job["dataset"],
-            lang=job["lang"],
-        )
-        for job in mbe_translated_jobs(config)
-    ]
+    return mbe.translated_results(config)
 
 
 def mbe_translations_targets():
-    """Tables 4 and 5 of Kaneko et al. (2022), when configured."""
-    if not mbe_translation_jobs(config):
-        return []
-    return [layout.path("mbe_translations")]
+    return mbe.translations_targets(config)
 
 
 def mbe_table3_wordlists():
-    """The word lists classifying Table 3's sentences (default the mining's)."""
-    return (config.get("mbe_table3") or {}).get("wordlists") or config["wordlists"]
+    return mbe.table3_wordlists(config)
 
 
 def mbe_pairs_inputs(wc):
-    """Table 3 inputs of one job: the pair file, its unmasked pass and pair measures."""
-    keys = {
-        "model": wc.model,
-        "dataset": wc.dataset,
-        "variant": "original",
-        "lang": wc.lang,
-    }
-    return {
-        "data": pair_file(config, wc.dataset, wc.lang),
-        "unmasked": layout.path("score_pairs_unmasked", **keys),
-        "measures": layout.path("pairs_measures", **keys),
-        "per_pair": layout.path("pairs_per_pair", **keys),
-    }
-
-
-def kaneko2023_targets():
-    """Table 1, the mined-counts table and Figures 2 and 3, when configured."""
-    if not KANEKO2023:
-        return []
-    keys = [
-        "kaneko2023_table1",
-        "kaneko2023_mined",
-        "kaneko2023_figure2",
-        "kaneko2023_figure3",
-    ]
-    return [layout.path(key) for key in keys]
+    return mbe.pairs_inputs(config, wc.model, wc.dataset, wc.lang)
 
 
 def basta2020_settings(wc, kind):

@@ -53,7 +53,7 @@ rule finetune_mlm:
         model=alternatives(FINETUNED_MODELS),
     conda:
         "../envs/mgbias.yaml"
-    threads: KANEKO2023.get("threads", 1)
+    threads: KANEKO2023["threads"]
     resources:
         gpu=1,
         mem_mb=16000,
