@@ -10,12 +10,10 @@ from mgbias.demo.world import MONOLINGUAL_YEAR, OPUS_CORPORA
 from mgbias.languages import PIVOT
 from mgbias.provenance import CONFIGFILES_KEY
 from mgbias.seeds import derive_seed
-from mgbias.workflow import bios, kaneko2023, mbe, zhao2020
+from mgbias.workflow import basta2020, bios, kaneko2023, mbe, zhao2020
 from mgbias.workflow import (
     allows_untrained_head,
     basta2020_download,
-    basta2020_grammatical_jobs,
-    basta2020_jobs,
     basta2020_url,
     canonical,
     expand_jobs,
@@ -89,10 +87,11 @@ KANEKO2023_PAPER = "Kaneko et al. 2023 (bias-controlled PLMs)"
 # zhao2020: its keys, the schema's defaults filled in (also without the section)
 ZHAO2020 = zhao2020.section(config)
 ZHAO2020_PAPER = "Zhao et al. 2020 (multilingual embeddings)"
-BASTA2020 = config.get("basta2020", {})
+# basta2020: its keys, the schema's defaults filled in (also without the section)
+BASTA2020 = basta2020.section(config)
 BASTA2020_PAPER = "Basta et al. 2020 (contextual embeddings)"
-BASTA2020_JOBS = basta2020_jobs(config) if BASTA2020 else []
-BASTA2020_ES_JOBS = basta2020_grammatical_jobs(config) if BASTA2020 else []
+BASTA2020_JOBS = basta2020.jobs(config)
+BASTA2020_ES_JOBS = basta2020.grammatical_jobs(config)
 # bios: its keys, the schema's defaults filled in (also without the section)
 BIOS = bios.section(config)
 
@@ -433,59 +432,27 @@ def mbe_pairs_inputs(wc):
     return mbe.pairs_inputs(config, wc.model, wc.dataset, wc.lang)
 
 
+# Basta et al. (2020), contextual-embedding probes: planned by
+# mgbias.workflow.basta2020; the adapters take the rules' wildcards.
 def basta2020_settings(wc, kind):
-    """Settings of a probe job: ``basta2020.vectors`` or ``.probes``, the word lists
-    (``lists``), the language's spaCy pipeline (``spacy``) and the job's seed."""
-    lang = BASTA2020["domains"][wc.domain]["lang"]
-    settings = {
-        **BASTA2020.get(kind, {}),
-        "lists": BASTA2020.get("lists", "shipped"),
-        "seed": step_seed("basta2020", kind, wc.model, wc.world, wc.domain),
-    }
-    spacy = BASTA2020.get("spacy", {}).get(lang)
-    if kind == "vectors" and spacy:
-        settings["spacy"] = spacy
-    if kind == "vectors" and BASTA2020.get("static"):
-        sizes = ("n_biased", "n_extended", "top_n")
-        settings.update({key: BASTA2020["static"][key] for key in sizes})
-    return settings
+    return basta2020.settings(config, kind, wc.model, wc.world, wc.domain)
 
 
 def basta2020_static_input(wc):
-    """A probe job's static vectors (``basta2020.static``): the static-embedding layer's
-    vectors of the domain's language in the job's world, or the file configured for the
-    language; none without the key."""
-    if not BASTA2020.get("static"):
-        return {}
-    lang = BASTA2020["domains"][wc.domain]["lang"]
-    vectors = BASTA2020["static"]["vectors"]
-    if vectors == "zhao2020":
-        return {"static": zhao2020_vectors(wc.world, lang)}
-    return {"static": vectors[lang]}
+    return basta2020.static_input(config, wc.world, wc.domain)
 
 
 def basta2020_lists(wc):
-    """The shipped list files a probe job's language reads (mgbias.contextual.lists):
-    editing one reruns that language's probe jobs."""
-    from mgbias.contextual.lists import list_files
-
+    """The shipped list files a probe job's language reads (relative to the working
+    directory): editing one reruns that language's probe jobs."""
     package = os.path.join(workflow.basedir, "src", "mgbias")
-    lang = BASTA2020["domains"][wc.domain]["lang"]
-    return [os.path.relpath(path) for path in list_files(lang, package)]
+    return [
+        os.path.relpath(path) for path in basta2020.lists(config, wc.domain, package)
+    ]
 
 
 def basta2020_targets():
-    """The probe tables and figures, when configured (Tables 6-7 and Figures 7-9 with a
-    Spanish, French or German domain)."""
-    if not BASTA2020:
-        return []
-    keys = ["basta2020_results", "basta2020_table1", "basta2020_tables2to5"]
-    keys += ["basta2020_pca_variance", "basta2020_layers", "basta2020_clusters"]
-    keys += ["basta2020_figure1"]
-    if BASTA2020_ES_JOBS:
-        keys += ["basta2020_table6", "basta2020_table7"]
-        keys += ["basta2020_figure7", "basta2020_figure8", "basta2020_figure9"]
-    return [layout.path(key) for key in keys]
+    return basta2020.targets(config)
 
 
 # Zhao et al. (2020), §4: multilingual BiosBias from Common Crawl (rules/bios.smk;

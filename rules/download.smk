@@ -119,7 +119,7 @@ rule download_basta2020:
     log:
         "logs/download_basta2020/{world}/{domain}/{filename}.log",
     wildcard_constraints:
-        domain=alternatives(BASTA2020.get("domains", {})),
+        domain=alternatives(basta2020.domains(config)),
         filename=r"[^/]+(?<!\.sha256)",
     retries: 1
     conda:

@@ -2,10 +2,13 @@
 
 Kept outside the rule files so that they are unit-tested like the rest of the library;
 nothing here touches data. :mod:`mgbias.workflow.core` holds the planning every stage
-shares (worlds, MBE, pair benchmarks, Kaneko et al. 2023, Basta et al. 2020); a paper's
-own planning has its module (:mod:`mgbias.workflow.zhao2020`, :mod:`mgbias.workflow.bios`),
-imported by ``rules/common.smk``. This package re-exports the names of
-:mod:`mgbias.workflow.core`, so that ``from mgbias.workflow import pair_jobs`` works.
+shares (worlds, MBE, pair benchmarks, the job lists of Kaneko et al. 2023 and Basta et
+al. 2020); a family's own planning has its module (:mod:`~mgbias.workflow.zhao2020`,
+:mod:`~mgbias.workflow.bios`, :mod:`~mgbias.workflow.mbe`,
+:mod:`~mgbias.workflow.kaneko2023`, :mod:`~mgbias.workflow.basta2020`), imported by
+``rules/common.smk``, whose adapters pass the rules' wildcards as strings. This package
+re-exports the names of :mod:`mgbias.workflow.core` only (``from mgbias.workflow import
+pair_jobs``), so that a script importing it runs no family module.
 """
 
 from mgbias.workflow.core import (
