@@ -12,14 +12,14 @@ rule basta2020_corpus:
     log:
         "logs/basta2020_corpus/{world}/{domain}.log",
     wildcard_constraints:
-        domain=alternatives(BASTA2020.get("domains", {})),
+        domain=alternatives(basta2020.domains(config)),
     conda:
         "../envs/mgbias.yaml"
     params:
         member=lambda wc: BASTA2020["domains"][wc.domain].get("member"),
-        format=lambda wc: BASTA2020["domains"][wc.domain].get("format", "lines"),
+        format=lambda wc: BASTA2020["domains"][wc.domain]["format"],
         lang=lambda wc: BASTA2020["domains"][wc.domain]["lang"],
-        max_lines=BASTA2020.get("max_lines", 0),
+        max_lines=BASTA2020["max_lines"],
     script:
         "../scripts/basta2020_corpus.py"
 
@@ -40,7 +40,7 @@ rule basta2020_vectors:
     benchmark:
         "logs/benchmarks/basta2020_vectors/{model}/{world}/{domain}.tsv"
     wildcard_constraints:
-        domain=alternatives(BASTA2020.get("domains", {})),
+        domain=alternatives(basta2020.domains(config)),
     conda:
         "../envs/mgbias.yaml"
     threads: config["scoring"]["threads"]
@@ -69,7 +69,7 @@ rule basta2020_probes:
     log:
         "logs/basta2020_probes/{model}/{world}/{domain}.log",
     wildcard_constraints:
-        domain=alternatives(BASTA2020.get("domains", {})),
+        domain=alternatives(basta2020.domains(config)),
     conda:
         "../envs/mgbias.yaml"
     params:
@@ -203,7 +203,7 @@ rule basta2020_clusters:
         "../envs/mgbias.yaml"
     params:
         jobs=BASTA2020_JOBS,
-        lists=BASTA2020.get("lists", "shipped"),
+        lists=BASTA2020["lists"],
         seeds=[
             step_seed("basta2020", "probes", j["model"], j["world"], j["domain"])
             for j in BASTA2020_JOBS

@@ -17,8 +17,8 @@ checkpoint bios_plan:
         "../envs/mgbias.yaml"
     params:
         snapshot="{snapshot}",
-        max_files=BIOS.get("max_files"),
-        files_per_shard=BIOS.get("wet_files_per_job", 1),
+        max_files=BIOS["max_files"],
+        files_per_shard=BIOS["wet_files_per_job"],
         seed=bios_seed(),
     script:
         "../scripts/bios_plan.py"
@@ -35,7 +35,7 @@ rule bios_extract:
     log:
         "logs/bios_extract/{lang}/{snapshot}/{shard}.log",
     wildcard_constraints:
-        lang=alternatives(BIOS.get("languages", [])),
+        lang=alternatives(bios.languages(config)),
     conda:
         "../envs/mgbias.yaml"
     resources:
@@ -43,7 +43,7 @@ rule bios_extract:
     params:
         lang="{lang}",
         pipeline=bios_pipeline,
-        french_conjunction_fix=BIOS.get("french_conjunction_fix", False),
+        french_conjunction_fix=BIOS["french_conjunction_fix"],
         dest_root=lambda wc, input: bios_dest_root(input.manifest, 3),
     script:
         "../scripts/bios_extract_shard.py"
@@ -51,7 +51,7 @@ rule bios_extract:
 
 rule bios_dataset:
     input:
-        plans=expand(out("bios_plan"), snapshot=BIOS.get("snapshots", [])),
+        plans=expand(out("bios_plan"), snapshot=bios.snapshots(config)),
         shards=bios_shard_outputs,
         titles=bios_titles,
         code=script_code("bios_dataset.py"),
@@ -60,13 +60,13 @@ rule bios_dataset:
     log:
         "logs/bios_dataset/{lang}.log",
     wildcard_constraints:
-        lang=alternatives(BIOS.get("languages", [])),
+        lang=alternatives(bios.languages(config)),
     conda:
         "../envs/mgbias.yaml"
     params:
         lang="{lang}",
-        french_conjunction_fix=BIOS.get("french_conjunction_fix", False),
-        occupation_cap=BIOS.get("occupation_cap"),
+        french_conjunction_fix=BIOS["french_conjunction_fix"],
+        occupation_cap=BIOS["occupation_cap"],
         seed=step_seed("bios", "occupation_cap"),
     script:
         "../scripts/bios_dataset.py"
@@ -74,7 +74,7 @@ rule bios_dataset:
 
 rule bios_table5:
     input:
-        datasets=expand(out("bios_dataset"), lang=BIOS.get("languages", [])),
+        datasets=expand(out("bios_dataset"), lang=bios.languages(config)),
         code=script_code("bios_tables.py"),
     output:
         table=report(
@@ -88,14 +88,14 @@ rule bios_table5:
         "../envs/mgbias.yaml"
     params:
         part="table5",
-        languages=BIOS.get("languages", []),
+        languages=bios.languages(config),
     script:
         "../scripts/bios_tables.py"
 
 
 rule bios_counts:
     input:
-        datasets=expand(out("bios_dataset"), lang=BIOS.get("languages", [])),
+        datasets=expand(out("bios_dataset"), lang=bios.languages(config)),
         code=script_code("bios_tables.py"),
     output:
         table=report(
@@ -108,8 +108,8 @@ rule bios_counts:
         "../envs/mgbias.yaml"
     params:
         part="counts",
-        languages=BIOS.get("languages", []),
-        figure2_min=BIOS.get("figure2_min", 200),
+        languages=bios.languages(config),
+        figure2_min=BIOS["figure2_min"],
     script:
         "../scripts/bios_tables.py"
 
@@ -127,7 +127,7 @@ rule bios_figure2:
     conda:
         "../envs/mgbias.yaml"
     params:
-        min_instances=BIOS.get("figure2_min", 200),
+        min_instances=BIOS["figure2_min"],
     script:
         "../scripts/bios_figure2.py"
 
@@ -151,7 +151,7 @@ rule bios_split:
     log:
         "logs/bios_split/{lang}.log",
     wildcard_constraints:
-        lang=alternatives(BIOS.get("languages", [])),
+        lang=alternatives(bios.languages(config)),
     conda:
         "../envs/mgbias.yaml"
     params:
@@ -170,7 +170,7 @@ rule bios_classifier:
     log:
         "logs/bios_classifier/{world}/{lang}/{space}/{text}-{sampling}.log",
     wildcard_constraints:
-        lang=alternatives(BIOS.get("languages", [])),
+        lang=alternatives(bios.languages(config)),
         text="scrubbed|raw",
         sampling="original|balanced",
     conda:
@@ -228,8 +228,8 @@ rule bios_finetune:
     log:
         "logs/bios_finetune/{world}/{src}/{tgt}/{src_space}/{tgt_space}/{text}-{sampling}.log",
     wildcard_constraints:
-        src=alternatives(BIOS.get("languages", [])),
-        tgt=alternatives(BIOS.get("languages", [])),
+        src=alternatives(bios.languages(config)),
+        tgt=alternatives(bios.languages(config)),
         text="scrubbed|raw",
         sampling="original|balanced",
     conda:

@@ -53,7 +53,7 @@ rule demo_embedding_lists:
     conda:
         "../envs/mgbias.yaml"
     params:
-        languages=ZHAO2020.get("languages", []),
+        languages=zhao2020.languages(config),
         seed=step_seed("demo_embedding_lists"),
     script:
         "../scripts/demo_embedding_lists.py"
@@ -95,10 +95,10 @@ rule demo_bios:
         "../envs/mgbias.yaml"
     params:
         root=lambda wc, output: bios_dest_root(output.listings[0], 3),
-        snapshots=BIOS.get("snapshots", []),
-        n_files=BIOS.get("demo_files", 2),
-        scale=BIOS.get("demo_scale", 1),
-        ambiguous=BIOS.get("demo_ambiguous", 0.0),
+        snapshots=bios.snapshots(config),
+        n_files=BIOS["demo_files"],
+        scale=BIOS["demo_scale"],
+        ambiguous=BIOS["demo_ambiguous"],
         languages=["en", "es", "de", "fr"],
     script:
         "../scripts/demo_bios.py"

@@ -119,7 +119,7 @@ rule download_basta2020:
     log:
         "logs/download_basta2020/{world}/{domain}/{filename}.log",
     wildcard_constraints:
-        domain=alternatives(BASTA2020.get("domains", {})),
+        domain=alternatives(basta2020.domains(config)),
         filename=r"[^/]+(?<!\.sha256)",
     retries: 1
     conda:
@@ -218,10 +218,10 @@ rule download_bios_shard:
         snapshot="{snapshot}",
         shard=lambda wc: int(wc.shard),
         dest_root=lambda wc, input: bios_dest_root(input.listing, 3),
-        max_files=BIOS.get("max_files"),
-        files_per_shard=BIOS.get("wet_files_per_job", 1),
+        max_files=BIOS["max_files"],
+        files_per_shard=BIOS["wet_files_per_job"],
         seed=bios_seed(),
-        retries=BIOS.get("retries", 2),
+        retries=BIOS["retries"],
     script:
         "../scripts/bios_fetch_shard.py"
 
@@ -242,5 +242,5 @@ rule pair_downloads:
 # bios_downloads`: the shards follow the checkpoint, which `--until` does not pass).
 rule bios_downloads:
     input:
-        plans=expand(out("bios_plan"), snapshot=BIOS.get("snapshots", [])),
+        plans=expand(out("bios_plan"), snapshot=bios.snapshots(config)),
         manifests=bios_manifests,

@@ -28,12 +28,12 @@ rule kaneko2023_probe:
         allow_untrained_head=lambda wc: allows_untrained_head(config, wc.model),
         scoring=canonical(config["scoring"]),
         lang="{lang}",
-        targets=KANEKO2023.get("targets"),
+        targets=KANEKO2023["targets"],
         templates=None,
         sentence=lambda wc: KANEKO2023["sentences"].get(wc.lang),
         female=lambda wc: KANEKO2023["wordlists"][wc.lang]["female"],
         male=lambda wc: KANEKO2023["wordlists"][wc.lang]["male"],
-        k=KANEKO2023.get("top_k"),
+        k=KANEKO2023["top_k"],
     script:
         "../scripts/kaneko2023_probe.py"
 
@@ -49,9 +49,7 @@ rule kaneko2023_table1:
             path
             for lang in KANEKO2023["languages"]
             for path in wordlist_files(
-                KANEKO2023.get("orientation", {}).get(
-                    lang, KANEKO2023["wordlists"][lang]
-                )
+                KANEKO2023["orientation"].get(lang, KANEKO2023["wordlists"][lang])
             )
         ],
         code=script_code("kaneko2023_table.py"),
@@ -74,7 +72,7 @@ rule kaneko2023_table1:
         runs=kaneko2023_runs(config),
         mbe=kaneko2023_mbe_results(),
         wordlists=canonical(
-            {**KANEKO2023.get("wordlists", {}), **KANEKO2023.get("orientation", {})}
+            {**KANEKO2023.get("wordlists", {}), **KANEKO2023["orientation"]}
         ),
         tie_rule=config["pair_tie_rule"],
         alpha=config["pair_alpha"],

@@ -69,8 +69,8 @@ rule mine_controlled:
         "../envs/mgbias.yaml"
     params:
         wordlists=lambda wc: canonical(KANEKO2023["wordlists"][wc.lang]),
-        n=KANEKO2023.get("n_per_gender"),
-        n_dev=KANEKO2023.get("n_dev"),
+        n=KANEKO2023["n_per_gender"],
+        n_dev=KANEKO2023["n_dev"],
         seed=lambda wc: step_seed("mine_controlled", wc.source, wc.lang),
     script:
         "../scripts/mine_controlled.py"
@@ -91,9 +91,9 @@ rule mix_controlled:
     params:
         r=lambda wc: int(wc.rate[1:]) / 100,
         repeat=lambda wc: int(wc.repeat),
-        n=KANEKO2023.get("n_per_gender"),
-        sampling=KANEKO2023.get("sampling"),
-        rounding=KANEKO2023.get("rounding"),
+        n=KANEKO2023["n_per_gender"],
+        sampling=KANEKO2023["sampling"],
+        rounding=KANEKO2023["rounding"],
         seed=lambda wc: step_seed("mix_controlled", wc.source, wc.lang),
     script:
         "../scripts/mix_controlled.py"

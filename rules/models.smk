@@ -53,7 +53,7 @@ rule finetune_mlm:
         model=alternatives(FINETUNED_MODELS),
     conda:
         "../envs/mgbias.yaml"
-    threads: KANEKO2023.get("threads", 1)
+    threads: KANEKO2023["threads"]
     resources:
         gpu=1,
         mem_mb=16000,
@@ -83,7 +83,7 @@ rule train_vectors:
         "../envs/mgbias.yaml"
     threads: 1  # one fastText thread: the same vectors, byte for byte, on every run
     params:
-        fasttext=canonical(ZHAO2020.get("vectors", {}).get("train", {})),
+        fasttext=canonical(zhao2020.training(config)),
         # fastText's seed is a C int
         seed=lambda wc: step_seed("train_vectors", wc.world, wc.lang) % 2**31,
     script:
@@ -121,13 +121,13 @@ rule zhao2020_align:
         "logs/zhao2020_align/{world}/{src}-{tgt}.log",
     conda:
         "../envs/mgbias.yaml"
-    threads: ZHAO2020.get("threads", 1)
+    threads: ZHAO2020["threads"]
     resources:
         gpu=1,
         mem_mb=16000,
         runtime=60,
     params:
-        rcsls=canonical(ZHAO2020.get("rcsls", {})),
+        rcsls=canonical(ZHAO2020["rcsls"]),
         dico_train=lambda wc: zhao2020_dictionary(wc.src, wc.tgt, "train"),
         seed=lambda wc: step_seed("zhao2020_align", wc.world, wc.src, wc.tgt) % 2**31,
     script:

@@ -30,7 +30,7 @@ rule zhao2020_inbias_original:
         results=[
             layout.path("zhao2020_inbias", world=world, lang=lang)
             for world in config["worlds"]
-            for lang in ZHAO2020.get("languages", [])
+            for lang in zhao2020.languages(config)
         ],
         code=script_code("zhao2020_inbias_table.py"),
     output:
@@ -48,7 +48,7 @@ rule zhao2020_inbias_original:
         "../envs/mgbias.yaml"
     params:
         worlds=config["worlds"],
-        languages=ZHAO2020.get("languages", []),
+        languages=zhao2020.languages(config),
     script:
         "../scripts/zhao2020_inbias_table.py"
 
@@ -65,9 +65,9 @@ rule zhao2020_bli:
         "logs/zhao2020_bli/{world}/{src}-{tgt}.log",
     conda:
         "../envs/mgbias.yaml"
-    threads: ZHAO2020.get("threads", 1)
+    threads: ZHAO2020["threads"]
     params:
-        bli=canonical(ZHAO2020.get("bli", {})),
+        bli=canonical(ZHAO2020["bli"]),
         dico_test=lambda wc: zhao2020_dictionary(wc.src, wc.tgt, "test"),
     script:
         "../scripts/bli.py"

@@ -11,6 +11,7 @@ between sections), and fills in the pair datasets that name a shipped
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import os
 import re
@@ -136,6 +137,25 @@ def load_schema(path: str | Path | None = None) -> dict:
         return load_yaml(path or schema_path())
     except YAMLInputError as error:
         raise ConfigError(str(error)) from None
+
+
+@functools.cache
+def _section_defaults(key: str) -> dict:
+    schema = load_schema()
+    for name in key.split("."):
+        schema = schema["properties"][name]
+    instance: dict = {}
+    for _ in _Validator(schema).iter_errors(instance):
+        pass  # a section's required keys have no default: only the defaults are wanted
+    return instance
+
+
+def section_defaults(key: str) -> dict:
+    """The defaults of the section ``key`` (dotted, e.g. ``bios.classifier.transfer``) of
+    the shipped schema, filled in as :func:`validate_config` fills them (nested objects
+    with a default get theirs): what a configuration without the section reads, so that
+    no planner restates a default."""
+    return copy.deepcopy(_section_defaults(key))
 
 
 def _check_languages(codes, key: str, *, pivot_allowed: bool = False) -> None:
@@ -491,7 +511,49 @@ def _check_bios(config: dict) -> None:
         raise ConfigError(
             f"key 'bios.url': {section['url']!r} is not an http(s):// or file:// crawl root"
         )
-    _check_bios_encoder(config, section.get("classifier") or {})
+    classifier = section.get("classifier") or {}
+    _check_bios_encoder(config, classifier)
+    _check_bios_grid(section, classifier)
+
+
+def _check_bios_grid(section: dict, classifier: dict) -> None:
+    """The classifier's runs are in languages of ``bios.languages``, each on a space of
+    its language: the language's own vectors, ENDEB (English), the language aligned to
+    another space (``<lang>-<target>``; ``endeb-<target>``: English), or the encoder."""
+    languages = section["languages"]
+    encoder = classifier.get("encoder")
+    encoder_name = (encoder.get("name") or encoder["model"]) if encoder else None
+
+    def check_space(lang: str, space: str, key: str) -> None:
+        src, _, tgt = space.partition("-")
+        if space in (lang, encoder_name) or (space == "endeb" and lang == "en"):
+            return
+        if tgt and ("en" if src == "endeb" else src) == lang:
+            return
+        raise ConfigError(
+            f"key '{key}': space {space!r} of {lang} bios is not {lang}, "
+            f"{lang}-<target>, (English) endeb or the encoder (bios.classifier.encoder)"
+        )
+
+    monolingual = classifier.get("monolingual", {})
+    unknown = sorted(set(monolingual) - set(languages))
+    if unknown:
+        raise ConfigError(
+            f"key 'bios.classifier.monolingual': languages {unknown} are not in "
+            f"bios.languages {languages}"
+        )
+    for lang, spaces in monolingual.items():
+        for space in spaces:
+            check_space(lang, space, f"bios.classifier.monolingual.{lang}")
+    for src, tgt, src_space, tgt_space in (classifier.get("transfer") or {}).get("runs", []):
+        key = "bios.classifier.transfer.runs"
+        if not {src, tgt} <= set(languages) or src == tgt:
+            raise ConfigError(
+                f"key '{key}': {src}->{tgt} needs two different languages of "
+                f"bios.languages {languages}"
+            )
+        check_space(src, src_space, key)
+        check_space(tgt, tgt_space, key)
 
 
 def _check_bios_encoder(config: dict, classifier: dict) -> None:

@@ -1,7 +1,7 @@
-"""Plain functions the Snakemake rules use to plan jobs from the config.
+"""Planning every stage shares: worlds, MBE, pair benchmarks, Kaneko et al. (2023)
+and Basta et al. (2020), as plain functions of the validated config.
 
-Kept outside the rule files so they are unit-tested like the rest of the
-library; nothing here touches data.
+Re-exported by :mod:`mgbias.workflow`; nothing here touches data.
 """
 
 from __future__ import annotations
@@ -30,6 +30,30 @@ def local_file_of_url(url: str) -> str | None:
 def model_is_trained(entry: Mapping[str, Any]) -> bool:
     """Whether a model entry of the config is trained (or fine-tuned) by the workflow."""
     return "train" in entry or "finetune" in entry
+
+
+def model_dir(model: str) -> str:
+    """Where the workflow keeps a model it trains (hub models are not copied)."""
+    return layout.path("model", model=model)
+
+
+def model_source(config: Mapping[str, Any], model: str) -> str:
+    """What loads a model: its directory when the workflow trains it, else its ``source``."""
+    entry = config["models"][model]
+    return model_dir(model) if model_is_trained(entry) else entry["source"]
+
+
+def canonical(value: Any) -> Any:
+    """``value`` with dictionary keys sorted, for rule params.
+
+    Snakemake compares params by their text, so the same settings written in
+    another key order would otherwise rerun every job that takes them.
+    """
+    if isinstance(value, dict):
+        return {key: canonical(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [canonical(item) for item in value]
+    return value
 
 
 #: The world of a configuration without ``worlds`` (real data: no demo generates it).

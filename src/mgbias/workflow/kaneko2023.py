@@ -1,0 +1,131 @@
+"""Planning of the bias-controlled fine-tuning of Kaneko et al. (2023) (``kaneko2023:``):
+the controlled text, the fine-tunings' inputs and settings, and the meta-evaluation's
+inputs and targets.
+
+Plain functions of the validated configuration, on top of the grid and runs of
+:mod:`mgbias.workflow.core` (:func:`~mgbias.workflow.core.kaneko2023_grid`,
+:func:`~mgbias.workflow.core.kaneko2023_runs`,
+:func:`~mgbias.workflow.core.kaneko2023_mbe_jobs`); wildcards are passed as strings.
+``rules/common.smk`` adapts them to the rules (``rules/mine.smk``, ``rules/models.smk``,
+``rules/kaneko2023.smk``, ``rules/download.smk``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mgbias import layout
+from mgbias.config import section_defaults
+from mgbias.workflow.core import (
+    ORIGINAL,
+    canonical,
+    kaneko2023_finetune_settings,
+    kaneko2023_mbe_jobs,
+    kaneko2023_runs,
+    model_dir,
+    model_is_trained,
+)
+
+#: The meta-evaluation's table and figures (Table 1, the mined counts, Figures 2-3).
+TARGETS = ["kaneko2023_table1", "kaneko2023_mined", "kaneko2023_figure2", "kaneko2023_figure3"]
+
+
+def configured(config: Mapping[str, Any]) -> bool:
+    """Whether the configuration has a ``kaneko2023`` section."""
+    return bool(config.get("kaneko2023"))
+
+
+def section(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``kaneko2023`` section, or without one the schema's defaults of its keys (so
+    that a rule's settings read the same keys either way)."""
+    return config.get("kaneko2023") or section_defaults("kaneko2023")
+
+
+def sources(config: Mapping[str, Any]) -> list[str]:
+    """The source corpora of the controlled text (none without the section)."""
+    return list(section(config).get("sources", {}))
+
+
+def controlled_url(config: Mapping[str, Any], source: str, lang: str) -> str:
+    """The URL of a source corpus's text in ``lang``."""
+    return section(config)["sources"][source]["url"].format(lang=lang)
+
+
+def wordlists(config: Mapping[str, Any], lang: str) -> dict[str, list[str]]:
+    """The gendered word lists (female, male) of ``lang``."""
+    return section(config)["wordlists"][lang]
+
+
+def finetuning(config: Mapping[str, Any], model: str) -> dict[str, Any]:
+    """The ``finetune`` entry of a bias-controlled model (base, source, lang, rate,
+    repeat)."""
+    return config["models"][model]["finetune"]
+
+
+def finetune_settings(config: Mapping[str, Any], model: str) -> dict[str, Any]:
+    """``kaneko2023.finetune`` for one fine-tuning (seed + repeat), canonical."""
+    return canonical(kaneko2023_finetune_settings(config, finetuning(config, model)["repeat"]))
+
+
+def controlled_text(key: str, job: Mapping[str, Any]) -> str:
+    """The controlled text ``key`` (a layout key) of a job's source and language."""
+    return layout.path(key, source=job["source"], lang=job["lang"])
+
+
+def finetune_inputs(config: Mapping[str, Any], model: str) -> dict[str, Any]:
+    """D_r, the development sets, and the base model's directory when the workflow
+    trains it."""
+    job = finetuning(config, model)
+    inputs: dict[str, Any] = {
+        "text": layout.path(
+            "controlled_mixture",
+            source=job["source"],
+            lang=job["lang"],
+            rate=job["rate"],
+            repeat=job["repeat"],
+        ),
+        "dev": [
+            controlled_text("controlled_dev_female", job),
+            controlled_text("controlled_dev_male", job),
+        ],
+    }
+    if model_is_trained(config["models"][job["base"]]):
+        inputs["base"] = model_dir(job["base"])
+    return inputs
+
+
+def run_inputs(config: Mapping[str, Any], key: str) -> list[str]:
+    """The files ``key`` (a per-run output) of every run of the meta-evaluation, in run
+    order; ``pairs_per_pair``: of ``kaneko2023.pair_dataset``."""
+    paths = []
+    for run in kaneko2023_runs(config):
+        if key == "pairs_per_pair":
+            paths.append(
+                layout.path(
+                    key,
+                    model=run["scored"],
+                    dataset=section(config)["pair_dataset"],
+                    variant=ORIGINAL,
+                    lang=run["language"],
+                )
+            )
+        else:
+            paths.append(layout.path(key, model=run["scored"], lang=run["language"]))
+    return paths
+
+
+def mbe_results(config: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Per run of the meta-evaluation, the MBE results it reads (none without
+    ``kaneko2023.mbe``)."""
+    return {
+        run["run"]: [layout.path("mbe_result", **job) for job in kaneko2023_mbe_jobs(config, run)]
+        for run in kaneko2023_runs(config)
+    }
+
+
+def targets(config: Mapping[str, Any]) -> list[str]:
+    """Table 1, the mined-counts table and Figures 2 and 3, when configured."""
+    if not configured(config):
+        return []
+    return [layout.path(key) for key in TARGETS]
