@@ -300,70 +300,56 @@ def _add_mbe_command(commands: argparse._SubParsersAction) -> None:
 def _finetune(args: argparse.Namespace) -> int:
     import logging
 
-    from mgbias.finetune.train import FineTuneConfig, finetune_mlm
+    import mgbias
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    settings = {
-        "learning_rate": args.lr,
-        "epochs": args.epochs,
-        "batch_size": args.batch_size,
-        "devices": args.devices,
-        "gradient_accumulation": args.gradient_accumulation,
-        "micro_batch_size": args.micro_batch_size,
-        "max_seq_length": args.max_seq_length,
-        "line_by_line": args.line_by_line,
-        "seed": args.seed,
-        "checkpoint_every": args.checkpoint_every,
-        "precision": args.precision,
-        "max_grad_norm": None if args.no_clip else 1.0,
-    }
-    config = FineTuneConfig(**{k: v for k, v in settings.items() if v is not None})
-    finetune_mlm(
+    model = mgbias.finetune_mlm(
         args.model,
         args.text,
         args.output,
-        config,
         dev=args.dev or (),
+        learning_rate=args.lr,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        devices=args.devices,
+        gradient_accumulation=args.gradient_accumulation,
+        micro_batch_size=args.micro_batch_size,
+        max_seq_length=args.max_seq_length,
+        line_by_line=args.line_by_line,
+        seed=args.seed,
+        checkpoint_every=args.checkpoint_every,
+        precision=args.precision,
+        clip=not args.no_clip,
         revision=args.revision,
         device=args.device,
         threads=args.threads,
         keep_checkpoints=args.keep_checkpoints,
         allow_untrained_head=args.allow_untrained_head,
     )
-    print(args.output)
+    print(model)
     return 0
 
 
 def _gendered_text(args: argparse.Namespace) -> int:
-    import json
+    import mgbias
 
-    from mgbias.finetune.gendered_text import mine_gendered_text
-    from mgbias.wordlists import load_gender_words
-
-    out = args.output
-    female, male = load_gender_words(args.female, args.male)
-    counts = mine_gendered_text(
+    mined = mgbias.gendered_text(
         args.text,
-        female,
-        male,
-        out_female=out / "female.txt",
-        out_male=out / "male.txt",
-        out_dev_female=out / "dev_female.txt",
-        out_dev_male=out / "dev_male.txt",
+        args.output,
+        female_words=args.female,
+        male_words=args.male,
         n=args.n,
         n_dev=args.n_dev,
         seed=args.seed,
     )
-    print(json.dumps(counts.to_dict()))
+    print(mined)
     return 0
 
 
 def _mix(args: argparse.Namespace) -> int:
-    import json
+    import mgbias
 
-    from mgbias.finetune.mixture import write_mixture
-
-    mixture = write_mixture(
+    mixed = mgbias.mix_gendered_text(
         args.female,
         args.male,
         args.r,
@@ -374,7 +360,7 @@ def _mix(args: argparse.Namespace) -> int:
         sampling=args.sampling,
         rounding=args.rounding,
     )
-    print(json.dumps(mixture.summary()))
+    print(mixed)
     return 0
 
 
@@ -538,120 +524,75 @@ def _add_finetune_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def _tbs(args: argparse.Namespace) -> int:
-    from mgbias.mlm.templates import template_spec
-    from mgbias.wordlists.professions import template_targets
+    import mgbias
 
-    template_spec(args.lang, args.templates, figure3_sentence=args.sentence)
-    template_targets(args.targets, args.lang)
-    # torch: imported once the inputs are checked
-    from mgbias.mlm.load import load_mlm
-    from mgbias.probes.kaneko2023 import probe_model, write_probe
-
-    model, tokenizer = load_mlm(
+    report = mgbias.tbs(
         args.model,
-        revision=args.revision,
-        device=args.device,
-        allow_untrained_head=args.allow_untrained_head,
-    )
-    result = probe_model(
-        model,
-        tokenizer,
         args.lang,
         targets=args.targets,
         templates=args.templates,
         sentence=args.sentence,
-        female=args.female,
-        male=args.male,
-        k=args.top_k,
+        female_words=args.female,
+        male_words=args.male,
+        top_k=args.top_k,
         batch_size=args.batch_size,
         max_length=args.max_length,
-        model_name=args.model,
+        revision=args.revision,
+        device=args.device,
+        allow_untrained_head=args.allow_untrained_head,
     )
-    write_probe(result, targets_path=args.output, summary_path=args.summary, top_path=args.top)
-    summary = result.summary
-    male, female = summary["male_word"], summary["female_word"]
-    print(
-        f"TBS {summary['tbs']:.6g} over {summary['n_targets']} targets "
-        f"(> 0: targets more associated with {male!r} than {female!r})"
+    from mgbias.probes.kaneko2023 import write_probe
+
+    write_probe(
+        report.result, targets_path=args.output, summary_path=args.summary, top_path=args.top
     )
-    print(
-        f"P({summary['male_word']}) {summary['p_male']:.4g}, P({summary['female_word']}) "
-        f"{summary['p_female']:.4g} over {summary['n_neutral']} neutral targets"
-    )
-    print(f"top {args.top_k} for {summary['sentence']!r}:")
-    print(result.top.to_markdown(index=False, floatfmt=".4g"))
+    print(report)
     return 0
 
 
 def _probe(args: argparse.Namespace) -> int:
     """``mgbias probe``: Basta et al. (2020) Exp. 1-5 of one encoder on one corpus."""
     import json
-    import tempfile
 
-    from mgbias.atomic import write_json
-    from mgbias.contextual.lists import load_probe_lists
-    from mgbias.contextual.steps import (
-        corpus_static_lists,
-        grammatical_nouns,
-        plan_corpus,
-        probe_plan,
-        read_corpus,
-        vectors_for_plan,
-    )
-    from mgbias.report.tables import write_csv
+    import mgbias
 
-    experiments = [int(e) for e in args.experiments.split(",") if e.strip()]
-    lists = load_probe_lists(args.lang)
-    sentences = read_corpus(args.corpus, args.max_sentences)
-    sizes = {"n_biased": args.n_biased, "n_extended": args.n_extended, "top_n": args.top_n}
-    nouns = static = None
-    if args.vectors:
-        nouns = grammatical_nouns(lists, sentences, args.spacy)
-        static = corpus_static_lists(args.vectors, lists, nouns, seed=args.seed, **sizes)
-    plan = plan_corpus(
-        sentences,
-        lists,
-        static=static,
-        spacy_model=args.spacy,
-        nouns=nouns,
-        n_pca_sentences=args.n_pca_sentences,
-        max_per_word=args.max_per_word,
-        seed=args.seed,
-    )
-    with tempfile.TemporaryDirectory() as scratch:
-        vectors, hit = vectors_for_plan(
-            plan,
-            args.cache or Path(scratch) / "vectors.safetensors",
-            model_id=args.model,
-            revision=args.revision,
-            layers=args.layers,
-            pooling=args.pooling,
-            dtype=args.dtype,
-            batch_size=args.batch_size,
-            max_length=args.max_length,
-            device=args.device,
-        )
-    results = probe_plan(
-        vectors,
-        plan,
-        lists,
-        static=static,
-        experiments=experiments,
+    report = mgbias.probe(
+        args.model,
+        args.corpus,
+        lang=args.lang,
+        experiments=args.experiments,
+        layers=args.layers,
+        vectors=args.vectors,
+        n_biased=args.n_biased,
+        n_extended=args.n_extended,
+        top_n=args.top_n,
+        spacy=args.spacy,
+        cache=args.cache,
         runs=args.runs,
         seed=args.seed,
         n_train=args.n_train,
         knn_k=args.knn_k,
         n_knn=args.n_knn,
         n_bootstrap=args.n_bootstrap,
+        n_pca_sentences=args.n_pca_sentences,
+        max_per_word=args.max_per_word,
+        max_sentences=args.max_sentences,
+        pooling=args.pooling,
+        dtype=args.dtype,
+        batch_size=args.batch_size,
+        max_length=args.max_length,
+        revision=args.revision,
+        device=args.device,
     )
-    frame = results.frame()
-    print(frame.pivot_table(index=["experiment", "measure"], columns="layer", values="mean",
-                            sort=False).to_markdown(floatfmt=".4g"))  # fmt: skip
-    print(json.dumps({"cache_hit": hit, **results.table1}), file=sys.stderr)
+    print(report)
+    print(json.dumps({"cache_hit": report.cache_hit, **report.table1}), file=sys.stderr)
+    from mgbias.atomic import write_json
+    from mgbias.report.tables import write_csv
+
     if args.output:
-        write_csv(frame, args.output)
+        write_csv(report.frame, args.output)
     if args.summary:
-        write_json(args.summary, results.summary)
+        write_json(args.summary, report.summary)
     return 0
 
 
@@ -726,99 +667,66 @@ def _add_probe_command(commands) -> None:
     probe.set_defaults(run=_probe)
 
 
-def _rcsls_config(args: argparse.Namespace):
-    from mgbias.embeddings.rcsls_config import RCSLSConfig
-
-    return RCSLSConfig(
-        knn=args.knn,
-        lr=args.lr,
-        niter=args.niter,
-        maxneg=args.maxneg,
-        maxsup=args.maxsup,
-        maxload=args.maxload,
-        batchsize=args.batchsize,
-        sgd=args.sgd,
-        center=args.center,
-        seed=args.seed,
-        device=args.device,
-    )
-
-
-def _print_bli(results, dico_test) -> None:
-    for result in results:
-        print(
-            f"{result.retrieval.upper()} accuracy on {dico_test}: {result.accuracy:.2f}% "
-            f"({result.n_correct} of {result.n_source_words} source words; "
-            f"{result.n_covered} in both vocabularies)"
-        )
-
-
 def _align(args: argparse.Namespace) -> int:
-    from mgbias.embeddings.steps import align_files, bli_files
+    import mgbias
 
     try:
-        config = _rcsls_config(args)
-        result = align_files(
+        report = mgbias.align(
             args.src_emb,
             args.tgt_emb,
             args.dico_train,
             args.output,
-            config,
+            dico_test=args.dico_test,
             matrix=args.matrix or Path(f"{args.output}-mat.npy"),
             summary=args.summary,
+            knn=args.knn,
+            lr=args.lr,
+            niter=args.niter,
+            maxneg=args.maxneg,
+            maxsup=args.maxsup,
+            maxload=args.maxload,
+            batch_size=args.batchsize,
+            sgd=args.sgd,
+            center=args.center,
+            seed=args.seed,
+            device=args.device,
         )
     except (ValueError, OSError, KeyError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
-    print(
-        f"RCSLS: {result.n_pairs} of {result.n_pairs_file} training pairs; loss "
-        f"{result.losses[0]:.4f} -> {result.losses[-1]:.4f} in {len(result.losses)} steps; "
-        f"wrote {args.output}"
-    )
-    if args.dico_test is not None:
-        results = bli_files(
-            args.output,
-            args.tgt_emb,
-            args.dico_test,
-            retrievals=("csls",),
-            k=args.knn,
-            maxload=args.maxload,
-            center=args.center,
-            device=args.device,
-        )
-        _print_bli(results, args.dico_test)
+    print(report)
     return 0
 
 
 def _bli(args: argparse.Namespace) -> int:
-    from mgbias.embeddings.steps import bli_files
+    import mgbias
 
-    results = bli_files(
+    report = mgbias.bli(
         args.src_emb,
         args.tgt_emb,
         args.dico_test,
-        retrievals=(args.retrieval,),
+        retrieval=args.retrieval,
         k=args.knn,
         maxload=args.maxload,
         center=args.center,
         device=args.device,
         output=args.output,
     )
-    _print_bli(results, args.dico_test)
+    print(report)
     return 0
 
 
 def _bios_extract(args: argparse.Namespace) -> int:
+    import mgbias
     from mgbias.bios.ner import MissingPipelineError
-    from mgbias.bios.pipeline import extract_dataset, read_names
 
     try:
-        records = extract_dataset(
+        dataset = mgbias.extract_bios(
             args.wet,
             args.lang,
             args.output,
             pipeline=args.pipeline,
-            names=read_names(args.names),
+            names=args.names,
             titles=args.titles,
             french_conjunction_fix=args.french_conjunction_fix,
             occupation_cap=args.occupation_cap,
@@ -827,20 +735,15 @@ def _bios_extract(args: argparse.Namespace) -> int:
     except MissingPipelineError as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
-    genders = {g: sum(r["gender"] == g for r in records) for g in ("F", "M")}
-    titles = len({r["title"] for r in records})
-    print(
-        f"{args.output}: {len(records)} bios ({genders['F']} F, {genders['M']} M), "
-        f"{titles} titles, from {len(args.wet)} WET files"
-    )
+    print(dataset)
     return 0
 
 
 def _debias(args: argparse.Namespace) -> int:
-    from mgbias.embeddings.steps import debias_file
+    import mgbias
 
     try:
-        result = debias_file(
+        report = mgbias.debias(
             args.emb,
             args.output,
             definitional=args.definitional,
@@ -851,20 +754,15 @@ def _debias(args: argparse.Namespace) -> int:
     except (ValueError, OSError, KeyError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
-    print(
-        f"hard debias: {len(result.definitional_used)} definitional pairs "
-        f"({len(result.definitional_skipped)} not in the vocabulary: "
-        f"{[list(p) for p in result.definitional_skipped]}), {result.n_neutralized} words "
-        f"neutralised, {len(result.equalized)} pairs equalised; wrote {args.output}"
-    )
+    print(report)
     return 0
 
 
 def _inbias(args: argparse.Namespace) -> int:
-    from mgbias.embeddings.steps import inbias_files
+    import mgbias
 
     try:
-        report = inbias_files(
+        report = mgbias.inbias(
             args.emb,
             args.male_occupations,
             args.female_occupations,
@@ -873,7 +771,7 @@ def _inbias(args: argparse.Namespace) -> int:
             variant=args.variant,
             authors_split=args.authors_split,
             n_strong=args.n_strong,
-            reference_scores=args.reference,
+            reference=args.reference,
             paired=args.paired,
             output=args.output,
             scores=args.scores,
@@ -881,17 +779,7 @@ def _inbias(args: argparse.Namespace) -> int:
     except (ValueError, OSError, KeyError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
-    result = report.result
-    print(
-        f"inBias ({result.variant}) of {args.emb}: {result.value:.4f} on N = {result.n} "
-        f"of {report.n_listed} pairs; strong {report.strong:.4f}, weak {report.weak:.4f}"
-    )
-    if report.p_value is not None:
-        test = "ttest_rel" if report.paired else "ttest_ind"
-        print(
-            f"{test} against {args.reference}: t = {report.t_statistic:.4f}, "
-            f"p = {report.p_value:.4g}"
-        )
+    print(report)
     return 0
 
 

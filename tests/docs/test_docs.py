@@ -28,7 +28,10 @@ The sandbox makes commands runnable as written:
   ``female.txt`` (one sentence a line), ``crows_pairs_anonymized.csv`` (CrowS-Pairs'
   columns), ``cps_translated_de_formatted.csv`` (the multilingual CrowS-Pairs' columns),
   and the German-English parallel corpus ``TED2020.de-en.en`` / ``TED2020.de-en.de``
-  (OPUS Moses layout: line i of one is the translation of line i of the other).
+  (OPUS Moses layout: line i of one is the translation of line i of the other);
+- the inputs of docs/api.md's command examples (:mod:`fixtures.api_sandbox`): word
+  vectors ``de.vec`` / ``en.vec`` with MUSE dictionaries and MIBs-style lists, an
+  English ``corpus.txt``, a WET file ``CC-MAIN-demo.warc.wet.gz`` and ``names.txt``.
 
 Markers, an HTML comment on the line just before a block:
 
@@ -177,6 +180,7 @@ def model_names() -> list[str]:
 @pytest.fixture(scope="session")
 def docs_inputs(tmp_path_factory) -> Path:
     """A directory with the sandbox's input files and a tiny BERT in ``tiny-bert/``."""
+    from fixtures.api_sandbox import corpus_text, write_api_files
     from fixtures.tiny_models import build_model, save_pretrained
 
     from mgbias.mlm.wordpiece import build_bert_tokenizer
@@ -185,7 +189,10 @@ def docs_inputs(tmp_path_factory) -> Path:
     files = sandbox_files()
     for name, text in files.items():
         (root / name).write_text(text, encoding="utf-8")
-    tokenizer = build_bert_tokenizer(vocabulary(files), model_max_length=64)
+    write_api_files(root)  # docs/api.md's command examples: vectors, a corpus, a WET file
+    tokenizer = build_bert_tokenizer(
+        vocabulary({**files, "corpus.txt": corpus_text()}), model_max_length=64
+    )
     model = build_model("bert", len(tokenizer), attn_implementation="eager")
     save_pretrained(model, tokenizer, root / "tiny-bert")
     return root

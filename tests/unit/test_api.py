@@ -9,6 +9,7 @@ differ, as MBE's cosine weights need.
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 
@@ -73,6 +74,52 @@ def test_import_is_cheap_and_names_are_public():
         assert getattr(mgbias, name) is not None
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         mgbias.nothing  # noqa: B018
+
+
+PUBLIC_NAMES = {
+    *("load_model", "load_pair_data", "read_sentences", "score_pairs", "mbe", "mine"),
+    *("tbs", "probe", "align", "bli", "inbias", "debias"),
+    *("finetune_mlm", "gendered_text", "mix_gendered_text", "extract_bios"),
+    *("MaskedLM", "PairsReport", "MBEReport", "MinedSentences", "TBSReport", "ProbeReport"),
+    *("AlignReport", "BLIReport", "InBiasReport", "DebiasReport"),
+    *("FineTunedModel", "GenderedText", "MixedText", "BiosDataset"),
+}
+
+#: The API function each command calls (check-config and share are workflow tools).
+COMMANDS = {
+    "score": "score_pairs", "mbe": "mbe", "tbs": "tbs", "probe": "probe",
+    "align": "align", "bli": "bli", "inbias": "inbias", "debias": "debias",
+    "finetune": "finetune_mlm", "gendered-text": "gendered_text",
+    "mix-gendered-text": "mix_gendered_text", "bios-extract": "extract_bios",
+}  # fmt: skip
+
+
+def test_public_names_are_not_shadowed_by_subpackages():
+    """``mgbias.finetune`` is a subpackage: once imported it would hide a function of that
+    name, so no public name is the name of a module of the package."""
+    import importlib
+    import pkgutil
+
+    assert set(mgbias.__all__) == PUBLIC_NAMES
+    modules = {info.name for info in pkgutil.iter_modules(mgbias.__path__)}
+    assert not PUBLIC_NAMES & modules
+    for name in ("mgbias.finetune.train", "mgbias.probes.kaneko2023", "mgbias.bios.pipeline"):
+        importlib.import_module(name)
+    for name in mgbias.__all__:
+        assert not inspect.ismodule(getattr(mgbias, name)), name
+
+
+def test_every_command_is_a_thin_layer_over_the_api():
+    """Each command's handler calls its public function (parse, call, print, write)."""
+    from mgbias.cli import build_parser
+
+    parser = build_parser()
+    (commands,) = (a for a in parser._actions if hasattr(a, "choices") and a.choices)
+    assert set(commands.choices) == {*COMMANDS, "check-config", "share"}
+    for command, function in COMMANDS.items():
+        handler = commands.choices[command].get_default("run")
+        assert f"mgbias.{function}(" in inspect.getsource(handler), command
+        assert callable(getattr(mgbias, function))
 
 
 def test_default_word_lists_are_the_workflows(repo):

@@ -4,7 +4,9 @@ Sybil parses the page's ``python`` blocks; they run in order in one namespace,
 in a directory holding what the page says it assumes: ``tiny-mlm/`` (a seeded
 tiny BERT whose vocabulary is the files' words), ``crows_pairs_anonymized.csv``
 (CrowS-Pairs' columns, two bias types), ``male.txt``, ``female.txt`` and a
-German-English parallel corpus ``TED2020.de-en.{en,de}``.
+German-English parallel corpus ``TED2020.de-en.{en,de}``; and the command examples'
+inputs (:mod:`fixtures.api_sandbox`: word vectors, dictionaries, MIBs-style lists, an
+English corpus, a WET file and its names).
 """
 
 from __future__ import annotations
@@ -58,12 +60,15 @@ def sandbox_files() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def sandbox(tmp_path_factory) -> Path:
+    from fixtures.api_sandbox import corpus_text, write_api_files
     from fixtures.tiny_models import build_model, save_pretrained
 
     from mgbias.mlm.wordpiece import build_bert_tokenizer
 
     root = tmp_path_factory.mktemp("api-docs")
     files = sandbox_files()
+    write_api_files(root)  # the command examples' vectors, WET file, ...
+    files["corpus.txt"] = corpus_text()  # its words in the tiny model's vocabulary
     words = set()
     for name, text in files.items():
         (root / name).write_text(text, encoding="utf-8")

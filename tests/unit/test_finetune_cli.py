@@ -36,5 +36,11 @@ def test_data_and_finetune_commands(tmp_path, capsys):
     summary = json.loads((out / "training.json").read_text())
     assert summary["config"]["devices"] == 1 and summary["config"]["line_by_line"] is True
     assert summary["steps"] == 3 and summary["dev"]["n_examples"] == 10  # 20 lines / 8
+    assert summary["config"]["max_grad_norm"] == 1.0
+    # --no-clip: no gradient-norm clipping (it used to fall back to the default, 1.0)
+    unclipped = tmp_path / "unclipped"
+    command = ["finetune", "--model", str(base), "--text", str(mix), "--output", str(unclipped)]
+    assert main([*command, "--epochs", "1", "--devices", "1", "--no-clip"]) == 0
+    assert json.loads((unclipped / "training.json").read_text())["config"]["max_grad_norm"] is None
     assert main([*command, "--block-size", "4000", "--devices", "0"]) == 2
     assert "argument --devices: must be at least 1, got 0" in capsys.readouterr().err

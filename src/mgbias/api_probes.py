@@ -1,0 +1,366 @@
+"""The public API of the template and contextual-embedding probes: ``mgbias.tbs`` and
+``mgbias.probe``.
+
+- :func:`tbs`: TBS (Kurita et al. 2019), P(he)/P(she) over neutral occupations and the
+  top predictions of a masked sentence (Kaneko et al. 2023, Figures 2 and 3) of one
+  masked LM (:class:`TBSReport`); ``mgbias tbs`` prints it;
+- :func:`probe`: Basta et al. (2020)'s probes of one encoder's contextual word vectors
+  on one corpus, per layer (:class:`ProbeReport`); ``mgbias probe`` prints it.
+
+Both run the library code of the workflow's scripts (``scripts/kaneko2023_probe.py``,
+``scripts/contextual_vectors.py`` and ``scripts/contextual_probes.py``), so the numbers
+are the workflow's for the same inputs and seed.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from mgbias.api import MaskedLM
+    from mgbias.contextual.run import ProbeResults
+    from mgbias.probes.kaneko2023 import ProbeResult
+
+__all__ = ["ProbeReport", "TBSReport", "probe", "tbs"]
+
+_Path = str | os.PathLike
+
+
+# ----------------------------------------------------------------------------- TBS
+
+
+@dataclass(frozen=True, eq=False)
+class TBSReport:
+    """Template probes of one masked LM (:func:`tbs`).
+
+    Attributes
+    ----------
+    result : ProbeResult
+        ``targets`` (one row per target: log-probabilities, associations, bias),
+        ``summary`` (``tbs``, ``n_targets``, ``p_male``, ``p_female``, ``n_neutral``,
+        the gender words, the sentence, ...) and ``top`` (the top predictions)
+        (:class:`mgbias.probes.kaneko2023.ProbeResult`).
+    top_k : int
+        Top predictions listed.
+    """
+
+    result: ProbeResult
+    top_k: int
+
+    @property
+    def score(self) -> float:
+        """TBS: > 0, the targets are more associated with the male word."""
+        return self.result.summary["tbs"]
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """The JSON of ``mgbias tbs --summary``."""
+        return self.result.summary
+
+    @property
+    def targets(self) -> pd.DataFrame:
+        """One row per target: the CSV of ``mgbias tbs --output``."""
+        return self.result.targets
+
+    @property
+    def top(self) -> pd.DataFrame:
+        """The top predictions: the CSV of ``mgbias tbs --top``."""
+        return self.result.top
+
+    def __str__(self) -> str:
+        """TBS, P(he)/P(she) and the top predictions, as ``mgbias tbs`` prints them."""
+        summary = self.result.summary
+        male, female = summary["male_word"], summary["female_word"]
+        return "\n".join(
+            [
+                f"TBS {summary['tbs']:.6g} over {summary['n_targets']} targets "
+                f"(> 0: targets more associated with {male!r} than {female!r})",
+                f"P({male}) {summary['p_male']:.4g}, P({female}) "
+                f"{summary['p_female']:.4g} over {summary['n_neutral']} neutral targets",
+                f"top {self.top_k} for {summary['sentence']!r}:",
+                self.result.top.to_markdown(index=False, floatfmt=".4g"),
+            ]
+        )
+
+
+def tbs(
+    model: MaskedLM | _Path,
+    lang: str = "en",
+    *,
+    targets: _Path = "bolukbasi2016",
+    templates: _Path | None = None,
+    sentence: str | None = None,
+    female_words: Sequence[_Path] | None = None,
+    male_words: Sequence[_Path] | None = None,
+    top_k: int = 5,
+    batch_size: int = 64,
+    max_length: int | None = None,
+    revision: str | None = None,
+    device: str = "auto",
+    allow_untrained_head: bool = False,
+) -> TBSReport:
+    """TBS, P(he)/P(she) and the top predictions of a masked LM (Kaneko et al. 2023,
+    Figures 2 and 3).
+
+    TBS (Kurita et al. 2019, §3-4) is the mean over the targets of
+    ``log(p_tgt(he) / p_prior(he)) - log(p_tgt(she) / p_prior(she))`` in the language's
+    template ("[MASK] is a [TARGET]."; ``templates.yaml``), ``p_prior`` read with the
+    target masked too: above 0 the targets are more associated with the male word
+    (:mod:`mgbias.measures.tbs`). P(he) and P(she) are the two words' mean
+    probabilities over the gender-neutral targets (Figure 2); the top predictions of
+    ``sentence`` (Figure 3) are classed female, male or neither by the word lists. The
+    workflow's ``scripts/kaneko2023_probe.py`` computes the same numbers
+    (:func:`mgbias.probes.kaneko2023.probe_model`).
+
+    Parameters
+    ----------
+    model : MaskedLM, str or path
+        A :func:`mgbias.load_model` handle, or a directory or hub id to load (after
+        the template and targets are checked).
+    lang : str
+        Language of the template (``templates.yaml``: de, en, es, fr).
+    targets : str or path
+        ``bolukbasi2016`` (English professions of Bolukbasi et al. 2016),
+        ``bolukbasi2016_neutral``, ``demo``, or a file, one target a line.
+    templates : path, optional
+        Another ``templates.yaml``.
+    sentence : str, optional
+        A sentence with one ``[MASK]`` (default: the language's Figure 3 sentence).
+    female_words, male_words : sequence of names or paths, optional
+        Word lists that class the top predictions (both or neither; default: the
+        template's two gender words).
+    top_k, batch_size, max_length
+        Top predictions listed; sentences per forward pass; token limit.
+    revision, device, allow_untrained_head
+        For loading ``model`` by name (:func:`mgbias.load_model`).
+
+    Returns
+    -------
+    TBSReport
+
+    Raises
+    ------
+    ValueError, FileNotFoundError
+        An unknown language or target list, a bad target file, one word list without
+        the other; before the model loads.
+    """
+    from mgbias.mlm.templates import template_spec
+    from mgbias.wordlists.professions import template_targets
+
+    template_spec(lang, templates, figure3_sentence=sentence)
+    template_targets(targets, lang)
+    if (female_words is None) != (male_words is None):
+        raise ValueError("give both the female and the male word lists, or neither")
+    # torch: imported once the inputs are checked
+    from mgbias.api import _as_model
+    from mgbias.probes.kaneko2023 import probe_model
+
+    handle = _as_model(
+        model, revision=revision, device=device, allow_untrained_head=allow_untrained_head
+    )
+    result = probe_model(
+        handle.model,
+        handle.tokenizer,
+        lang,
+        targets=targets,
+        templates=templates,
+        sentence=sentence,
+        female=female_words,
+        male=male_words,
+        k=top_k,
+        batch_size=batch_size,
+        max_length=max_length,
+        model_name=handle.name,
+    )
+    return TBSReport(result=result, top_k=top_k)
+
+
+# ----------------------------------------------------------------------------- probes
+
+
+@dataclass(frozen=True, eq=False)
+class ProbeReport:
+    """Basta et al. (2020)'s probes of one encoder on one corpus (:func:`probe`).
+
+    Attributes
+    ----------
+    results : ProbeResults
+        ``rows`` of the long table, the JSON ``summary`` and Table 1's counts
+        (:class:`mgbias.contextual.run.ProbeResults`).
+    cache_hit : bool
+        Whether the word vectors came from the cache.
+    """
+
+    results: ProbeResults
+    cache_hit: bool
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """One row per layer, experiment and measure (``mean``, ``min``, ``max``,
+        ``range``, ``n_items``, ``n_runs``): the CSV of ``mgbias probe --output``."""
+        return self.results.frame()
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """Every result: the JSON of ``mgbias probe --summary``."""
+        return self.results.summary
+
+    @property
+    def table1(self) -> dict[str, Any]:
+        """The corpus counts of the paper's Table 1."""
+        return self.results.table1
+
+    def table(self) -> str:
+        """The means, one row per experiment and measure, one column per layer (Markdown)."""
+        pivot = self.frame.pivot_table(
+            index=["experiment", "measure"], columns="layer", values="mean", sort=False
+        )
+        return pivot.to_markdown(floatfmt=".4g")
+
+    def __str__(self) -> str:
+        """The table ``mgbias probe`` prints."""
+        return self.table()
+
+
+def probe(
+    model: _Path,
+    corpus: _Path,
+    *,
+    lang: str = "en",
+    experiments: Sequence[int] | str = (1, 2, 3, 4, 5, 6, 7, 8, 9),
+    layers: str = "all",
+    vectors: _Path | None = None,
+    n_biased: int = 500,
+    n_extended: int = 2500,
+    top_n: int = 50_000,
+    spacy: str | None = None,
+    cache: _Path | None = None,
+    runs: int = 10,
+    seed: int = 0,
+    n_train: int = 1000,
+    knn_k: int = 100,
+    n_knn: int = 100,
+    n_bootstrap: int = 1000,
+    n_pca_sentences: int = 1000,
+    max_per_word: int = 20,
+    max_sentences: int = 0,
+    pooling: str = "mean",
+    dtype: str = "float32",
+    batch_size: int = 64,
+    max_length: int | None = None,
+    revision: str | None = None,
+    device: str = "auto",
+) -> ProbeReport:
+    """Contextual-embedding probes of one encoder on one corpus (Basta et al. 2020, §5),
+    per layer.
+
+    Exp. 1: the gender direction, the PCA of the words' differences in gender-swapped
+    sentences (§5.2.2); Exp. 2: direct bias of the professions' occurrences on it
+    (Eq. 1); Exp. 3: k-means clustering of the biased words; Exp. 4: an RBF-kernel SVM
+    on them; Exp. 5: nearest neighbours of the biased professions (all §5.2.2);
+    Exp. 6-9: the directions and Tables 6 and 7 of a language with grammatical gender
+    (§5.3.2; Spanish, French, German, with ``spacy``). The workflow's
+    ``scripts/contextual_vectors.py`` and ``scripts/contextual_probes.py`` run the same
+    steps (:mod:`mgbias.contextual.steps`).
+
+    Parameters
+    ----------
+    model : str or path
+        The encoder: a Hugging Face hub id or a local directory.
+    corpus : path
+        UTF-8 text, one sentence a line.
+    lang : str
+        Language of the shipped word lists: en, es, fr or de.
+    experiments : sequence of int, or a comma-separated str
+        Experiments to run.
+    layers : str
+        Comma-separated indices of ``hidden_states`` (0 = embeddings), ``last``,
+        ``concat`` (all joined) or ``all``.
+    vectors : path, optional
+        Static ``.vec``/``.bin`` for the biased lists (``n_biased`` and ``n_extended``
+        words per gender among the ``top_n`` most frequent), the professions' bias and,
+        with ``spacy`` in es, fr or de, the semantic and grammar lists (default: the
+        professions by the sign of their score).
+    spacy : str, optional
+        The token analyser of the swap's agreement and the nouns: a spaCy pipeline, or
+        ``"demo"`` (the demo grammar's).
+    cache : path, optional
+        A word-vector cache to reuse or fill (default: a temporary one).
+    runs, seed, n_train, knn_k, n_knn, n_bootstrap, n_pca_sentences, max_per_word
+        Repeated runs of the clustering and SVM; their seed; SVM training words; KNN
+        neighbours; professions per gender (Exp. 5); bootstrap resamples; sentences of
+        the direction's PCA; occurrences kept per word (0: all).
+    max_sentences : int
+        Sentences read from the corpus (0: all).
+    pooling, dtype, batch_size, max_length, revision, device
+        How a word's pieces become one vector (``mean``, ``first``); the cached vectors'
+        dtype; sentences per forward pass; token limit; hub revision; device.
+
+    Returns
+    -------
+    ProbeReport
+    """
+    from mgbias.contextual.lists import load_probe_lists
+    from mgbias.contextual.steps import (
+        corpus_static_lists,
+        grammatical_nouns,
+        plan_corpus,
+        probe_plan,
+        read_corpus,
+        vectors_for_plan,
+    )
+
+    if isinstance(experiments, str):
+        experiments = [int(e) for e in experiments.split(",") if e.strip()]
+    experiments = list(experiments)
+    lists = load_probe_lists(lang)
+    sentences = read_corpus(corpus, max_sentences)
+    sizes = {"n_biased": n_biased, "n_extended": n_extended, "top_n": top_n}
+    nouns = static = None
+    if vectors:
+        nouns = grammatical_nouns(lists, sentences, spacy)
+        static = corpus_static_lists(vectors, lists, nouns, seed=seed, **sizes)
+    plan = plan_corpus(
+        sentences,
+        lists,
+        static=static,
+        spacy_model=spacy,
+        nouns=nouns,
+        n_pca_sentences=n_pca_sentences,
+        max_per_word=max_per_word,
+        seed=seed,
+    )
+    with tempfile.TemporaryDirectory() as scratch:
+        word_vectors, hit = vectors_for_plan(
+            plan,
+            cache or Path(scratch) / "vectors.safetensors",
+            model_id=str(model),
+            revision=revision,
+            layers=layers,
+            pooling=pooling,
+            dtype=dtype,
+            batch_size=batch_size,
+            max_length=max_length,
+            device=device,
+        )
+    results = probe_plan(
+        word_vectors,
+        plan,
+        lists,
+        static=static,
+        experiments=experiments,
+        runs=runs,
+        seed=seed,
+        n_train=n_train,
+        knn_k=knn_k,
+        n_knn=n_knn,
+        n_bootstrap=n_bootstrap,
+    )
+    return ProbeReport(results=results, cache_hit=hit)
