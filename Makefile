@@ -70,10 +70,12 @@ pull: $(STAMP)
 paper-plan: $(STAMP)
 	$(BIN)/snakemake -n --configfile config/paper.yaml
 
-## lint: the checks CI runs before the tests
+## lint: the checks CI runs before the tests (lint-imports: the package layering,
+## [tool.importlinter] in pyproject.toml)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests scripts benchmarks
 	$(BIN)/ruff format --check src tests scripts benchmarks
+	$(BIN)/lint-imports
 	$(BIN)/snakefmt --check Snakefile rules
 	$(BIN)/snakemake --lint --cores 1
 

@@ -31,6 +31,7 @@ from mgbias.contextual.steps import (
     read_corpus,
     vectors_for_plan,
 )
+from mgbias.demo.analyser import ANALYSERS
 from mgbias.demo.probes import demo_probe_lists
 from mgbias.runlog import job_log
 
@@ -46,7 +47,7 @@ with job_log(smk.log[0] if smk.log else None) as log:
     nouns = static = None
     if static_path:
         # tagged once: the static Spanish lists and Exp. 6 read the same nouns
-        nouns = grammatical_nouns(lists, sentences, options.get("spacy"))
+        nouns = grammatical_nouns(lists, sentences, options.get("spacy"), ANALYSERS)
         static = corpus_static_lists(
             static_path,
             lists,
@@ -61,6 +62,7 @@ with job_log(smk.log[0] if smk.log else None) as log:
         lists,
         static=static,
         spacy_model=options.get("spacy"),
+        analysers=ANALYSERS,
         nouns=nouns,
         n_pca_sentences=options.get("n_pca_sentences", 1000),
         max_per_word=options.get("max_per_word", 20),

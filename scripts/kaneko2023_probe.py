@@ -14,7 +14,7 @@ params.lang : str
     Language of the template (``mgbias/resources/templates.yaml``: en, de, es, fr).
 params.targets : str
     Target list: ``bolukbasi2016`` (English, 320 professions, 21 neutral), ``demo``, or a
-    file (:func:`mgbias.wordlists.professions.template_targets`).
+    file (:func:`mgbias.probes.targets.template_targets`).
 params.templates : str or None
     Another templates file (default: the shipped one).
 params.sentence : str or None

@@ -152,7 +152,7 @@ def tbs(
         the other; before the model loads.
     """
     from mgbias.mlm.templates import template_spec
-    from mgbias.wordlists.professions import template_targets
+    from mgbias.probes.targets import template_targets
 
     template_spec(lang, templates, figure3_sentence=sentence)
     template_targets(targets, lang)
@@ -316,6 +316,7 @@ def probe(
         read_corpus,
         vectors_for_plan,
     )
+    from mgbias.demo.analyser import ANALYSERS
 
     if isinstance(experiments, str):
         experiments = [int(e) for e in experiments.split(",") if e.strip()]
@@ -325,13 +326,14 @@ def probe(
     sizes = {"n_biased": n_biased, "n_extended": n_extended, "top_n": top_n}
     nouns = static = None
     if vectors:
-        nouns = grammatical_nouns(lists, sentences, spacy)
+        nouns = grammatical_nouns(lists, sentences, spacy, ANALYSERS)
         static = corpus_static_lists(vectors, lists, nouns, seed=seed, **sizes)
     plan = plan_corpus(
         sentences,
         lists,
         static=static,
         spacy_model=spacy,
+        analysers=ANALYSERS,
         nouns=nouns,
         n_pca_sentences=n_pca_sentences,
         max_per_word=max_per_word,

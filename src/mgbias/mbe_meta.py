@@ -35,7 +35,7 @@ from mgbias.measures.mbe import mbe_score, shuffled_baseline
 from mgbias.measures.orientation import orient_pairs, oriented_pair_scores
 from mgbias.mining import gender_of
 from mgbias.mlm.scores import SentenceScores
-from mgbias.report.tables import markdown
+from mgbias.tabular import markdown
 
 #: The methods compared with the original score, in the paper's column order.
 METHODS = ("shf", "mbe")

@@ -30,7 +30,7 @@ from typing import Any
 import pandas as pd
 
 from mgbias.mining import gender_of
-from mgbias.report.tables import markdown
+from mgbias.tabular import markdown
 
 #: The methods in the paper's row order; HT first (the reference of Diff). HT_name is
 #: Table 6's row.

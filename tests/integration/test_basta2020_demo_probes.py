@@ -110,6 +110,7 @@ import pytest
 from mgbias.contextual.hidden import extract_word_vectors
 from mgbias.contextual.run import run_probes
 from mgbias.contextual.steps import load_encoder, plan_corpus
+from mgbias.demo.analyser import ANALYSERS as DEMO_ANALYSERS
 from mgbias.demo.probes import demo_probe_lists, probe_sentences
 from mgbias.demo.world import balanced, monolingual_corpus, planted
 
@@ -168,6 +169,7 @@ def probe(model_dir, kind: str, lang: str, seed: int):
         sentences,
         lists,
         spacy_model=ANALYSERS.get(lang),
+        analysers=DEMO_ANALYSERS,
         n_pca_sentences=300,
         max_per_word=20,
         seed=seed,

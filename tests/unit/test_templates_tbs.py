@@ -31,7 +31,8 @@ from mgbias.mlm.templates import (
 )
 from mgbias.mlm.top_predictions import gender_class, top_predictions
 from mgbias.mlm.wordpiece import build_bert_tokenizer
-from mgbias.wordlists.professions import load_professions, template_targets
+from mgbias.probes.targets import template_targets
+from mgbias.wordlists.professions import load_professions
 
 VOCAB = [
     "[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "he", "she", "is", "a", "an", "doctor",

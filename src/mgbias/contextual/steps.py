@@ -14,6 +14,7 @@ next ``n_extended``) and the professions' original bias, all on ``he − she``.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,12 +29,13 @@ from mgbias.contextual.hidden import WordVectors, extract_word_vectors, parse_la
 from mgbias.contextual.lists import ProbeLists
 from mgbias.contextual.plan import CorpusNouns, ProbePlan, corpus_nouns, plan_probes
 from mgbias.contextual.run import ProbeResults, run_probes
-from mgbias.contextual.swap import Swapper
+from mgbias.contextual.swap import Analyser, Swapper
 from mgbias.errors import InputError
 from mgbias.mlm.load import load_encoder
 from mgbias.textio import read_text
 
 __all__ = [
+    "AnalyserFactories",
     "StaticLists",
     "corpus_static_lists",
     "grammatical_nouns",
@@ -47,6 +49,11 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+#: Token analysers by name besides the installed spaCy pipelines, each a function of the
+#: language: ``{"demo": demo_analyser}`` (:data:`mgbias.demo.analyser.ANALYSERS`, the demo
+#: grammar's). The demo world builds on this package, so the caller passes them.
+AnalyserFactories = Mapping[str, Callable[[str], Analyser]]
 
 
 def read_corpus(path: str | Path, max_sentences: int = 0) -> list[str]:
@@ -175,12 +182,16 @@ def static_lists(
 
 
 def grammatical_nouns(
-    lists: ProbeLists, sentences: list[str], spacy_model: str | None
+    lists: ProbeLists,
+    sentences: list[str],
+    spacy_model: str | None,
+    analysers: AnalyserFactories | None = None,
 ) -> CorpusNouns | None:
     """The corpus's nouns of known gender by the spaCy pipeline's morphology
     (:func:`~.plan.corpus_nouns`), in a language that marks gender on professions; None
     in one that does not. Tagged once, they serve the static Spanish lists and Exp. 6
-    (``plan_corpus(nouns=...)``).
+    (``plan_corpus(nouns=...)``). ``spacy_model``: a spaCy pipeline or a name of
+    ``analysers`` (:func:`load_analyser`).
 
     Raises
     ------
@@ -191,7 +202,7 @@ def grammatical_nouns(
         return None
     if not spacy_model:
         raise ValueError(f"the {lists.lang!r} nouns of known gender need {_NEEDS}")
-    return corpus_nouns(sentences, load_analyser(lists.lang, spacy_model))
+    return corpus_nouns(sentences, load_analyser(lists.lang, spacy_model, analysers))
 
 
 def corpus_static_lists(
@@ -215,22 +226,28 @@ _NEEDS = (
 )
 
 
-def load_analyser(lang: str, name: str):
-    """The token analyser ``name``: ``demo`` (:func:`mgbias.demo.analyser.demo_analyser`,
-    the demo grammar's, from its lexicon) or an installed spaCy pipeline."""
+def load_analyser(lang: str, name: str, analysers: AnalyserFactories | None = None):
+    """The token analyser ``name`` of ``lang``: one of ``analysers``
+    (:data:`AnalyserFactories`; ``demo``, the demo grammar's from its lexicon, with
+    :data:`mgbias.demo.analyser.ANALYSERS`) or an installed spaCy pipeline."""
+    if analysers and name in analysers:
+        return analysers[name](lang)
     if name == "demo":
-        from mgbias.demo.analyser import demo_analyser
-
-        return demo_analyser(lang)
+        raise ValueError(
+            "the token analyser 'demo' is the demo grammar's: pass "
+            "analysers=mgbias.demo.analyser.ANALYSERS"
+        )
     from mgbias.contextual.spacy_analysis import load_spacy_analyser
 
     return load_spacy_analyser(name)
 
 
-def _swapper(lists: ProbeLists, spacy_model: str | None) -> Swapper:
+def _swapper(
+    lists: ProbeLists, spacy_model: str | None, analysers: AnalyserFactories | None
+) -> Swapper:
     analyser = None
     if spacy_model:
-        analyser = load_analyser(lists.lang, spacy_model)
+        analyser = load_analyser(lists.lang, spacy_model, analysers)
     elif lists.profession_pairs:
         raise ValueError(f"swapping {lists.lang!r} needs grammatical agreement: give {_NEEDS}")
     return Swapper(lists.equivalent + lists.profession_pairs, lang=lists.lang, analyser=analyser)
@@ -246,14 +263,16 @@ def plan_corpus(
     n_pca_sentences: int = 1000,
     max_per_word: int = 20,
     seed: int = 0,
+    analysers: AnalyserFactories | None = None,
 ) -> ProbePlan:
     """:func:`~.plan.plan_probes` with the language's swapper and every probe word; in a
     language that marks gender on professions, the nouns of Exp. 6 are ``nouns`` when
-    already tagged (:func:`grammatical_nouns`), else the swapper's analyser tags them."""
+    already tagged (:func:`grammatical_nouns`), else the swapper's analyser tags them.
+    ``spacy_model``: a spaCy pipeline or a name of ``analysers`` (:func:`load_analyser`)."""
     probe_words = set(lists.professions)
     if static is not None:
         probe_words |= static.words()
-    swapper = _swapper(lists, spacy_model)
+    swapper = _swapper(lists, spacy_model, analysers)
     return plan_probes(
         sentences,
         lists,

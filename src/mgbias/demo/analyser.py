@@ -23,7 +23,7 @@ It analyses any sentence of the demo grammar; a word it does not know is ``X``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from mgbias.contextual.agreement import GERMAN_OWNER_FORMS
 from mgbias.contextual.swap import Analyser, TokenInfo
@@ -229,3 +229,9 @@ def demo_analyser(lang: str) -> Analyser:
         return _analyse(lang, words)
 
     return analyse
+
+
+#: The token analysers the demo adds to the spaCy pipelines, by name (``spacy: demo``):
+#: ``analysers=`` of :func:`mgbias.contextual.steps.plan_corpus` and
+#: :func:`~mgbias.contextual.steps.grammatical_nouns`.
+ANALYSERS: Mapping[str, Callable[[str], Analyser]] = {"demo": demo_analyser}

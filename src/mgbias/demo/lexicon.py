@@ -124,6 +124,19 @@ PRONOUNS: dict[str, dict[str, str]] = {
 ENGLISH_POSSESSIVES: dict[str, str] = {MALE: "his", FEMALE: "her"}
 
 
+def demo_targets(lang: str) -> list[str]:
+    """The occupations as the targets of a template probe in ``lang``: the English nouns,
+    elsewhere each occupation's masculine and feminine form (once where both are the same),
+    in :data:`OCCUPATIONS` order (:func:`mgbias.probes.targets.template_targets`,
+    ``"demo"``)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"the demo world has no language {lang!r}; expected one of {LANGUAGES}")
+    if lang == "en":
+        return [occupation.en for occupation in OCCUPATIONS]
+    forms = [form for occupation in OCCUPATIONS for form in getattr(occupation, lang)]
+    return list(dict.fromkeys(forms))
+
+
 class GermanNoun(NamedTuple):
     """A German noun: nominative form, accusative form, grammatical gender (m/f/n)."""
 

@@ -22,6 +22,7 @@ import pandas as pd
 
 from mgbias.atomic import atomic_path
 from mgbias.errors import InputError, WeightsError
+from mgbias.linalg import unit_rows
 from mgbias.textio import decoding
 
 __all__ = [
@@ -44,27 +45,6 @@ DUPLICATES = ("error", "first")
 
 class VecFormatError(InputError):
     """A ``.vec`` file that does not follow the format; the message names file and line."""
-
-
-def unit_rows(matrix: np.ndarray, eps: float = 0.0) -> np.ndarray:
-    """Each row divided by its L2 norm (plus ``eps``); all-zero rows stay zero.
-
-    Parameters
-    ----------
-    matrix
-        ``(n, d)`` array.
-    eps
-        Added to every norm, as fastText's alignment code does (``1e-8``); 0 divides by
-        the exact norm.
-
-    Returns
-    -------
-    numpy.ndarray
-        A new array of the same dtype.
-    """
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True) + eps
-    safe = np.where(norms > 0, norms, 1)
-    return (matrix / safe).astype(matrix.dtype, copy=False)
 
 
 def normalize_rows_inplace(matrix: np.ndarray, eps: float = 0.0) -> np.ndarray:

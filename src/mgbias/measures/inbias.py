@@ -32,17 +32,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 from scipy import stats
 
-from mgbias.embeddings.vectors import Vectors, unit_rows
+from mgbias.linalg import unit_rows
 from mgbias.stats import finite_vector
 
 __all__ = [
     "STRONG_PAIRS_EN",
     "VARIANTS",
     "InBiasResult",
+    "WordSpace",
     "inbias",
     "inbias_scores",
     "inbias_ttest",
@@ -55,6 +57,19 @@ __all__ = [
 VARIANTS = ("averaged", "pairwise")
 #: The first 137 English MIBs pairs have distinct forms (strong-gendered; Tables 12-13).
 STRONG_PAIRS_EN = 137
+
+
+@runtime_checkable
+class WordSpace(Protocol):
+    """What :func:`inbias` reads of a space: :class:`mgbias.embeddings.vectors.Vectors`,
+    or any object with its ``source`` name, ``word in space`` and ``space.rows(words)``
+    (the ``(len(words), d)`` vectors, ``KeyError`` for a missing word)."""
+
+    source: str
+
+    def __contains__(self, word: object) -> bool: ...
+
+    def rows(self, words: Iterable[str]) -> np.ndarray: ...
 
 
 def seed_distance(o: np.ndarray, seeds: np.ndarray) -> float:
@@ -138,19 +153,19 @@ class InBiasResult:
 
 
 def vocabulary_filter(
-    pairs: Sequence[tuple[str, str]], vocabulary: Vectors | Iterable[str]
+    pairs: Sequence[tuple[str, str]], vocabulary: WordSpace | Iterable[str]
 ) -> list[int]:
     """Indices of the pairs whose two forms are both in ``vocabulary``.
 
     Zhao et al. filter with the vocabulary of the language's *original* space and score
     the same kept list in every aligned space of that language.
     """
-    words = vocabulary.index if isinstance(vocabulary, Vectors) else set(vocabulary)
+    words = vocabulary if isinstance(vocabulary, WordSpace) else set(vocabulary)
     return [i for i, (m, f) in enumerate(pairs) if m in words and f in words]
 
 
 def inbias(
-    vectors: Vectors,
+    vectors: WordSpace,
     pairs: Sequence[tuple[str, str]],
     seeds: Sequence[tuple[str, str]],
     variant: str = "averaged",
@@ -161,7 +176,8 @@ def inbias(
     Parameters
     ----------
     vectors
-        The space (original or aligned).
+        The space (original or aligned): a :class:`~mgbias.embeddings.vectors.Vectors`
+        (:class:`WordSpace`).
     pairs
         ``(masculine, feminine)`` occupation pairs, the full list.
     seeds

@@ -11,7 +11,7 @@ and about men in others. A score that should rise with r needs each pair's
 - the **modified words** of a pair are the words not shared by its two
   sentences: the two word sequences (:func:`mgbias.mining.english_tokens`:
   lowercased runs of letters and digits) aligned with
-  ``difflib.SequenceMatcher`` as in :func:`mgbias.mlm.spans.shared_token_indices`
+  ``difflib.SequenceMatcher`` as in :func:`mgbias.tokens.shared_token_indices`
   (Nangia et al.'s convention, on words instead of a model's subwords, so
   every model of a grid is scored on the same pairs);
 - the **male side** is the sentence whose modified words hold a word of the
@@ -43,7 +43,7 @@ from mgbias.measures.cps import NANGIA_ROUND_TO
 from mgbias.measures.edges import EDGE_FLAGS, PairEdges
 from mgbias.measures.preference import PairPreferenceResult, compare_pairs
 from mgbias.mining import english_tokens
-from mgbias.mlm.spans import shared_token_indices
+from mgbias.tokens import shared_token_indices
 
 __all__ = [
     "MALE_LESS",

@@ -38,15 +38,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mgbias.mlm.unmasked_cache import (
+from mgbias.mlm.cache_io import (
     METADATA_KEY,
-    _list_column,
-    _mgbias_version,
-    _split_list_column,
-    _write_parquet_with_metadata,
-    read_pair_ids,
-    sentences_sha256,
+    installed_mgbias_version,
+    list_column,
+    split_list_column,
+    write_parquet_with_metadata,
 )
+from mgbias.mlm.unmasked_cache import read_pair_ids, sentences_sha256
 
 __all__ = [
     "PairScores",
@@ -199,7 +198,7 @@ def pairs_sha256(pairs: Sequence[tuple[str, str]]) -> str:
 
 
 def _matrix_column(matrices: Sequence[np.ndarray]) -> pa.ListArray:
-    return _list_column([matrix.reshape(-1) for matrix in matrices], pa.float32())
+    return list_column([matrix.reshape(-1) for matrix in matrices], pa.float32())
 
 
 def write_pair_cache(scores: PairScores, path: Path, metadata: dict) -> None:
@@ -237,18 +236,18 @@ def write_pair_cache(scores: PairScores, path: Path, metadata: dict) -> None:
         "max_length": int(scores.max_length),
         "cache_kind": CACHE_KIND,
         "cache_format": CACHE_FORMAT,
-        "mgbias_version": _mgbias_version(),
+        "mgbias_version": installed_mgbias_version(),
     }
     columns: dict[str, pa.Array] = {
         "pair_index": pa.array(np.arange(n_pairs, dtype=np.int64)),
         "n_dropped_shared": pa.array(np.asarray(scores.n_dropped_shared, dtype=np.int32)),
     }
     for name, side in zip(SIDES, (scores.a, scores.b), strict=True):
-        columns[f"{name}_token_ids"] = _list_column(side.token_ids, pa.int32())
-        columns[f"{name}_shared_positions"] = _list_column(side.shared_positions, pa.int32())
-        columns[f"{name}_shared_logprob"] = _list_column(side.shared_logprobs, pa.float32())
-        columns[f"{name}_modified_positions"] = _list_column(side.modified_positions, pa.int32())
-        columns[f"{name}_modified_logprob"] = _list_column(side.modified_logprobs, pa.float32())
+        columns[f"{name}_token_ids"] = list_column(side.token_ids, pa.int32())
+        columns[f"{name}_shared_positions"] = list_column(side.shared_positions, pa.int32())
+        columns[f"{name}_shared_logprob"] = list_column(side.shared_logprobs, pa.float32())
+        columns[f"{name}_modified_positions"] = list_column(side.modified_positions, pa.int32())
+        columns[f"{name}_modified_logprob"] = list_column(side.modified_logprobs, pa.float32())
         columns[f"{name}_modified_matrix"] = _matrix_column(side.modified_matrices)
         columns[f"{name}_truncated"] = pa.array(np.asarray(side.truncated, dtype=bool))
         columns[f"{name}_n_dropped_modified"] = pa.array(
@@ -256,7 +255,7 @@ def write_pair_cache(scores: PairScores, path: Path, metadata: dict) -> None:
         )
     if scores.pair_ids is not None:
         columns["pair_id"] = pa.array(list(scores.pair_ids), pa.string())
-    _write_parquet_with_metadata(pa.table(columns), path, stored, "masked pair cache")
+    write_parquet_with_metadata(pa.table(columns), path, stored, "masked pair cache")
 
 
 def _column_names() -> list[str]:
@@ -325,8 +324,8 @@ def read_pair_cache(path: Path, *, expected_sha256: str | None = None) -> tuple[
 
     sides = []
     for side in SIDES:
-        modified_logprobs = _split_list_column(table, f"{side}_modified_logprob", np.float32)
-        flat_matrices = _split_list_column(table, f"{side}_modified_matrix", np.float32)
+        modified_logprobs = split_list_column(table, f"{side}_modified_logprob", np.float32)
+        flat_matrices = split_list_column(table, f"{side}_modified_matrix", np.float32)
         matrices = []
         for index, (diagonal, flat) in enumerate(
             zip(modified_logprobs, flat_matrices, strict=True)
@@ -340,12 +339,10 @@ def read_pair_cache(path: Path, *, expected_sha256: str | None = None) -> tuple[
             matrices.append(flat.reshape(k, k))
         sides.append(
             SideScores(
-                token_ids=_split_list_column(table, f"{side}_token_ids", np.int32),
-                shared_positions=_split_list_column(table, f"{side}_shared_positions", np.int32),
-                shared_logprobs=_split_list_column(table, f"{side}_shared_logprob", np.float32),
-                modified_positions=_split_list_column(
-                    table, f"{side}_modified_positions", np.int32
-                ),
+                token_ids=split_list_column(table, f"{side}_token_ids", np.int32),
+                shared_positions=split_list_column(table, f"{side}_shared_positions", np.int32),
+                shared_logprobs=split_list_column(table, f"{side}_shared_logprob", np.float32),
+                modified_positions=split_list_column(table, f"{side}_modified_positions", np.int32),
                 modified_logprobs=modified_logprobs,
                 modified_matrices=matrices,
                 truncated=table.column(f"{side}_truncated").to_numpy(zero_copy_only=False),

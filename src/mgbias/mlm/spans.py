@@ -2,7 +2,8 @@
 
 The two sentences of a pair are tokenized (special tokens included) and their
 token ids *without* the special tokens are aligned with
-``difflib.SequenceMatcher(None, ids_a, ids_b, autojunk=False)``. Tokens inside
+``difflib.SequenceMatcher(None, ids_a, ids_b, autojunk=False)``
+(:func:`mgbias.tokens.shared_token_indices`). Tokens inside
 ``equal`` opcodes are *shared* ("unmodified", ``U``); every other token of a
 sentence is *modified* (``M``). This is CrowS-Pairs' convention, applied to token
 ids, so it works the same for every subword scheme:
@@ -43,17 +44,18 @@ This module needs neither torch nor a model: only a tokenizer.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mgbias.tokens import shared_token_indices
+
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
 
-__all__ = ["PairSpans", "SentenceSpans", "encode_pairs", "pair_spans", "shared_token_indices"]
+__all__ = ["PairSpans", "SentenceSpans", "encode_pairs", "pair_spans"]
 
 
 @dataclass(frozen=True)
@@ -116,37 +118,6 @@ class PairSpans:
     def truncated(self) -> bool:
         """True if either sentence was cut."""
         return self.a.truncated or self.b.truncated
-
-
-def shared_token_indices(
-    ids_a: Sequence[int] | np.ndarray, ids_b: Sequence[int] | np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Indices of the shared tokens of two token-id sequences (special tokens already removed).
-
-    Shared tokens are the items of ``difflib.SequenceMatcher``'s ``equal``
-    opcodes (Nangia et al. 2020, §3), with ``autojunk=False``.
-
-    Returns
-    -------
-    tuple[np.ndarray, np.ndarray]
-        int64 indices into ``ids_a`` and into ``ids_b``, of equal length, with
-        ``ids_a[first[i]] == ids_b[second[i]]`` for every ``i``.
-
-    Examples
-    --------
-    >>> shared_token_indices([7, 10, 11, 12], [8, 10, 11, 12])
-    (array([1, 2, 3]), array([1, 2, 3]))
-    """
-    list_a = [int(token) for token in ids_a]
-    list_b = [int(token) for token in ids_b]
-    matcher = difflib.SequenceMatcher(None, list_a, list_b, autojunk=False)
-    first: list[int] = []
-    second: list[int] = []
-    for tag, start_a, end_a, start_b, end_b in matcher.get_opcodes():
-        if tag == "equal":
-            first.extend(range(start_a, end_a))
-            second.extend(range(start_b, end_b))
-    return np.asarray(first, dtype=np.int64), np.asarray(second, dtype=np.int64)
 
 
 def _check_max_length(tokenizer: PreTrainedTokenizerBase, max_length: int | None) -> None:

@@ -15,18 +15,21 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from importlib import metadata as package_metadata
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from mgbias.atomic import atomic_path
+from mgbias.mlm.cache_io import (
+    METADATA_KEY,
+    installed_mgbias_version,
+    list_column,
+    split_list_column,
+    write_parquet_with_metadata,
+)
 from mgbias.mlm.scores import SentenceScores
 
-METADATA_KEY = b"mgbias"
 CACHE_FORMAT = 1
 COLUMNS = ("sentence_index", "token_ids", "logprob", "attention", "embedding")
 
@@ -44,25 +47,6 @@ def sentences_sha256(sentences: Sequence[str]) -> str:
         digest.update(len(data).to_bytes(8, "little"))
         digest.update(data)
     return digest.hexdigest()
-
-
-def _mgbias_version() -> str:
-    try:
-        return package_metadata.version("mgbias")
-    except package_metadata.PackageNotFoundError:
-        return "unknown"
-
-
-def _list_column(arrays: Sequence[np.ndarray], value_type: pa.DataType) -> pa.ListArray:
-    lengths = np.fromiter((len(array) for array in arrays), dtype=np.int64, count=len(arrays))
-    offsets = np.zeros(len(arrays) + 1, dtype=np.int32)
-    np.cumsum(lengths, out=offsets[1:])
-    values = (
-        np.concatenate(arrays).astype(value_type.to_pandas_dtype(), copy=False)
-        if arrays
-        else np.zeros(0, dtype=value_type.to_pandas_dtype())
-    )
-    return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), pa.array(values, value_type))
 
 
 def write_score_cache(scores: SentenceScores, path: Path, metadata: dict) -> None:
@@ -87,38 +71,20 @@ def write_score_cache(scores: SentenceScores, path: Path, metadata: dict) -> Non
         "n_sentences": n_sentences,
         "hidden_size": int(scores.embeddings.shape[1]),
         "cache_format": CACHE_FORMAT,
-        "mgbias_version": _mgbias_version(),
+        "mgbias_version": installed_mgbias_version(),
     }
     table = pa.table(
         {
             "sentence_index": pa.array(np.arange(n_sentences, dtype=np.int64)),
-            "token_ids": _list_column(scores.token_ids, pa.int32()),
-            "logprob": _list_column(scores.logprobs, pa.float32()),
-            "attention": _list_column(scores.attention, pa.float32()),
-            "embedding": _list_column(list(scores.embeddings), pa.float32()),
+            "token_ids": list_column(scores.token_ids, pa.int32()),
+            "logprob": list_column(scores.logprobs, pa.float32()),
+            "attention": list_column(scores.attention, pa.float32()),
+            "embedding": list_column(list(scores.embeddings), pa.float32()),
         }
     )
     if scores.pair_ids is not None:
         table = table.append_column("pair_id", pa.array(list(scores.pair_ids), pa.string()))
-    _write_parquet_with_metadata(table, path, stored, "score cache")
-
-
-def _write_parquet_with_metadata(table: pa.Table, path: Path, stored: dict, what: str) -> None:
-    """Attach ``stored`` as JSON schema metadata and write ``table`` atomically."""
-    try:
-        encoded_metadata = json.dumps(stored, sort_keys=True).encode("utf-8")
-    except TypeError as exc:
-        raise TypeError(f"{what} metadata for {path} must be JSON-serialisable: {exc}") from exc
-    table = table.replace_schema_metadata({METADATA_KEY: encoded_metadata})
-    with atomic_path(path) as tmp:
-        pq.write_table(table, tmp)
-
-
-def _split_list_column(table: pa.Table, name: str, dtype: type) -> list[np.ndarray]:
-    column = table.column(name).combine_chunks()
-    lengths = pc.list_value_length(column).fill_null(0).to_numpy(zero_copy_only=False)
-    values = column.flatten().to_numpy(zero_copy_only=False).astype(dtype, copy=False)
-    return np.split(values, np.cumsum(lengths)[:-1]) if len(lengths) else []
+    write_parquet_with_metadata(table, path, stored, "score cache")
 
 
 def read_score_cache(path: Path) -> tuple[SentenceScores, dict]:
@@ -159,9 +125,9 @@ def read_score_cache(path: Path) -> tuple[SentenceScores, dict]:
             f"{n_sentences} sentences x hidden_size {hidden_size}"
         )
     scores = SentenceScores(
-        token_ids=_split_list_column(table, "token_ids", np.int32),
-        logprobs=_split_list_column(table, "logprob", np.float32),
-        attention=_split_list_column(table, "attention", np.float32),
+        token_ids=split_list_column(table, "token_ids", np.int32),
+        logprobs=split_list_column(table, "logprob", np.float32),
+        attention=split_list_column(table, "attention", np.float32),
         embeddings=flat_embedding.astype(np.float32, copy=False).reshape(n_sentences, hidden_size),
         n_truncated=int(stored.get("n_truncated", 0)),
         pair_ids=read_pair_ids(table),

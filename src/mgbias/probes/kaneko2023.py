@@ -27,8 +27,8 @@ import pandas as pd
 from mgbias.atomic import write_json
 from mgbias.mlm.templates import tbs_summary, tbs_table, template_logprobs, template_spec
 from mgbias.mlm.top_predictions import top_predictions
+from mgbias.probes.targets import template_targets
 from mgbias.wordlists import load_gender_words
-from mgbias.wordlists.professions import template_targets
 
 __all__ = ["ProbeResult", "gender_lists", "probe_model", "write_probe"]
 
@@ -77,7 +77,7 @@ def probe_model(
     lang : str
         Language of the template (:func:`mgbias.mlm.templates.template_spec`).
     targets : str or Path
-        A target list (:func:`mgbias.wordlists.professions.template_targets`).
+        A target list (:func:`mgbias.probes.targets.template_targets`).
     templates : str or Path, optional
         A templates file instead of the shipped one.
     sentence : str, optional
@@ -130,7 +130,7 @@ def write_probe(
     top_path: str | Path | None = None,
 ) -> None:
     """Write the parts of ``result`` whose path is given, atomically."""
-    from mgbias.report.tables import write_csv
+    from mgbias.tabular import write_csv
 
     if targets_path is not None:
         write_csv(result.targets, targets_path)

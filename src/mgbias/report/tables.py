@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mgbias.atomic import atomic_path, write_text
+from mgbias.atomic import write_text
+from mgbias.tabular import markdown, write_csv
 
 MBE_COLUMNS = [
     "model",
@@ -52,18 +53,6 @@ MINING_COLUMNS = [
     "n_kept_per_gender",
     "kept_total",
 ]
-
-
-def write_csv(frame: pd.DataFrame, path: str | Path) -> None:
-    """Write a CSV atomically (no index, fixed float format)."""
-    with atomic_path(path) as tmp:
-        frame.to_csv(tmp, index=False, float_format="%.6g")
-
-
-def markdown(frame: pd.DataFrame, floatfmt: str = ".2f", **options) -> str:
-    """A GitHub-flavoured Markdown rendering of ``frame`` (``options``: tabulate's, e.g.
-    ``disable_numparse=True`` to print pre-formatted cells as they are)."""
-    return frame.to_markdown(index=False, floatfmt=floatfmt, **options)
 
 
 def mining_table(records: Iterable[Mapping]) -> pd.DataFrame:

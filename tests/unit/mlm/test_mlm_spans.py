@@ -18,7 +18,8 @@ from fixtures.tiny_models import (
     wordpiece_tokenizer,
 )
 
-from mgbias.mlm.spans import encode_pairs, pair_spans, shared_token_indices
+from mgbias.mlm.spans import encode_pairs, pair_spans
+from mgbias.tokens import shared_token_indices
 
 
 @pytest.fixture(scope="module", params=sorted(TOKENIZER_BUILDERS))
