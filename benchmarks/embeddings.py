@@ -26,7 +26,7 @@ With ``--fasttext-alignment DIR`` (a directory holding fastText's ``alignment/al
 ``fasttext_align_s`` (align.py's wall time), ``fasttext_csls_at1`` and
 ``speedup_vs_fasttext`` (``fasttext_align_s / align_total_s``).
 
-Goal (issue 12): ``rcsls_csls_at1`` within 0.005 of align.py's, in at most half its time
+Goal: ``rcsls_csls_at1`` within 0.005 of align.py's, in at most half its time
 on 2 CPU cores. Threads: ``--threads`` (default 2) for torch; align.py uses NumPy's BLAS
 threads (``OMP_NUM_THREADS`` is set to the same number for it).
 

@@ -1,4 +1,4 @@
-"""Download one shard of Common Crawl WET files (Zhao et al. 2020 MLBs, issue 13).
+"""Download one shard of Common Crawl WET files (Zhao et al. 2020, §4.1, MLBs).
 
 Inputs: ``listing``: the snapshot's ``crawl-data/CC-MAIN-YYYY-WW/wet.paths.gz``.
 Outputs: ``manifest``: JSON ``{"shard", "snapshot", "files": [{"path", "sha256"}]}``; the

@@ -1,4 +1,4 @@
-"""Plan the shards of one Common Crawl snapshot (Zhao et al. 2020 MLBs, issue 13).
+"""Plan the shards of one Common Crawl snapshot (Zhao et al. 2020, §4.1, MLBs).
 
 Inputs: ``listing``: the snapshot's ``wet.paths.gz``.
 Outputs: ``plan``: JSON ``{"snapshot", "listed", "selected", "files_per_shard", "shards"}``

@@ -1,4 +1,4 @@
-"""Write the demo's Common Crawl (Zhao et al. 2020 MLBs, issue 13): WET files with planted
+"""Write the demo's Common Crawl (Zhao et al. 2020, §4.1, MLBs): WET files with planted
 bios in en, es, de and fr, and each snapshot's ``wet.paths.gz``.
 
 Outputs: ``listings`` and ``wet``: the crawl's files (under ``params.root``); ``planted``:

@@ -5,8 +5,8 @@ known share r of male sentences and ask how well a bias measure's score
 follows r: "we measure the agreement between the bias scores ... and the
 corresponding rates of biases of those PLMs using Pearson's rank correlation
 coefficient" (Table 1: "Pearson correlation between biased PLM order and each
-bias scores"). Pearson's r is not a rank correlation; both are written
-(checklist, A2): :func:`correlation_with_r` gives Pearson's and Spearman's
+bias scores"). Pearson's r is not a rank correlation, so the project writes
+both: :func:`correlation_with_r` gives Pearson's and Spearman's
 coefficient of the score with r, with two-sided p-values
 (:func:`scipy.stats.pearsonr`, :func:`scipy.stats.spearmanr`). The unit is
 the model: one point per value of r, the scores of repeats (seeds) at the

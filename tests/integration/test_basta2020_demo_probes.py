@@ -4,7 +4,8 @@ Eight demo BERTs (2 layers, hidden 64) are trained, one per world (planted, occu
 0.9; balanced, 0.5) and language (English, Spanish, French, German), on worlds with the
 occupation-subject knobs on ("the doctor calls his brother ."), then probed on fresh
 gender-free occupation sentences ("the doctor reads a book .") and pronoun sentences
-(Exp. 1's swap). Thresholds of issue 14, in the last layer and the concatenation:
+(Exp. 1's swap). Thresholds that tell a model which learnt the plant from one which did
+not, in the last layer and the concatenation:
 
 - planted model: k-means and SVM >= 0.9, KNN >= 0.8 and >= 0.5 above its permutation null;
 - balanced model: k-means and SVM <= 0.75, KNN <= 0.1;
@@ -311,7 +312,7 @@ def test_spanish_semantic_plant_shows_only_in_the_planted_model(probed_es, layer
 
 
 def test_english_pair_measures_stay_neutral_with_the_knob_on(probed):
-    # Issue 14's side effect: the knob teaches the occupation -> later possessive
+    # The occupation-subject knob's side effect: it teaches the occupation -> later possessive
     # association; the demo's English pairs ask about the subject of "X is a nurse", which
     # the knob leaves alone. Measured (400 pairs, planted model, seeds 1, 2, 3): CPS 50.25,
     # 50.25, 49.0 and AULA 48.75, 50.25, 50.25, every p > 0.3 (balanced: 47.25-52.5).

@@ -255,7 +255,8 @@ def kaneko2023_figure2(demo_run) -> pd.DataFrame:
 def test_bias_control_moves_the_pronoun_share_with_r_in_every_language(kaneko2023_figure2):
     """he/(he+she) at "[MASK] is a(n) [occupation]." (er/sie, él/ella, il/elle), the mean of
     three fine-tunings per r, rises strictly with r, by at least 0.5 from r = 0 to 1, and
-    lies within 0.1 of 0.5 at r = 0.5 (issue 11).
+    lies within 0.1 of 0.5 at r = 0.5 (Kaneko et al. 2023, §3.4: he and she about equally
+    likely there).
 
     One fine-tuning is not enough for the last bound: at r = 0.5 the share of a single run
     moves with the masking seed alone (the same D_r and example order, seeds 42-47: English

@@ -1,4 +1,4 @@
-"""Multilingual BiosBias from Common Crawl (Zhao et al. 2020, §4; issue 13).
+"""Multilingual BiosBias from Common Crawl (Zhao et al. 2020, §4).
 
 Modules, one job each:
 

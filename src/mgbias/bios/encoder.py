@@ -1,5 +1,5 @@
 """A frozen multilingual encoder as the occupation classifier's token features: Zhao et
-al. (2020), §5, Tables 10 and 11 (checklist §1.14; the authors' ``mbert.py``).
+al. (2020), §5, Tables 10 and 11 (the authors' ``mbert.py``).
 
 The authors feed ``bert-base-multilingual-cased`` the scrubbed bio as WordPiece tokens
 truncated to 120, wrapped as ``[CLS] … [SEP]`` and zero-padded to 150, with the attention
@@ -35,8 +35,8 @@ import torch
 #: The authors' M-BERT model (``models:`` key ``mbert`` in config/paper.yaml).
 PAPER_ENCODER = "bert-base-multilingual-cased"
 #: The occupations of the encoder's monolingual runs: the language's transfer labels
-#: (the authors' M-BERT runs read their filtered caches, the French one its 7-label
-#: cache; checklist §4, item 13) or all of the language's.
+#: (the paper does not say which; the authors' M-BERT runs read their filtered caches,
+#: the French one its 7-label cache) or all of the language's.
 LABEL_SETS = ("transfer", "all")
 
 

@@ -1,7 +1,7 @@
 """One run of the occupation classifier of Zhao et al. (2020), §5, on a bios dataset.
 
 - :class:`ClassifierSettings`: the ``bios: classifier:`` settings (the authors' values by
-  default, checklist §1.11); :meth:`ClassifierSettings.from_config` rejects unknown keys.
+  default, from their released code); :meth:`ClassifierSettings.from_config` rejects unknown keys.
 - :func:`split_ids` / :func:`apply_split`: the seeded 60/20/20 split by title
   (:func:`mgbias.bios.fairness.split_by_title`) kept as bio ids, and the parts it names.
 - the spaces (:mod:`mgbias.bios.spaces`): a run's token features, the frozen fixed-size
@@ -320,8 +320,8 @@ TRANSFER_LABELS = (
 
 #: The authors' French transfer runs used seven of the eight (their ``cache_7l``): their
 #: French title lexicon maps "professeur" to teacher, so French bios have no professor
-#: (the checklist's §4, item 11; professor is also absent from their French occupations
-#: with at least 200 bios, App. A.4).
+#: (professor is also absent from their French occupations with at least 200 bios,
+#: App. A.4).
 FRENCH_TRANSFER_LABELS = tuple(label for label in TRANSFER_LABELS if label != "professor")
 
 

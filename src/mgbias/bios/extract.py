@@ -1,4 +1,4 @@
-"""The per-line candidate extractor (Zhao et al. 2020, §4.1; checklist §1.10 steps 1-6).
+"""The per-line candidate extractor (Zhao et al. 2020, §4.1; the authors' extraction scripts).
 
 A candidate is a line that passes every textual rule; the name check by NER
 (:mod:`mgbias.bios.ner`) comes after. Steps, for a line of a page in the language:

@@ -1,4 +1,4 @@
-"""Named-entity check of the bio's name with spaCy (checklist §1.10 step 7).
+"""Named-entity check of the bio's name with spaCy (Zhao et al. 2020, §4.1).
 
 The pipeline per language is configuration (``bios.spacy`` in the workflow config):
 either an installed spaCy package name, or ``"blank"``, the documented fallback for a

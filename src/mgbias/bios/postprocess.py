@@ -1,4 +1,4 @@
-"""Post-processing of extracted bios (checklist §1.10 "Post-processing" and "Scrubbing").
+"""Post-processing of extracted bios (Zhao et al. 2020, §4.1; the authors' preprocessing).
 
 - :func:`drop_excluded`: the authors' five excluded titles;
 - :func:`dedup_exact`: the first bio of each exact raw line;

@@ -1,10 +1,10 @@
 """Per-language extraction rules of the multilingual BiosBias (Zhao et al. 2020, §4.1).
 
 The constants, patterns and marker lists follow the authors' extractor
-(MSR-LIT/MultilingualBias, ``extrinsic`` scripts; summarised in the project's checklist
-§1.10): a page must contain the language marker; a line of 150-1000 characters must
-have the "is a" pattern within 40 characters of its start, followed by a title from
-the language's lexicon (directly, or after one word not ending in a comma).
+(MSR-LIT/MultilingualBias, ``extrinsic`` scripts): a page must contain the language
+marker; a line of 150-1000 characters must have the "is a" pattern within 40 characters
+of its start, followed by a title from the language's lexicon (directly, or after one
+word not ending in a comma).
 
 Title lexicons: the authors' ``freq_titles_{es,de,fr}.json`` and BiosBias's
 ``freq_titles.json`` map surface forms to normalised English titles. They are not
@@ -13,8 +13,8 @@ authors' Spanish file has a stray trailing ``}``). :func:`demo_titles` reads the
 project lexicons of the same shape (``data/titles_<lang>.json``, forms written by the
 project, both genders where a language inflects them), used by default and in tests.
 
-First/second-person lists are the project's: the checklist records that the authors
-reject such lines but not their exact word lists. German adds the authors' check
+First/second-person lists are the project's own: the authors reject such lines, but
+their exact word lists are not reproduced here. German adds the authors' check
 for the formal ``Sie``/``Ihre`` after a word, case-sensitive (lower-case ``sie`` is
 the female marker).
 """

@@ -1,8 +1,8 @@
-"""The occupation classifier's training settings (Zhao et al. 2020, §5; checklist
-§1.11), stated once and without torch: :func:`mgbias.bios.classifier.train` reads a
-:class:`TrainSettings`, and :class:`mgbias.bios.experiment.ClassifierSettings` (the
-``bios: classifier:`` section, read by the workflow's planner) takes its training
-defaults from it."""
+"""The occupation classifier's training settings (Zhao et al. 2020, §5; taken
+from the authors' code, as the paper states none), stated once and without torch:
+:func:`mgbias.bios.classifier.train` reads a :class:`TrainSettings`, and
+:class:`mgbias.bios.experiment.ClassifierSettings` (the ``bios: classifier:`` section,
+read by the workflow's planner) takes its training defaults from it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ __all__ = ["TrainSettings"]
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """The authors' training settings (checklist §1.11)."""
+    """The authors' training settings, from their released code (the paper states none)."""
 
     lr: float = 0.005
     weight_decay: float = 1e-5

@@ -2,8 +2,9 @@
 
 ``DirectBias = (1/|N|) Σ_{w∈N} |cos(w, g)|`` (Bolukbasi et al. 2016, §4.1, c = 1), where
 ``N`` is the set of profession *occurrences* in sentences without any definitional or
-equivalent word (checklist B4), ``w`` their contextual vectors and ``g`` the gender
-direction of Exp. 1; computed by :func:`mgbias.embeddings.debias.direct_bias_of_rows`.
+equivalent word (§5.2.2 counts sentences, not word types), ``w`` their contextual vectors
+and ``g`` the gender direction of Exp. 1; computed by
+:func:`mgbias.embeddings.debias.direct_bias_of_rows`.
 
 The paper calls this measure "less discriminating", and on the demo world a common-mode
 projection can dominate it; so the result also carries the signed mean ``cos`` and the

@@ -5,7 +5,8 @@
   Bolukbasi et al.'s code (debiaswe ``doPCA``), each pair is centred on its own mean (rows
   ``±(v − v')/2``), reusing :func:`mgbias.embeddings.debias.pair_centred_pca`: a global
   centring of the differences would subtract their mean — the very direction sought
-  (checklist B3; ``centring="global"`` is kept for comparison). ``g`` = PC1, oriented so
+  (§5.2.2 does not say how the differences are centred; ``centring="global"`` is kept for
+  comparison). ``g`` = PC1, oriented so
   that ``⟨g, v_male − v_female⟩ > 0`` on average.
 - :func:`grammatical_direction` (Exp. 6): linear discriminant analysis (one component) of
   masculine versus feminine nouns; accuracy held out by noun *type* (a test noun is never

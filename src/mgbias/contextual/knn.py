@@ -7,7 +7,7 @@ neighbours by cosine among the *other* professions (the paper: k = 100) and ``p_
 share of male-biased (original bias > 0) neighbours. The score is Pearson's
 ``r(p_i, bias_i)``; repeated ``runs`` times.
 
-Two artefacts are guarded against (checklist §1.8, B6):
+Two artefacts are guarded against (§6.1.5 discusses the first):
 
 - with ``k ≥ n − 1`` every neighbourhood is "all others", ``p_i`` depends only on the
   profession's own label, and ``r`` says nothing about the vectors (the paper's PubMed

@@ -6,8 +6,8 @@ long table, one row per (layer, experiment, measure) with ``mean, min, max, rang
 n_items, n_runs`` (Tables 2–5 and Figs. 2–5 are pivots of it), the full result objects
 as JSON, and the per-corpus counts of Table 1.
 
-Lists (§1.2, §1.9 of the checklist): the biased list (Exp. 3) and the extended biased list
-(Exp. 4) are :class:`~mgbias.contextual.biased_words.BiasedWords`, derived from static
+Lists (§5.2.1, after Gonen and Goldberg 2019): the biased list (Exp. 3) and the extended
+biased list (Exp. 4) are :class:`~mgbias.contextual.biased_words.BiasedWords`, derived from static
 vectors; without them, the professions split by the sign of their bias stand in for both
 (the demo's planted associations). Exp. 5 takes the ``n_knn`` most female- and most
 male-biased professions by ``profession_bias`` (default: the lists' scores).

@@ -11,7 +11,8 @@
   variance along ``d_pca`` and along ``d_s``.
 - **Exp. 7** (:func:`form_direct_bias`, Table 6, Fig. 9): direct bias (Eq. 1, c = 1) of
   profession occurrences, separately for the feminine forms, the masculine forms and both
-  pooled (checklist B7: "together" is computed on the pooled occurrences), on ``d_s`` and
+  pooled (Table 6's "together", 0.098, is no mean of its other two rows; here it is
+  computed on the pooled occurrences), on ``d_s`` and
   on ``d_g`` (§6.2.2 names both directions; Table 6 prints only the semantic one).
 - **Exp. 8–9** (Table 7): k-means (Exp. 3) and the RBF SVM (Exp. 4) on two lists: the
   *semantic* list (male- versus female-biased words) and the *grammar* list (masculine
@@ -20,7 +21,7 @@
   (:func:`semantic_list`) and the professions' masculine and feminine forms
   (:func:`grammar_list`).
 - :func:`direction_projections` (Figs. 8 and 9): each word's mean ``cos`` with ``d_s``
-  and ``d_g``, x and y of the figures (checklist B8).
+  and ``d_g``, x and y of the figures (the paper does not name their axes).
 """
 
 from __future__ import annotations

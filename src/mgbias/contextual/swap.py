@@ -10,7 +10,8 @@ and dependency of each word; it is pluggable so the rules are testable without s
 (:mod:`mgbias.contextual.spacy_analysis` adapts a spaCy pipeline). What it decides:
 
 - an ambiguous word — English "her", which is "his" (tag ``PRP$``) or "him" (``PRP``) —
-  is resolved by its tag; without an analyser the sentence is refused (checklist B9);
+  is resolved by its tag; without an analyser the sentence is refused (the paper does not
+  say how "her" was swapped; refusing is the project's choice, rather than a guess);
 - **grammatical agreement** (Spanish, French, German: :data:`~.agreement.AGREEMENT`): the
   determiners and adjectives depending on a swapped word and carrying its grammatical
   gender (``Gender=Masc|Fem|Neut``), and, when the swapped word is the subject, the

@@ -1,4 +1,4 @@
-"""Seeded demo world with a planted gender bias (DESIGN.md, "The embedded default").
+"""Seeded demo world with a planted gender bias (the default configuration; docs/demo.md).
 
 A small multilingual grammar (:mod:`mgbias.demo.lexicon`) renders abstract meanings into
 aligned English, German, Spanish and French sentences; :mod:`mgbias.demo.world` samples

@@ -8,11 +8,11 @@ the real sources, so the download and reading code of a paper run is exercised u
 - WMT news-crawl monolingual text, ``news-crawl/de/news.2021.de.shuffled.deduped.gz``;
 - ``world.json``: the spec, meaning counts per file and the SHA-256 of every file.
 
-The planted bias (DESIGN.md, "The embedded default") has two knobs: the male:female ratio
-of gendered sentences (``male_ratio``) and the probability that an occupation comes from
-the subject gender's stereotyped half (``occupation_bias``, see
-:data:`~mgbias.demo.lexicon.STEREOTYPICALLY_MALE_OCCUPATIONS`). A balanced world sets them
-to 1 and 0.5. Same spec, same bytes.
+The planted bias (the demo world of the default configuration, docs/demo.md) has two
+knobs: the male:female ratio of gendered sentences (``male_ratio``) and the probability
+that an occupation comes from the subject gender's stereotyped half (``occupation_bias``,
+see :data:`~mgbias.demo.lexicon.STEREOTYPICALLY_MALE_OCCUPATIONS`). A balanced world sets
+them to 1 and 0.5. Same spec, same bytes.
 
 Two further knobs, off by default (a spec without them writes the same bytes as before
 they existed), make the plant visible to contextual probes (Basta et al. 2020), which read

@@ -6,7 +6,8 @@ are "% of pairs in which the stereotypical sentence is preferred" (their
 papers; :mod:`mgbias.measures.preference`), which is not a male-vs-female
 direction: CrowS-Pairs gender pairs are stereotypes about women in some rows
 and about men in others. A score that should rise with r needs each pair's
-*male* side (checklist, A3):
+*male* side (the paper does not say how it oriented these scores; orienting each pair
+by its gendered words is the project's reading):
 
 - the **modified words** of a pair are the words not shared by its two
   sentences: the two word sequences (:func:`mgbias.mining.english_tokens`:

@@ -25,7 +25,8 @@ Conventions
   any part of the target.
 - The prior keeps everything else of the target's sentence, the article
   included: "an" before a vowel-initial target gives "[MASK] is an [MASK]."
-  (Kaneko et al. 2023 name no prior; this is the checklist's reading A5).
+  (Kaneko et al. 2023, App. A, give no prior template; keeping the article is the
+  project's choice).
 - The attribute is read at the first (and only) mask of the template; each
   gender word must be one token of the vocabulary (checked), as "he"/"she"
   are for BERT and ALBERT.

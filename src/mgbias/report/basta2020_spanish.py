@@ -11,10 +11,12 @@ Figures 1, 7-9 from the probe results.
 - :func:`spanish_pca_figure` (Figure 7: the swap PCA's variance in the domains of a
   language with grammatical gender: es, fr, de);
 - :func:`direction_figure` (Figures 8 and 9: nouns and professions plotted on ``d_s``
-  (x) and ``d_g`` (y), coloured by grammatical gender; checklist B8), in the last layer.
+  (x) and ``d_g`` (y), coloured by grammatical gender; the paper does not name the axes),
+  in the last layer.
 
 Markdown tables show the last layer and the concatenation (the Spanish tables do not name
-a layer; checklist B1); the CSVs hold every layer.
+a layer, so the two layers of the English tables are shown, §5.1); the CSVs hold every
+layer.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A frozen encoder as the occupation classifier's token features (Zhao et al. 2020,
-Tables 10 and 11; checklist §1.14): inputs, masks, batching, frozen weights, the runs."""
+§4.3, Tables 10 and 11): inputs, masks, batching, frozen weights, the runs."""
 
 from __future__ import annotations
 
