@@ -1,5 +1,5 @@
 """Train and test the occupation classifier on one language's bios with one embedding
-space (Zhao et al. 2020, §5), once per seed.
+space (Zhao et al. 2020, §4.1), once per seed.
 
 Inputs: ``dataset`` (bios JSON lines), ``split`` (ids per part), ``vectors`` (.vec; not
 with an encoder), ``encoder`` (a workflow-trained encoder's directory, if any).

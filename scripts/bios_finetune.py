@@ -1,5 +1,5 @@
 """Train the occupation classifier on one language, fine-tune it on another with that
-language's space, and test it there (Zhao et al. 2020, §5 transfer), once per seed.
+language's space, and test it there (Zhao et al. 2020, §4.2, transfer), once per seed.
 
 Inputs: ``source``/``target`` (bios JSON lines), ``source_split``/``target_split``
 (ids per part), ``source_vectors``/``target_vectors`` (.vec, one dimension; not with an

@@ -13,7 +13,7 @@ Modules, one job each:
 - :mod:`~mgbias.bios.tables`: Table 5 and the counts behind Figure 2;
 - :mod:`~mgbias.bios.demo`: the demo crawl (WET files with planted bios and distractors);
 - :mod:`~mgbias.bios.fairness`: the classifier's split, balanced upsampling and |Diff|;
-- :mod:`~mgbias.bios.classifier`: the BiGRU-with-attention occupation classifier (§5);
+- :mod:`~mgbias.bios.classifier`: the BiGRU-with-attention occupation classifier (§4.1);
 - :mod:`~mgbias.bios.training`: its training settings (the authors' defaults);
 - :mod:`~mgbias.bios.spaces`: its token features, a ``.vec`` file or a frozen encoder
   (:mod:`~mgbias.bios.encoder`);

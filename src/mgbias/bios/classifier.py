@@ -1,4 +1,4 @@
-"""The occupation classifier of Zhao et al. (2020), §5 (details: the authors' code): a BiGRU with
+"""The occupation classifier of Zhao et al. (2020), §4.1 (details: the authors' code): a BiGRU with
 attention over frozen word vectors.
 
 - :func:`fit_vocabulary` / :func:`encode`: a binary count vocabulary fit on the training

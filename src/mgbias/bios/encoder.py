@@ -1,5 +1,5 @@
 """A frozen multilingual encoder as the occupation classifier's token features: Zhao et
-al. (2020), §5, Tables 10 and 11 (the authors' ``mbert.py``).
+al. (2020), §4.3, Tables 10 and 11 (the authors' ``mbert.py``).
 
 The authors feed ``bert-base-multilingual-cased`` the scrubbed bio as WordPiece tokens
 truncated to 120, wrapped as ``[CLS] … [SEP]`` and zero-padded to 150, with the attention

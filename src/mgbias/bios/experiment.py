@@ -1,4 +1,4 @@
-"""One run of the occupation classifier of Zhao et al. (2020), §5, on a bios dataset.
+"""One run of the occupation classifier of Zhao et al. (2020), §4.1, on a bios dataset.
 
 - :class:`ClassifierSettings`: the ``bios: classifier:`` settings (the authors' values by
   default, from their released code); :meth:`ClassifierSettings.from_config` rejects unknown keys.

@@ -1,4 +1,4 @@
-"""The classifier's data and metrics of Zhao et al. (2020), §5 (App. A.3; the authors' code).
+"""The classifier's data and metrics of Zhao et al. (2020), §4.1 (App. A.3; the authors' code).
 
 - :func:`split_by_title`: the seeded 60/20/20 train/dev/test split, stratified by title
   (20% test first, then 25% of the rest as dev, per title);

@@ -1,4 +1,4 @@
-"""The token features of a classifier run (Zhao et al. 2020, §5): a static space (a
+"""The token features of a classifier run (Zhao et al. 2020, §4.1, §4.3): a static space (a
 ``.vec`` file) or a frozen encoder's hidden states (Tables 10 and 11).
 
 - :class:`VectorSpace`: the frozen fixed-size embedding of a ``.vec`` file; per run the

@@ -1,4 +1,4 @@
-"""The occupation classifier's training settings (Zhao et al. 2020, §5; taken
+"""The occupation classifier's training settings (Zhao et al. 2020, §4.1; taken
 from the authors' code, as the paper states none), stated once and without torch:
 :func:`mgbias.bios.classifier.train` reads a :class:`TrainSettings`, and
 :class:`mgbias.bios.experiment.ClassifierSettings` (the ``bios: classifier:`` section,

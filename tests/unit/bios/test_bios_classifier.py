@@ -1,4 +1,4 @@
-"""The occupation classifier (Zhao et al. 2020, §5): vocabulary, embedding, network,
+"""The occupation classifier (Zhao et al. 2020, §4.1): vocabulary, embedding, network,
 training with resume, and transfer keeping the target embedding."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One classifier run (Zhao et al. 2020, §5): settings, split ids, vectors, balanced
+"""One classifier run (Zhao et al. 2020, §4.1): settings, split ids, vectors, balanced
 train and dev with an untouched test split, resume, and the monolingual table."""
 
 from __future__ import annotations

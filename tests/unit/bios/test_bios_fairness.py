@@ -1,4 +1,4 @@
-"""Split, gender-balanced upsampling and |Diff| (Zhao et al. 2020, §5), by hand."""
+"""Split, gender-balanced upsampling and |Diff| (Zhao et al. 2020, §4.1), by hand."""
 
 from __future__ import annotations
 
