@@ -3,6 +3,7 @@ its first directories name its rule file, and docs/outputs.md lists them."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -152,8 +153,17 @@ def test_make_clean_results_removes_the_targets_and_nothing_else(tmp_path):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("x")
     result = subprocess.run(
-        ["make", "-f", str(REPO / "Makefile"), "clean-results", f"PYTHON={sys.executable}"],
+        [
+            "make",
+            "--no-print-directory",
+            "-f",
+            str(REPO / "Makefile"),
+            "clean-results",
+            f"PYTHON={sys.executable}",
+        ],
         cwd=tmp_path,
+        # run from `make test`, a sub-make would print "Entering directory" lines
+        env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")},
         capture_output=True,
         text=True,
         timeout=60,

@@ -142,6 +142,12 @@ def test_cli_gives_the_workflow_numbers(tiny_run, tmp_path, variant):
         "--per-pair",
         str(per_pair),
         *(["--perturb"] if variant == "perturbed" else []),
+        # the workflow's clusters (tests/configs/tiny.yaml: the demo's occupations)
+        *(
+            ["--cluster", cluster]
+            if (cluster := config["pair_datasets"][DATASET].get("cluster"))
+            else []
+        ),
     ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-4000:]
