@@ -354,17 +354,24 @@ class PairsReport:
 
 def pair_verdicts(summary: pd.DataFrame, alpha: float) -> list[str]:
     """The ``verdict`` of each row of a pair-measure table (``measure``, ``score``,
-    ``p_value``, ``n``): :func:`mgbias.measures.registry.verdict` with ``"<n> pairs"``."""
+    ``p_value``, ``n``, ``n_clusters``): :func:`mgbias.measures.registry.verdict` with
+    ``"<n> pairs"``, and ``" in <k> clusters"`` when the test took clusters as units."""
     return [
         verdict(
             measure,
             score,
             p_value,
             alpha=alpha,
-            sample=f"{n} pair{'s' if n != 1 else ''}",
+            sample=f"{n} pair{'s' if n != 1 else ''}"
+            + (f" in {k} cluster{'s' if k != 1 else ''}" if k else ""),
         )
-        for measure, score, p_value, n in zip(
-            summary["measure"], summary["score"], summary["p_value"], summary["n"], strict=True
+        for measure, score, p_value, n, k in zip(
+            summary["measure"],
+            summary["score"],
+            summary["p_value"],
+            summary["n"],
+            summary["n_clusters"],
+            strict=True,
         )
     ]
 

@@ -285,6 +285,8 @@ def test_score_with_clusters_tests_the_clusters(fixed_bert_dir, tmp_path, capsys
     assert table["p_value"].tolist() == pytest.approx([0.5, 0.5])
     assert table["n_clusters"].tolist() == [2, 2]
     assert not table["significant"].any()
+    assert "(p = 0.5, 6 pairs in 2 clusters)" in table.loc["aul", "verdict"]
+    assert "(p = 0.031, 6 pairs)" in plain_table.loc["aul", "verdict"]
     record = (clustered.parent / (clustered.name + ".provenance.json")).read_text()
     assert '"cluster": "target"' in record
     capsys.readouterr()
