@@ -497,3 +497,20 @@ def test_mine_names_the_missing_gender(parallel):
     source.write_text("\n".join(lines))
     with pytest.raises(ValueError, match=r"en.txt: no English sentence with only female words "):
         mgbias.mine(source, target, "de")
+
+
+def test_the_lazy_names_are_their_modules_public_names():
+    """``mgbias/__init__.py`` names each public function's module without importing it; the
+    table must not drift from the modules: every name is in its module's ``__all__``, and
+    the three command modules export nothing the package does not."""
+    import importlib
+    from collections import defaultdict
+
+    by_module = defaultdict(set)
+    for name, module in mgbias._MODULES.items():
+        by_module[module].add(name)
+    for module, names in by_module.items():
+        exported = set(importlib.import_module(module).__all__)
+        assert names <= exported, (module, names - exported)
+        if module != "mgbias.api":  # api also exports its column lists and word-list defaults
+            assert exported == names, (module, exported - names)

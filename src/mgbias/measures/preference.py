@@ -30,7 +30,9 @@ The standard error is the bootstrap standard error of the per-pair indicators
 (1, 0.5 or 0 times 100), as Steinborn et al. (2022, §3.2 "Error Analysis") do
 for CPS; it needs an explicit seed (:func:`bootstrap_standard_error`). The
 p-value is the exact sign test of "no preference" on the pairs that are not
-tied (:func:`mgbias.stats.sign_test`).
+tied (:func:`mgbias.stats.sign_test`). With ``clusters`` (pairs that share a
+cause, such as a target word) both take the clusters as units instead: the
+cluster bootstrap and the cluster sign-flip test of :mod:`mgbias.stats`.
 """
 
 from __future__ import annotations
