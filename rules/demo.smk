@@ -36,6 +36,7 @@ rule demo_pairs:
         out_dir=lambda wc, output: os.path.dirname(output[0]),
         languages=[lang for lang in LANGUAGES if lang != PIVOT],
         n_pairs=config.get("demo", {}).get("n_pairs", 0),
+        english_pair_marking=config.get("demo", {}).get("english_pair_marking", False),
         seed=step_seed("demo_pairs"),
     script:
         "../scripts/demo_pairs.py"

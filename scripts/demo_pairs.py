@@ -7,7 +7,11 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0]) as log:
     written = write_demo_pairs(
-        smk.params.out_dir, smk.params.languages, smk.params.seed, smk.params.n_pairs
+        smk.params.out_dir,
+        smk.params.languages,
+        smk.params.seed,
+        smk.params.n_pairs,
+        english_gender_marking=smk.params.english_pair_marking,
     )
     missing = sorted(set(map(str, smk.output)) - set(map(str, written)))
     if missing:

@@ -110,6 +110,7 @@ def pair_scores(demo_run) -> pd.DataFrame:
 
 
 TARGETS = ["de", "es"]
+LANGUAGES = ["en", *TARGETS]
 
 
 def test_pair_tables_cover_every_model_language_variant_and_measure(demo_run, pair_scores):
@@ -128,18 +129,40 @@ def test_pair_tables_cover_every_model_language_variant_and_measure(demo_run, pa
 
 def test_planted_pair_bias_is_recovered_by_aula_and_cps(pair_scores):
     # The demo pairs swap the subject's gender; in German and Spanish the
-    # occupation agrees with it (Ärztin / Arzt), so the planted association is
-    # visible to every measure there: as the frequencies of the gendered forms
-    # (the planted world's German text: "arzt" 682 times, "ärztin" 14). The demo
-    # MLM does not condition on the subject (measured at test size: log P of the
-    # masculine forms at "er ist [MASK] ." and "sie ist [MASK] ." within 0.01),
-    # which is why English, with one form per occupation, shows no plant
-    # (CHANGELOG, "Known problems").
+    # occupation agrees with it (Ärztin / Arzt), and in English the demo says the
+    # gender again before the occupation ("a female nurse"), so the planted
+    # association is next to the occupation in every language.
     for measure in ["aula", "cps"]:
-        planted = pair_scores.loc["demo-planted", "original", TARGETS, measure]
-        balanced = pair_scores.loc["demo-balanced", "original", TARGETS, measure]
+        planted = pair_scores.loc["demo-planted", "original", LANGUAGES, measure]
+        balanced = pair_scores.loc["demo-balanced", "original", LANGUAGES, measure]
         assert (planted > 50).all(), (measure, planted)
         assert abs(planted.mean() - 50) > abs(balanced.mean() - 50), (measure, planted, balanced)
+
+
+def test_english_recovers_the_plant_and_the_balanced_control_stays_neutral(demo_run):
+    """English, with one form per occupation, showed no plant (planted CPS 44.3, AUL
+    52.0, AULA 53.0; p > 0.1, seed 12345) while German and Spanish did. Cause, measured:
+    the demo MLM (2 layers x 64) learns gender between neighbouring tokens only, not
+    across "he is a" ("she is a [MASK] ." and "he is a [MASK] ." give the occupations
+    the same log-probabilities to 0.05), and German and Spanish show the plant through
+    the frequencies of their gendered forms. Fix: the demo worlds' English says the
+    subject's gender again before an occupation ("she is a female nurse", as English
+    renders Ärztin), and so do the English demo pairs
+    (`demo.<world>.english_gender_marking`, `demo.english_pair_marking`), with the
+    demo MLMs trained at 2e-3 without dropout (at 5e-4 with dropout 0.1 the loss is
+    still 2.55 at step 3,000 and nothing is learned). Measured on the test-size
+    worlds, 300 English pairs, clustered by occupation, planted AUL / AULA / CPS: seed
+    1 77.7 / 80.3 / 100 (marking half of the occupations), seed 2 82.7 / 83.7 / 100,
+    seed 3 SEED3; balanced seed 1 49.3 / 49.7 / 56.3 (p >= 0.5), seed 2 BAL2."""
+    table = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
+    table = table[(table.dataset == "multilingual_crows_pairs") & (table.variant == "original")]
+    rows = table.set_index(["model", "lang", "measure"])
+    for measure in ["aul", "aula", "cps"]:
+        planted = rows.loc["demo-planted", "en", measure]
+        assert planted["score"] > 50 and planted["p_value"] < 0.05, (measure, planted)
+        assert planted["significant"], (measure, planted)
+        balanced = rows.loc["demo-balanced", "en", measure]
+        assert balanced["p_value"] >= 0.05 / 8, (measure, balanced)
 
 
 def test_balanced_control_is_neutral_and_the_plant_significant_with_clustered_tests(demo_run):
@@ -150,9 +173,7 @@ def test_balanced_control_is_neutral_and_the_plant_significant_with_clustered_te
     `cluster: target`, so the tests take the occupations as units (cluster sign-flip
     test, calibrated in tests/unit/measures/test_cluster_significance.py): the control
     must be neutral in every language (p >= 0.05/8, Bonferroni over 2 measures x 4
-    languages), the planted German and Spanish plant still significant. English is not
-    asserted for the planted model: the demo MLM does not learn the subject-occupation
-    association (CHANGELOG, "Known problems")."""
+    languages), the planted model's plant significant in every language."""
     table = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
     table = table[(table.dataset == "multilingual_crows_pairs") & (table.variant == "original")]
     rows = table.set_index(["model", "lang", "measure"])
@@ -160,7 +181,7 @@ def test_balanced_control_is_neutral_and_the_plant_significant_with_clustered_te
     for measure in ["aula", "cps"]:
         balanced = rows.loc["demo-balanced", :, measure]["p_value"]
         assert (balanced >= 0.05 / 8).all(), (measure, balanced)
-        planted = rows.loc["demo-planted", TARGETS, measure]["p_value"]
+        planted = rows.loc["demo-planted", LANGUAGES, measure]["p_value"]
         assert (planted < 0.05).all(), (measure, planted)
 
 

@@ -122,6 +122,9 @@ PRONOUNS: dict[str, dict[str, str]] = {
     "fr": {MALE: "il", FEMALE: "elle"},
 }
 ENGLISH_POSSESSIVES: dict[str, str] = {MALE: "his", FEMALE: "her"}
+#: The adjectives of a gender-marked English occupation ("a female doctor"); both are
+#: in the English gender word lists (``en_male``, ``en_female``).
+ENGLISH_GENDER_ADJECTIVES: dict[str, str] = {MALE: "male", FEMALE: "female"}
 
 
 def demo_targets(lang: str) -> list[str]:
@@ -473,6 +476,11 @@ class Meaning(NamedTuple):
         possessed kin), THING_PREDICATES, WEATHER or POSSESSIONS.
     modifier_index
         Index into MODIFIERS, or -1 for none.
+    gender_marked
+        An occupation predicate whose English side says the subject's gender with an
+        adjective ("she is a female doctor", "he is a male nurse"), as English renders
+        the gendered forms of German, Spanish and French (Ärztin, médica: "female
+        doctor"); the other languages are unchanged. False for every other meaning.
     """
 
     category: str
@@ -483,6 +491,7 @@ class Meaning(NamedTuple):
     frame_index: int
     slot_index: int
     modifier_index: int = -1
+    gender_marked: bool = False
 
 
 def _gender_index(gender: str) -> int:
@@ -612,7 +621,10 @@ def _occupation_predicate(meaning: Meaning, lang: str) -> tuple[str, str]:
     occupation = OCCUPATIONS[meaning.slot_index]
     frame = meaning.frame_index
     if lang == "en":
-        noun = f"{_english_article(occupation.en)} {occupation.en}"
+        if meaning.gender_marked:
+            noun = f"a {ENGLISH_GENDER_ADJECTIVES[meaning.gender]} {occupation.en}"
+        else:
+            noun = f"{_english_article(occupation.en)} {occupation.en}"
         return (("is ", "wants to be ", "works as ")[frame] + noun, "")
     form = getattr(occupation, lang)[_gender_index(meaning.gender)]
     if lang == "de":
@@ -760,12 +772,17 @@ def english_gendered_vocabulary() -> dict[str, frozenset[str]]:
     Returns
     -------
     dict
-        ``{MALE: words, FEMALE: words}``: pronouns, possessives, person nouns and first names.
+        ``{MALE: words, FEMALE: words}``: pronouns, possessives, the gender adjectives of
+        marked occupations, person nouns and first names.
     """
     vocabulary = {}
     for gender in GENDERS:
         g = _gender_index(gender)
-        words = {PRONOUNS["en"][gender], ENGLISH_POSSESSIVES[gender]}
+        words = {
+            PRONOUNS["en"][gender],
+            ENGLISH_POSSESSIVES[gender],
+            ENGLISH_GENDER_ADJECTIVES[gender],
+        }
         words.update(noun.en[g] for noun in PERSON_NOUNS)
         words.update(first_names(gender))
         vocabulary[gender] = frozenset(words)

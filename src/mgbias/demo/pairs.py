@@ -4,7 +4,8 @@ Each pair is one meaning of the demo grammar (:mod:`mgbias.demo.lexicon`), a
 person who "is a" / "wants to be a" / "works as a" OCCUPATION (optionally with
 a time or place phrase), rendered twice with only the subject's gender
 swapped: he/she, the man/the woman, my father/my mother, a male/female first
-name, plus whatever agrees with it (der Arzt/die Ärztin, médico/médica). Every
+name, plus whatever agrees with it (der Arzt/die Ärztin, médico/médica; with
+``english_gender_marking``, English "a male/female nurse"). Every
 language renders the same meanings, so the files of different languages are
 translations of each other.
 
@@ -143,7 +144,7 @@ def _meaning(
     return Meaning(category, gender, kind, index, PREDICATE_OCCUPATION, frame, occupation, mod)
 
 
-def _decode(code: int) -> DemoPair:
+def _decode(code: int, english_gender_marking: bool = False) -> DemoPair:
     subjects = _subjects()
     subject_count, occupation_count, frame_count, modifier_count = _radices()
     code, modifier = divmod(code, modifier_count)
@@ -154,9 +155,12 @@ def _decode(code: int) -> DemoPair:
     stereotyped = occupation.stereotype
     swapped = FEMALE if stereotyped == MALE else MALE
     arguments = (subject, occupation_index, frame, modifier - 1)
+    more, less = _meaning(stereotyped, *arguments), _meaning(swapped, *arguments)
+    if english_gender_marking:
+        more, less = more._replace(gender_marked=True), less._replace(gender_marked=True)
     return DemoPair(
-        more=_meaning(stereotyped, *arguments),
-        less=_meaning(swapped, *arguments),
+        more=more,
+        less=less,
         # sent_more about women demonstrates a stereotype about women: "stereo";
         # sent_less about women violates one: "antistereo" (CrowS-Pairs' README).
         stereo_antistereo="stereo" if stereotyped == FEMALE else "antistereo",
@@ -170,7 +174,7 @@ def _check_count(name: str, value: Any, minimum: int) -> int:
     return int(value)
 
 
-def demo_pairs(seed: int, n_pairs: int) -> list[DemoPair]:
+def demo_pairs(seed: int, n_pairs: int, english_gender_marking: bool = False) -> list[DemoPair]:
     """Draw ``n_pairs`` distinct gender pairs, without replacement, from a seeded stream.
 
     Parameters
@@ -179,6 +183,10 @@ def demo_pairs(seed: int, n_pairs: int) -> list[DemoPair]:
         Non-negative seed (``np.random.default_rng([seed, 101])``).
     n_pairs : int
         Number of pairs, at most :func:`n_candidate_pairs`.
+    english_gender_marking : bool
+        Say the occupation's gender with an adjective in English ("she is a female
+        nurse" / "he is a male nurse"; :attr:`mgbias.demo.lexicon.Meaning.gender_marked`);
+        the other languages render the same. The same pairs are drawn either way.
 
     Returns
     -------
@@ -199,7 +207,7 @@ def demo_pairs(seed: int, n_pairs: int) -> list[DemoPair]:
         raise ValueError(f"n_pairs = {n_pairs} exceeds the {total} distinct demo pairs")
     rng = np.random.default_rng([seed, _PAIRS_STREAM_KEY])
     codes = rng.choice(total, size=n_pairs, replace=False)
-    return [_decode(int(code)) for code in codes]
+    return [_decode(int(code), english_gender_marking) for code in codes]
 
 
 def render_pair(pair: DemoPair, lang: str) -> tuple[str, str]:
@@ -327,7 +335,11 @@ def _stereoset_document(pairs: Sequence[DemoPair], lang: str, seed: int) -> dict
 
 
 def write_demo_pairs(
-    out_dir: str | Path, languages: Sequence[str], seed: int, n_pairs: int
+    out_dir: str | Path,
+    languages: Sequence[str],
+    seed: int,
+    n_pairs: int,
+    english_gender_marking: bool = False,
 ) -> list[Path]:
     """Write the demo gender pair benchmarks for English and ``languages``.
 
@@ -342,6 +354,8 @@ def write_demo_pairs(
         Seed of the pair draw (:func:`demo_pairs`).
     n_pairs : int
         Pairs per file.
+    english_gender_marking : bool
+        Gender-marked English sentences (:func:`demo_pairs`).
 
     Returns
     -------
@@ -365,7 +379,7 @@ def write_demo_pairs(
             raise ValueError(f"unsupported demo language {lang!r}; expected one of {LANGUAGES}")
     if len(set(languages)) != len(languages):
         raise ValueError(f"languages has duplicates: {languages}")
-    pairs = demo_pairs(seed, n_pairs)
+    pairs = demo_pairs(seed, n_pairs, english_gender_marking)
     written: list[Path] = []
     for lang in [PIVOT, *(lang for lang in languages if lang != PIVOT)]:
         path = crows_pairs_path(out_dir, lang)

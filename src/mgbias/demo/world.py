@@ -176,6 +176,12 @@ class WorldSpec:
         Probability that the translation of a parallel sentence with a pronoun subject
         drops the pronoun ("er ist arzt ." -> "ist arzt ."), as null-subject translations
         lose the gender (Kaneko et al. 2022, Figure 2); 0 (the default) drops none.
+    english_gender_marking
+        Share of occupation predicates whose English side says the gender with an
+        adjective ("she is a female doctor"), as English renders a gendered form of the
+        other languages (Ärztin, médica); 0 (the default) marks none. It puts the planted
+        gender-occupation association next to the occupation in English too, where the
+        demo MLM learns it (it does not learn it across "he is a"; docs/demo.md).
     """
 
     name: str
@@ -190,6 +196,7 @@ class WorldSpec:
     occupation_subject_share: float = 0.0
     gender_free_occupation_share: float = 0.0
     pronoun_drop: float = 0.0
+    english_gender_marking: float = 0.0
 
     def __post_init__(self) -> None:
         if isinstance(self.languages, str):
@@ -217,7 +224,7 @@ class WorldSpec:
             raise ValueError(f"WorldSpec.languages has duplicates: {self.languages}")
         if not (math.isfinite(self.male_ratio) and self.male_ratio > 0):
             raise ValueError(f"WorldSpec.male_ratio must be > 0, got {self.male_ratio!r}")
-        for field in (*_SHARES, "pronoun_drop"):
+        for field in (*_SHARES, "pronoun_drop", "english_gender_marking"):
             value = getattr(self, field)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"WorldSpec.{field} must be in [0, 1], got {value!r}")
@@ -276,7 +283,12 @@ _SHARES = (
     "occupation_subject_share",
     "gender_free_occupation_share",
 )
-_OPTIONAL_KNOBS = ("occupation_subject_share", "gender_free_occupation_share", "pronoun_drop")
+_OPTIONAL_KNOBS = (
+    "occupation_subject_share",
+    "gender_free_occupation_share",
+    "pronoun_drop",
+    "english_gender_marking",
+)
 
 
 def _check_int(field: str, value: Any, minimum: int) -> None:
@@ -389,7 +401,9 @@ def sample_meanings(
     whatever the outcome. Category: neutral with ``neutral_share``, both genders with
     ``both_share``, else one gender; the subject is male with ``spec.male_probability``.
     An occupation comes from the subject gender's stereotyped half with probability
-    ``spec.occupation_bias`` and is uniform within the half.
+    ``spec.occupation_bias`` and is uniform within the half. With
+    ``english_gender_marking``, that share of the occupation predicates say the gender
+    with an adjective in English (the position of the frame's draw within its frame).
 
     With the occupation-subject knobs, the top ``occupation_subject_share`` of ``u[0]``
     gives a possession sentence with an occupation subject and the next
@@ -445,11 +459,21 @@ def sample_meanings(
                 meaning = Meaning(
                     category, gender, subject_kind, subject_index, predicate_kind, frame, slot
                 )
+                if predicate_kind == PREDICATE_OCCUPATION and _marked(u[5], spec):
+                    meaning = meaning._replace(gender_marked=True)
         if u[8] < mix.modifier_probability:
             pool = placeless_pool if predicate_has_place(meaning) else mix.modifier_pool
             meaning = meaning._replace(modifier_index=pool[_pick(u[9], len(pool))])
         meanings.append(meaning)
     return meanings
+
+
+def _marked(u: float, spec: WorldSpec) -> bool:
+    """Whether an occupation predicate is gender-marked in English: the fraction of the
+    frame's draw ``u`` within its frame, a uniform independent of the frame, below
+    ``english_gender_marking`` (so a world without marking reads no draw differently)."""
+    position = u * OCCUPATION_FRAMES
+    return position - min(int(position), OCCUPATION_FRAMES - 1) < spec.english_gender_marking
 
 
 def _occupation_subject_meaning(u: list[float], spec: WorldSpec, gender_free: bool) -> Meaning:

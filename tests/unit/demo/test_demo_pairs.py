@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 
 import pytest
 
@@ -139,3 +140,27 @@ def test_invalid_arguments(tmp_path):
     with pytest.raises(ValueError, match="n_pairs must be an integer >= 1"):
         demo_pairs(seed=0, n_pairs=0)
     assert not any(tmp_path.iterdir())
+
+
+def test_english_gender_marking_changes_only_the_english_sentences(tmp_path, written):
+    """Marked pairs are the same draw: every language but English keeps its bytes, and
+    each English sentence says its subject's gender again before the occupation."""
+    out_dir, _ = written
+    marked_dir = tmp_path / "marked"
+    write_demo_pairs(
+        marked_dir, ["de", "es", "fr"], seed=5, n_pairs=N_PAIRS, english_gender_marking=True
+    )
+    for lang in ("de", "es", "fr"):
+        assert crows_pairs_path(marked_dir, lang).read_bytes() == (
+            crows_pairs_path(out_dir, lang).read_bytes()
+        )
+    plain = load_crowspairs(crows_pairs_path(out_dir, "en"))
+    marked = load_crowspairs(crows_pairs_path(marked_dir, "en"))
+    for column in ("sent_more", "sent_less"):
+        for before, after in zip(plain[column], marked[column], strict=True):
+            words = after.split()
+            adjective = next(word for word in words if word in ("male", "female"))
+            subject = words[0] if words[0] in ("he", "she") else None
+            if subject is not None:
+                assert (subject == "he") == (adjective == "male"), after
+            assert re.sub(r" an? ", f" a {adjective} ", before, count=1) == after, (before, after)

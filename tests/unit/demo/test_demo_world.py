@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -25,7 +26,12 @@ from mgbias.demo import (
     supported_languages,
     write_world,
 )
-from mgbias.demo.lexicon import PERSON_NOUNS, english_gendered_vocabulary, first_names
+from mgbias.demo.lexicon import (
+    OCCUPATIONS,
+    PERSON_NOUNS,
+    english_gendered_vocabulary,
+    first_names,
+)
 from mgbias.genders import FEMALE, MALE
 from mgbias.wordlists import load_gender_words
 
@@ -555,3 +561,76 @@ def test_occupation_subjects_are_counted_in_world_json():
 def test_invalid_occupation_subject_shares_are_rejected(changes, message):
     with pytest.raises(ValueError, match=message):
         WorldSpec(name="x", seed=1, languages=("de",), **changes)
+
+
+def test_a_world_without_english_gender_marking_keeps_its_bytes(tmp_path):
+    write_world(small(planted, english_gender_marking=0.0), tmp_path / "zero")
+    assert world_digest(tmp_path / "zero") == KNOBS_OFF_DIGEST
+    spec = json.loads((tmp_path / "zero" / "world.json").read_text())["spec"]
+    assert "english_gender_marking" not in spec
+
+
+@pytest.mark.parametrize("factory", [planted, balanced])
+def test_english_gender_marking_adds_the_subjects_gender_adjective_and_nothing_else(factory):
+    """The marked world has the same meanings: its German, Spanish and French text is the
+    unmarked world's, and its English text differs only by "male"/"female" before the
+    occupation of about the configured share of the occupation predicates, the
+    adjective agreeing with the subject's gender."""
+    plain, marked = small(factory), small(factory, english_gender_marking=0.5)
+    for lang in ("de", "es", "fr"):
+        assert monolingual_corpus(marked, lang)[0] == monolingual_corpus(plain, lang)[0]
+        assert (
+            parallel_corpus(marked, "TED2020", lang)[1]
+            == (parallel_corpus(plain, "TED2020", lang)[1])
+        )
+    lines, meanings = monolingual_corpus(marked, "en")
+    plain_lines, plain_meanings = monolingual_corpus(plain, "en")
+    assert [m._replace(gender_marked=False) for m in meanings] == plain_meanings
+    n_occupation, n_marked = 0, 0
+    for line, plain_line, meaning in zip(lines, plain_lines, meanings, strict=True):
+        if meaning.predicate_kind != "occupation":
+            assert not meaning.gender_marked and line == plain_line
+            continue
+        n_occupation += 1
+        if not meaning.gender_marked:
+            assert line == plain_line
+            continue
+        n_marked += 1
+        adjective = "male" if meaning.gender == MALE else "female"
+        occupation = OCCUPATIONS[meaning.slot_index].en
+        expected = re.sub(rf"\b(a|an) {occupation}\b", f"a {adjective} {occupation}", plain_line)
+        assert line == expected != plain_line, (line, plain_line)
+    assert n_occupation > 50
+    # a binomial(n, 0.5) share: 99.9% bound
+    assert abs(n_marked / n_occupation - 0.5) < 3.3 * (0.25 / n_occupation) ** 0.5, (
+        n_marked,
+        n_occupation,
+    )
+
+
+def test_english_gender_marking_words_are_in_the_gender_lists_of_their_category():
+    marked = small(planted, english_gender_marking=1.0)
+    lines, meanings = monolingual_corpus(marked, "en")
+    for line, meaning in zip(lines, meanings, strict=True):
+        if meaning.gender_marked:
+            words = set(line.split())
+            own, other = (
+                (MALE_WORDS, FEMALE_WORDS)
+                if meaning.gender == MALE
+                else (
+                    FEMALE_WORDS,
+                    MALE_WORDS,
+                )
+            )
+            assert words & own and not words & other, line
+
+
+def test_a_marked_english_occupation_renders_with_its_adjective():
+    meaning = Meaning("female", FEMALE, "pronoun", 0, "occupation", 1, 1, 0, gender_marked=True)
+    assert render(meaning, "en") == "she wants to be a female doctor today ."
+    assert render(meaning, "de") == "sie will heute ärztin werden ."
+    engineer = Meaning("male", MALE, "pronoun", 0, "occupation", 0, 0, -1, gender_marked=True)
+    unmarked = render(engineer._replace(gender_marked=False), "en")
+    assert unmarked.startswith("he is an ") and render(engineer, "en") == (
+        unmarked.replace("is an ", "is a male ")
+    )
