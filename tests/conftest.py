@@ -13,6 +13,9 @@ REPO = Path(__file__).resolve().parents[1]
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# No digest of a large test file is kept in the user's cache (tests/unit/test_file_hashes.py
+# turns the cache on in a temporary folder).
+os.environ.setdefault("MGBIAS_HASH_CACHE", "off")
 
 sys.path.insert(0, str(REPO / "tests"))
 
