@@ -43,6 +43,13 @@ def module_file(src_root: Path, module: str) -> Path | None:
     return None
 
 
+@cache
+def _known_module_file(src_root: Path, module: str) -> Path | None:
+    """:func:`module_file`, looked up once per process (the closures of every rule's
+    script ask for the same modules)."""
+    return module_file(src_root, module)
+
+
 def _module_name(src_root: Path, path: Path) -> str:
     parts = list(path.relative_to(src_root).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -63,8 +70,30 @@ def _top_level(tree: ast.Module) -> Iterable[ast.AST]:
             pending.extend(node.body)
 
 
+def _statements(tree: ast.Module) -> Iterable[ast.stmt]:
+    """Every statement of ``tree``, at any depth (in functions, classes, loops, ``with``,
+    ``try`` handlers and ``match`` cases). An import is a statement, and a statement
+    sits only in another's body, so this finds the imports :func:`ast.walk` does
+    without visiting the expressions, which are most of a module's nodes."""
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.stmt):
+            yield node
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                pending.extend(
+                    child
+                    for child in value
+                    if isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
+                )
+
+
 def imported_modules(path: Path, src_root: Path) -> set[str]:
     """Dotted names of the ``mgbias`` modules ``path`` imports (not transitively).
+
+    Each file is parsed once per process (and again when its size or modification
+    time changes): every script's closure reads the same modules.
 
     Parameters
     ----------
@@ -83,12 +112,20 @@ def imported_modules(path: Path, src_root: Path) -> set[str]:
     SyntaxError
         If ``path`` is not valid Python (the message names the file and line).
     """
+    path, src_root = Path(path), Path(src_root)
+    stat = path.stat()
+    return set(_imported_modules(path, src_root, stat.st_mtime_ns, stat.st_size))
+
+
+@cache
+def _imported_modules(path: Path, src_root: Path, mtime_ns: int, size: int) -> frozenset[str]:
+    """:func:`imported_modules` of one version (``mtime_ns``, ``size``) of ``path``."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     inside = path.is_relative_to(src_root)
     package = _module_name(src_root, path) if inside else ""
     if inside and path.name != "__init__.py":
         package = package.rpartition(".")[0]
-    nodes = _top_level(tree) if path.name == "__init__.py" else ast.walk(tree)
+    nodes = _top_level(tree) if path.name == "__init__.py" else _statements(tree)
     found: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.Import):
@@ -101,12 +138,12 @@ def imported_modules(path: Path, src_root: Path) -> set[str]:
                 module = node.module or ""
             found.add(module)
             found.update(f"{module}.{alias.name}" for alias in node.names)
-    return {
+    return frozenset(
         name
         for name in found
         if (name == PACKAGE or name.startswith(PACKAGE + "."))
-        and module_file(src_root, name) is not None
-    }
+        and _known_module_file(src_root, name) is not None
+    )
 
 
 @cache
@@ -119,7 +156,7 @@ def _closure(path: Path, src_root: Path) -> frozenset[Path]:
             parts = module.split(".")
             # importing a.b.c runs a/__init__.py and a/b/__init__.py first
             for depth in range(1, len(parts) + 1):
-                file = module_file(src_root, ".".join(parts[:depth]))
+                file = _known_module_file(src_root, ".".join(parts[:depth]))
                 if file is not None and file not in seen:
                     seen.add(file)
                     pending.append(file)

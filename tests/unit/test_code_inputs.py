@@ -71,6 +71,44 @@ def test_imported_modules_ignores_other_packages_and_missing_names(tree):
     assert "bad.py" in str(error.value.filename)
 
 
+def test_imports_are_found_in_every_kind_of_block_and_not_in_strings(tree):
+    write(
+        tree / "src",
+        {
+            "mgbias/blocks.py": (
+                '"""Docstring: from mgbias import unused."""\n'
+                "class K:\n    import mgbias.c\n"
+                "    def f(self):\n        with open('x'):\n            import mgbias.a\n"
+                "for _ in ():\n    pass\nelse:\n    import mgbias.b\n"
+                "while False:\n    from mgbias.sub import eager\n"
+                "try:\n    pass\nexcept ImportError:\n    from mgbias.sub import lazy\n"
+                "finally:\n    from mgbias.sub import deep\n"
+                "match 1:\n    case 1:\n        from mgbias import unused\n"
+                "f = lambda: 'import mgbias.nothing'\n"
+            )
+        },
+    )
+    found = imported_modules(tree / "src/mgbias/blocks.py", tree / "src")
+    assert found == {
+        "mgbias",
+        "mgbias.a",
+        "mgbias.b",
+        "mgbias.c",
+        "mgbias.sub",
+        "mgbias.sub.eager",
+        "mgbias.sub.lazy",
+        "mgbias.sub.deep",
+        "mgbias.unused",
+    }
+
+
+def test_a_file_changed_in_the_same_process_is_read_again(tree):
+    script = tree / "scripts/job.py"
+    assert imported_modules(script, tree / "src") == {"mgbias.a"}
+    script.write_text("import mgbias.c\nimport mgbias.sub.lazy\n")  # another size
+    assert imported_modules(script, tree / "src") == {"mgbias.c", "mgbias.sub.lazy"}
+
+
 def test_the_mbe_script_runs_the_modules_the_hand_lists_had_missed():
     closure = names(import_closure(REPO / "scripts/mbe.py", REPO / "src"), REPO)
     assert {"mlm/unmasked_cache.py", "mlm/scores.py", "sentences.py", "measures/mbe.py"} <= set(
