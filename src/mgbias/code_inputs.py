@@ -152,6 +152,7 @@ class ImportCache:
         if self.path is None or not self.added:
             return
         text = json.dumps({"header": self._header(), "imports": self.entries})
+        partial = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             handle, partial = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
@@ -159,6 +160,8 @@ class ImportCache:
                 file.write(text)
             os.replace(partial, self.path)
         except OSError:
+            if partial is not None:  # a full disk: no partial file is left behind
+                Path(partial).unlink(missing_ok=True)
             return
         self.added = False
 

@@ -157,6 +157,16 @@ def test_a_cache_that_cannot_be_written_changes_nothing(tree):
     assert closure == import_closure(tree / "scripts/job.py", tree / "src")
 
 
+def test_a_failed_write_leaves_no_partial_file(tree, monkeypatch):
+    def full_disk(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(code_inputs.os, "replace", full_disk)
+    folder = tree / "cache"
+    import_closure(tree / "scripts/job.py", tree / "src", ImportCache(folder / "imports.json"))
+    assert list(folder.iterdir()) == []
+
+
 def test_the_mbe_script_runs_the_modules_the_hand_lists_had_missed():
     closure = names(import_closure(REPO / "scripts/mbe.py", REPO / "src"), REPO)
     assert {"mlm/unmasked_cache.py", "mlm/scores.py", "sentences.py", "measures/mbe.py"} <= set(
