@@ -141,9 +141,26 @@ def schema_path() -> Path:
 
 
 def load_schema(path: str | Path | None = None) -> dict:
-    """Read a YAML schema file (default: the shipped one, :func:`schema_path`)."""
+    """Read a YAML schema file (default: the shipped one, :func:`schema_path`).
+
+    A file is parsed once per process (again when its size or modification time
+    changes): planning the workflow asks for the shipped schema more than once. Each
+    call returns its own copy.
+    """
+    path = Path(path or schema_path())
     try:
-        return load_yaml(path or schema_path())
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = None  # load_yaml names the file and why it cannot be read
+    return copy.deepcopy(_parsed_schema(path, version))
+
+
+@functools.cache
+def _parsed_schema(path: Path, version: tuple[int, int] | None) -> dict:
+    """The schema of one version (modification time and size) of ``path``."""
+    try:
+        return load_yaml(path)
     except YAMLInputError as error:
         raise ConfigError(str(error)) from None
 
