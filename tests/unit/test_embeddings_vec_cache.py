@@ -323,11 +323,13 @@ def test_words_are_taken_from_the_cached_rows(tmp_path, monkeypatch):
     path.write_text("5 2\nthe 1 2\nnurse 3 4\nof 5 6\npoet 7 8\nnurse 9 9\n", encoding="utf-8")
     wanted = ["poet", "absent", "nurse"]
     text = read_vec(path, duplicates="first", words=wanted, cache=False)
+    run = read_vec(path, duplicates="first", words=["of", "the", "poet", "nurse"], cache=False)
     with pytest.raises(VecFormatError) as parsed:
         read_vec(path, words=["of", "nurse"], cache=False)
     read_vec(path, duplicates="first")
     _no_parsing(monkeypatch)
     _same(text, read_vec(path, duplicates="first", words=wanted))
+    _same(run, read_vec(path, duplicates="first", words=["of", "the", "poet", "nurse"]))
     assert text.words == ("nurse", "poet")
     assert read_vec(path, words=["the", "poet"]).words == ("the", "poet")  # no duplicate
     assert read_vec(path, words=[]).matrix.shape == (0, 2)

@@ -38,8 +38,8 @@ import os
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -74,18 +74,69 @@ _OFF = {"0", "false", "no", "off"}
 _ERRORS_NAME = re.compile(r"[a-z_]+")
 
 
-@dataclass(frozen=True)
 class CachedRows:
-    """The first ``len(words)`` rows of a ``.vec`` file, as parsed.
+    """The first ``len(words)`` rows of a ``.vec`` file, as parsed: the words in memory,
+    the matrix in memory (just parsed) or in the open ``.npy`` file of a cache entry, read
+    by :meth:`head` or :meth:`take`. Close it (or use it in a ``with`` block) when done.
 
-    ``matrix`` may be a read-only memory map of the cache file: slice or index it and copy
-    what is kept. ``first_duplicate`` is the first row whose word repeats an earlier row's
-    (``None``: every word is distinct).
+    ``first_duplicate`` is the first row whose word repeats an earlier row's (``None``:
+    every word is distinct).
     """
 
-    words: list[str]
-    matrix: np.ndarray
-    first_duplicate: int | None
+    def __init__(
+        self,
+        words: list[str],
+        first_duplicate: int | None,
+        matrix: np.ndarray | None = None,
+        stream: BinaryIO | None = None,
+        dim: int = 0,
+    ):
+        self.words = words
+        self.first_duplicate = first_duplicate
+        self._matrix = matrix
+        self._stream = stream
+        self._start = stream.tell() if stream is not None else 0
+        self._row_bytes = 4 * dim
+        self._dim = dim
+
+    def __enter__(self) -> CachedRows:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the entry's file (nothing for parsed rows)."""
+        if self._stream is not None:
+            self._stream.close()
+
+    def head(self, n: int) -> np.ndarray:
+        """The first ``n`` rows (``n <= len(words)``), a float32 array of its own."""
+        if self._matrix is not None:
+            return self._matrix if n == len(self._matrix) else self._matrix[:n]
+        out = np.empty((n, self._dim), dtype=np.float32)
+        self._read(0, out)
+        return out
+
+    def take(self, indices: Sequence[int]) -> np.ndarray:
+        """The rows at ``indices`` (increasing), a float32 array of its own."""
+        if self._matrix is not None:
+            return self._matrix[list(indices)]
+        out = np.empty((len(indices), self._dim), dtype=np.float32)
+        start = 0
+        while start < len(indices):  # one read per run of consecutive rows
+            stop = start + 1
+            while stop < len(indices) and indices[stop] == indices[stop - 1] + 1:
+                stop += 1
+            self._read(indices[start], out[start:stop])
+            start = stop
+        return out
+
+    def _read(self, row: int, out: np.ndarray) -> None:
+        self._stream.seek(self._start + row * self._row_bytes)
+        view = memoryview(out).cast("B")
+        if self._stream.readinto(view) != len(view):
+            raise OSError(f"{self._stream.name}: the cache entry ends early")
 
 
 def vec_cache_dir() -> Path:
@@ -150,7 +201,7 @@ def cached_rows(
     Returns
     -------
     CachedRows
-        ``n`` rows or more (an entry of more rows is not cut here).
+        ``n`` rows or more (an entry of more rows is not cut here); close it when done.
     """
     if not _ERRORS_NAME.fullmatch(errors):
         return _parsed(parse)
@@ -161,9 +212,11 @@ def cached_rows(
         return _parsed(parse)
     matrix_path, words_path = entry_paths(sha256, errors, root)
     found = _load(matrix_path, words_path, sha256, errors, d)
-    if found is not None and len(found.words) >= n:
-        logger.debug("%s: %d rows from the cache %s", path, len(found.words), matrix_path)
-        return found
+    if found is not None:
+        if len(found.words) >= n:
+            logger.debug("%s: %d rows from the cache %s", path, len(found.words), matrix_path)
+            return found
+        found.close()
     rows = _parsed(parse)
     if _same_file(before, os.stat(path)):
         _store(rows, matrix_path, words_path, sha256, errors, path)
@@ -172,7 +225,7 @@ def cached_rows(
 
 def _parsed(parse: Callable[[], tuple[list[str], np.ndarray]]) -> CachedRows:
     words, matrix = parse()
-    return CachedRows(words, matrix, first_duplicate(words))
+    return CachedRows(words, first_duplicate(words), matrix=matrix)
 
 
 # --------------------------------------------------------------------------------------
@@ -235,31 +288,44 @@ def _hash(path: Path, before: os.stat_result, root: Path) -> str | None:
 def _load(
     matrix_path: Path, words_path: Path, sha256: str, errors: str, d: int
 ) -> CachedRows | None:
-    """An entry, or ``None`` when absent, unreadable or inconsistent (logged)."""
+    """An entry with its ``.npy`` file open, or ``None`` when absent, unreadable or
+    inconsistent (logged): the JSON must parse and name this content, the ``.npy`` header
+    must be float32 of one row of ``d`` values per word, and the file exactly that long."""
     if not (matrix_path.exists() and words_path.exists()):
         return None
+    stream = None
     try:
         meta = read_json(words_path)
-        matrix = np.load(matrix_path, mmap_mode="r", allow_pickle=False)
-        words = meta["words"]
-        duplicate = meta["first_duplicate"]
+        stream = open(matrix_path, "rb")  # noqa: SIM115 - CachedRows closes it
+        version = np.lib.format.read_magic(stream)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+        else:
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+        words, duplicate = meta["words"], meta["first_duplicate"]
+        size = os.fstat(stream.fileno()).st_size
         consistent = (
             meta["format"] == FORMAT
             and meta["sha256"] == sha256
             and meta["errors"] == errors
             and isinstance(words, list)
             and meta["rows"] == len(words)
-            and matrix.dtype == np.float32
-            and matrix.shape == (len(words), d)
             and (duplicate is None or isinstance(duplicate, int))
+            and dtype == np.dtype("<f4")
+            and not fortran
+            and shape == (len(words), d)
+            and size == stream.tell() + 4 * len(words) * d
         )
     except (OSError, ValueError, KeyError, TypeError, EOFError) as error:
+        if stream is not None:
+            stream.close()
         logger.warning("%s: unreadable cache entry, parsing again (%s)", matrix_path, error)
         return None
     if not consistent:
+        stream.close()
         logger.warning("%s: inconsistent cache entry, parsing again", matrix_path)
         return None
-    return CachedRows(words, matrix, duplicate)
+    return CachedRows(words, duplicate, stream=stream, dim=d)
 
 
 def _store(
@@ -277,7 +343,7 @@ def _store(
     try:
         with atomic_paths(matrix_path, words_path) as (matrix_tmp, words_tmp):
             with open(matrix_tmp, "wb") as stream:
-                np.save(stream, np.ascontiguousarray(rows.matrix, dtype=np.float32))
+                np.save(stream, np.ascontiguousarray(rows.head(len(rows.words))))
             words_tmp.write_text(json.dumps(meta) + "\n", encoding="ascii")
     except (OSError, ValueError) as error:
         logger.warning("%s: cannot write the cache entry %s (%s)", source, matrix_path, error)

@@ -255,7 +255,8 @@ def read_vec(
                 if wanted is None:
                     raise
             else:
-                return _from_rows(rows, n, path, duplicates, wanted)
+                with rows:
+                    return _from_rows(rows, n, path, duplicates, wanted)
         if wanted is not None:
             return _read_vec_words(path, n, d, errors, wanted, duplicates)
         words, matrix = _read_rows(path, n, d, errors)
@@ -275,22 +276,15 @@ def _from_rows(
     rows: CachedRows, n: int, path: Path, duplicates: str, wanted: frozenset[str] | None
 ) -> Vectors:
     """What the text reader returns, from the first ``n`` of the parsed (or cached) rows."""
-    names, matrix = rows.words, rows.matrix
-    if len(names) > n:
-        names, matrix = names[:n], matrix[:n]
+    names = rows.words if len(rows.words) == n else rows.words[:n]
     if wanted is None:
         if rows.first_duplicate is None or rows.first_duplicate >= n:
-            return Vectors(names, _owned(matrix), str(path))
-        return _deduplicate(names, matrix, path, duplicates)
+            return Vectors(names, rows.head(n), str(path))
+        return _deduplicate(names, rows.head(n), path, duplicates)
     kept = [i for i, word in enumerate(names) if word in wanted]
     return _deduplicate(
-        [names[i] for i in kept], matrix[kept], path, duplicates, [i + 2 for i in kept]
+        [names[i] for i in kept], rows.take(kept), path, duplicates, [i + 2 for i in kept]
     )
-
-
-def _owned(matrix: np.ndarray) -> np.ndarray:
-    """``matrix``, or a copy in memory of the rows of a cache file's memory map."""
-    return np.array(matrix, dtype=np.float32) if isinstance(matrix, np.memmap) else matrix
 
 
 def _check_size(path: Path, n: int, d: int) -> None:
@@ -482,8 +476,8 @@ def _deduplicate(
         logger.warning(
             "%s: %d repeated words dropped (first occurrence kept)", path, len(words) - len(keep)
         )
-        return Vectors([words[i] for i in keep], _owned(matrix[keep]), str(path))
-    return Vectors(words, _owned(matrix), str(path))
+        return Vectors([words[i] for i in keep], matrix[keep], str(path))
+    return Vectors(words, matrix, str(path))
 
 
 # --------------------------------------------------------------------------------------
