@@ -351,3 +351,25 @@ def test_words_of_a_file_with_a_bad_row_elsewhere_are_read_from_the_text(tmp_pat
     assert _entries(cache_root) == []
     with pytest.raises(VecFormatError, match="line 3: word 'broken' has 1 space-separated"):
         read_vec(path, errors="replace", words=["broken"])
+
+
+def test_a_write_killed_midway_leaves_no_entry(tmp_path, monkeypatch, cache_root):
+    """The entry's files appear together once complete: an interrupted write leaves
+    neither them nor a partial file, and the next read writes the entry."""
+    path = tmp_path / "v.vec"
+    path.write_text("2 2\na 1 2\nb 3 4\n", encoding="utf-8")
+    text = read_vec(path, cache=False)
+    real_save = np.save
+
+    def killed(stream, array, **options):
+        stream.write(b"\x93NUMPY partial")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(np, "save", killed)
+    with pytest.raises(KeyboardInterrupt):
+        read_vec(path)
+    left = sorted(p.name for p in cache_root.iterdir() if p.is_file())
+    assert left == []  # no entry, no .partial- file
+    monkeypatch.setattr(np, "save", real_save)
+    _same(text, read_vec(path))
+    assert len(_entries(cache_root)) == 1
