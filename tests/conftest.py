@@ -49,6 +49,16 @@ def pytest_collection_modifyitems(config, items) -> None:
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(LONG_FILES)))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def vec_cache_dir(tmp_path_factory) -> Path:
+    """The session's own cache of parsed .vec files (``MGBIAS_CACHE_DIR``), which the
+    workflow's jobs inherit: the tests leave the user's cache alone."""
+    root = tmp_path_factory.mktemp("mgbias-cache")
+    os.environ["MGBIAS_CACHE_DIR"] = str(root)
+    os.environ.pop("MGBIAS_VEC_CACHE", None)
+    return root / "vec"
+
+
 @pytest.fixture(scope="session")
 def repo() -> Path:
     """The root of the checkout under test."""

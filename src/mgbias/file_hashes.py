@@ -12,11 +12,11 @@ time (``st_ctime``, which no tool can set back), and a file replaced by another
 has another inode, so a changed file is hashed again and its entry rewritten. A
 file of 64 MiB cannot be rewritten within one tick of the file system's clock.
 
-The cache is ``$XDG_CACHE_HOME/mgbias/sha256`` (``~/.cache/mgbias/sha256``), or the
-folder :data:`HASH_CACHE_ENV` names; ``off`` (or an empty value) turns it off. An
-entry that cannot be read or written (a damaged file, a read-only home) is
-passed over: the file is hashed as without a cache. Nothing else depends on the
-cache, and removing it loses nothing.
+The cache is ``sha256/`` below the caches' root (:func:`mgbias.cache_dirs.cache_root`:
+``$MGBIAS_CACHE_DIR``, else ``~/.cache/mgbias``), or the folder :data:`HASH_CACHE_ENV`
+names; ``off`` (or an empty value) turns it off. An entry that cannot be read or
+written (a damaged file, a read-only home) is passed over: the file is hashed as
+without a cache. Nothing else depends on the cache, and removing it loses nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import threading
 from pathlib import Path
 
 from mgbias.atomic import write_json
+from mgbias.cache_dirs import cache_root
 
 __all__ = ["CACHED_FROM_BYTES", "HASH_CACHE_ENV", "file_sha256", "hash_cache_dir"]
 
@@ -48,8 +49,7 @@ def hash_cache_dir() -> Path | None:
     """The folder of the hash cache's entries, or None when :data:`HASH_CACHE_ENV` is ``off``."""
     value = os.environ.get(HASH_CACHE_ENV)
     if value is None:
-        cache_home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-        return Path(cache_home) / "mgbias" / "sha256"
+        return cache_root() / "sha256"
     if value.strip().lower() in ("", "off"):
         return None
     return Path(value).expanduser()

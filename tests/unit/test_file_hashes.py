@@ -142,8 +142,11 @@ def test_small_files_and_an_unwritable_cache_leave_no_entry(tmp_path, cache, mon
 
 def test_cache_folder_from_the_environment(monkeypatch, tmp_path):
     monkeypatch.delenv(file_hashes.HASH_CACHE_ENV, raising=False)
+    monkeypatch.delenv("MGBIAS_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert hash_cache_dir() == tmp_path / "mgbias" / "sha256"
+    monkeypatch.setenv("MGBIAS_CACHE_DIR", str(tmp_path / "root"))
+    assert hash_cache_dir() == tmp_path / "root" / "sha256"
     monkeypatch.setenv(file_hashes.HASH_CACHE_ENV, "OFF")
     assert hash_cache_dir() is None
     monkeypatch.setenv(file_hashes.HASH_CACHE_ENV, "")
