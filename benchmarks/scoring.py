@@ -137,8 +137,15 @@ def random_words(n_words: int, rng: np.random.Generator) -> list[str]:
     return words
 
 
-def build_world(n_sentences: int, seed: int = SEED):
-    """A random-init BERT, a whole-word tokenizer for it, and sentences of 10-30 words."""
+def synchronize(device: str | torch.device) -> None:
+    """Wait for the device's queued work (CUDA runs asynchronously; nothing to do on CPU)."""
+    if torch.device(device).type == "cuda":
+        torch.cuda.synchronize()
+
+
+def build_world(n_sentences: int, seed: int = SEED, device: str | torch.device = "cpu"):
+    """A random-init BERT on ``device``, a whole-word tokenizer for it, and sentences of
+    10-30 words."""
     rng = np.random.default_rng(seed)
     letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
     words: list[str] = []
@@ -162,7 +169,7 @@ def build_world(n_sentences: int, seed: int = SEED):
         attn_implementation="eager",
     )
     torch.manual_seed(seed)
-    model = BertForMaskedLM(config).eval()
+    model = BertForMaskedLM(config).eval().to(device)
     return model, tokenizer, sentences
 
 
@@ -201,12 +208,21 @@ def best_times(
     return [Timing(min(wall), min(cpu)) for wall, cpu in zip(walls, cpus, strict=True)]
 
 
-def bench_engine(n_sentences: int, repeats: int = REPEATS) -> dict[str, float]:
-    """``score_unmasked`` + AULA against the engine's own forward calls, pre-batched."""
-    model, tokenizer, sentences = build_world(n_sentences)
+def bench_engine(
+    n_sentences: int, repeats: int = REPEATS, device: str | torch.device = "cpu"
+) -> dict[str, float]:
+    """``score_unmasked`` + AULA against the engine's own forward calls, pre-batched.
+
+    On CUDA the batches are on the device beforehand and both sides end by
+    waiting for the device, so each is timed to its last kernel.
+    """
+    model, tokenizer, sentences = build_world(n_sentences, device=device)
     encoded = encode_sentences(tokenizer, sentences, max_length=512)
     batches = length_sorted_batches(encoded.lengths, BATCH_SIZE)
-    padded = [pad_batch(encoded, indices, padding_id(tokenizer)) for indices in batches]
+    padded = [
+        tuple(tensor.to(device) for tensor in pad_batch(encoded, indices, padding_id(tokenizer)))
+        for indices in batches
+    ]
 
     def bare_forward() -> None:
         # The call of mgbias.mlm.unmasked._score_batch, nothing done with its outputs.
@@ -218,10 +234,12 @@ def bench_engine(n_sentences: int, repeats: int = REPEATS) -> dict[str, float]:
                     output_attentions=True,
                     output_hidden_states=True,
                 )
+        synchronize(device)
 
     def engine_and_aula() -> None:
         scores = score_unmasked(model, tokenizer, sentences, batch_size=BATCH_SIZE, progress=False)
         aula(scores.logprobs, scores.attention)
+        synchronize(device)
 
     forward, score = best_times(bare_forward, engine_and_aula, repeats=repeats)
     return {
@@ -239,13 +257,19 @@ def bench_engine(n_sentences: int, repeats: int = REPEATS) -> dict[str, float]:
     }
 
 
-def bench_masked(n_sentences: int, repeats: int = REPEATS) -> dict[str, float]:
-    """``score_masked`` against the bare encoder over the same masked copies and batches."""
-    model, tokenizer, sentences = build_world(n_sentences)
+def bench_masked(
+    n_sentences: int, repeats: int = REPEATS, device: str | torch.device = "cpu"
+) -> dict[str, float]:
+    """``score_masked`` against the bare encoder over the same masked copies and batches
+    (on CUDA: batches on the device beforehand, both sides timed to their last kernel)."""
+    model, tokenizer, sentences = build_world(n_sentences, device=device)
     encoded = encode_sentences(tokenizer, sentences, max_length=512)
     sequences = encoded.input_ids
     positions = [np.flatnonzero(~special) for special in encoded.special_mask]
-    batches = masked_copy_batches(tokenizer, sequences, positions, batch_size=BATCH_SIZE)
+    batches = [
+        tuple(tensor.to(device) for tensor in batch)
+        for batch in masked_copy_batches(tokenizer, sequences, positions, batch_size=BATCH_SIZE)
+    ]
     encoder, head = mlm_encoder_and_head(model)
     assert head is not None and encoder is model.bert
 
@@ -253,9 +277,11 @@ def bench_masked(n_sentences: int, repeats: int = REPEATS) -> dict[str, float]:
         with torch.inference_mode():
             for input_ids, attention_mask in batches:
                 _ = encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        synchronize(device)
 
     def masked() -> None:
         score_masked(model, tokenizer, sequences, positions, batch_size=BATCH_SIZE, progress=False)
+        synchronize(device)
 
     encoder_time, masked_time = best_times(encoder_only, masked, repeats=repeats)
     return {
@@ -296,7 +322,8 @@ def build_large_vocab_world(n_pairs: int, seed: int = SEED):
 
 
 def naive_masked_scores(model, mask_id: int, sequences, positions) -> list[list[float]]:
-    """One forward pass per masked copy, the MLM head at every position (the naive way)."""
+    """One forward pass per masked copy, the MLM head at every position (the naive way),
+    on the model's device."""
     scores = []
     with torch.inference_mode():
         for ids, wanted in zip(sequences, positions, strict=True):
@@ -304,6 +331,7 @@ def naive_masked_scores(model, mask_id: int, sequences, positions) -> list[list[
             for position in wanted:
                 copy = torch.from_numpy(ids.copy())
                 copy[position] = mask_id
+                copy = copy.to(model.device)
                 logits = model(input_ids=copy[None]).logits[0]  # (length, vocabulary)
                 log_probs = torch.log_softmax(logits[position], dim=-1)
                 row_scores.append(float(log_probs[int(ids[position])]))
@@ -311,9 +339,30 @@ def naive_masked_scores(model, mask_id: int, sequences, positions) -> list[list[
     return scores
 
 
-def bench_naive_250k(n_pairs: int, repeats: int = NAIVE_REPEATS) -> dict[str, float]:
-    """``score_masked`` against one full-head forward pass per copy, 250k vocabulary."""
-    model, tokenizer, pairs = build_large_vocab_world(n_pairs)
+@dataclass(frozen=True)
+class NaiveComparison:
+    """The naive loop against ``score_masked`` on the shared tokens of some pairs."""
+
+    sentences: int
+    copies: int
+    naive: Timing
+    engine: Timing
+    max_abs_difference: float
+
+
+def naive_vs_engine(
+    model,
+    tokenizer,
+    pairs,
+    repeats: int = NAIVE_REPEATS,
+    checked_sentences: int | None = None,
+) -> NaiveComparison:
+    """Time :func:`naive_masked_scores` and ``score_masked`` on the shared tokens of ``pairs``.
+
+    Both run on the model's device, are warmed up on two sentences and then
+    alternate ``repeats`` times (:func:`best_times`). Their scores are compared
+    afterwards on the first ``checked_sentences`` sentences (default all).
+    """
     spans = encode_pairs(tokenizer, pairs)
     sides = [side for pair in spans for side in (pair.a, pair.b)]
     sequences = [side.input_ids for side in sides]
@@ -339,14 +388,28 @@ def bench_naive_250k(n_pairs: int, repeats: int = NAIVE_REPEATS) -> dict[str, fl
     )
     difference = max(
         float(np.max(np.abs(np.asarray(first) - second), initial=0.0))
-        for first, second in zip(naive(), engine(), strict=True)
+        for first, second in zip(naive(checked_sentences), engine(checked_sentences), strict=True)
     )
+    return NaiveComparison(
+        sentences=len(sequences),
+        copies=int(sum(len(wanted) for wanted in positions)),
+        naive=naive_time,
+        engine=engine_time,
+        max_abs_difference=difference,
+    )
+
+
+def bench_naive_250k(n_pairs: int, repeats: int = NAIVE_REPEATS) -> dict[str, float]:
+    """``score_masked`` against one full-head forward pass per copy, 250k vocabulary."""
+    model, tokenizer, pairs = build_large_vocab_world(n_pairs)
+    compared = naive_vs_engine(model, tokenizer, pairs, repeats)
+    naive_time, engine_time = compared.naive, compared.engine
     return {
-        "naive_250k_sentences": len(sequences),
-        "naive_250k_copies": int(sum(len(wanted) for wanted in positions)),
+        "naive_250k_sentences": compared.sentences,
+        "naive_250k_copies": compared.copies,
         "naive_250k_cpu_seconds": round(naive_time.cpu, 3),
         "masked_250k_cpu_seconds": round(engine_time.cpu, 3),
-        "naive_250k_max_abs_difference": f"{difference:.2e}",
+        "naive_250k_max_abs_difference": f"{compared.max_abs_difference:.2e}",
         "speedup_vs_naive_250k": round(naive_time.cpu / engine_time.cpu, 2),
         "naive_250k_seconds": round(naive_time.wall, 3),
         "masked_250k_seconds": round(engine_time.wall, 3),

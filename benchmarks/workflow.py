@@ -6,6 +6,9 @@ the demo: three target languages):
 
 - ``noop_dryrun_s``: wall time of ``snakemake -n`` on the completed run, best
   of 3.
+- ``paper_dryrun_s``: wall time of ``snakemake -n --configfile config/paper.yaml``
+  (``make paper-plan``: every job of the papers, planned offline) in an empty
+  directory, best of 3; ``paper_jobs``: the jobs it plans.
 - ``one_lang_rerun_ratio``: jobs planned after a new release of one target
   language's parallel corpora (the first language of the configuration; each
   of its ``{pair}.txt.zip`` archives in the demo mirror gets new bytes), divided
@@ -97,6 +100,31 @@ def completed_run(config: str) -> Path:
     return workdir
 
 
+def paper_plan(workdir: Path) -> tuple[float, int]:
+    """Best of 3 wall times of the paper configuration's dry run, offline, in an empty
+    directory next to ``workdir`` (with the workflow of ``workdir``), and its jobs."""
+    empty = Path(tempfile.mkdtemp(prefix="paper-plan-", dir=workdir.parent))
+    command = [
+        *(SNAKEMAKE, "-n", "-s", str(workdir / "Snakefile"), "--directory", str(empty)),
+        *("--configfile", str(workdir / "config" / "paper.yaml"), "--cores", "2"),
+    ]
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1"}
+    times, jobs = [], 0
+    try:
+        for _ in range(3):
+            start = time.perf_counter()
+            done = subprocess.run(command, cwd=empty, capture_output=True, text=True, env=env)
+            times.append(time.perf_counter() - start)
+            if done.returncode != 0:
+                raise SystemExit(
+                    f"the paper plan failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
+                )
+            jobs = sum(planned_rules(done.stdout).values())
+    finally:
+        shutil.rmtree(empty, ignore_errors=True)
+    return min(times), jobs
+
+
 def plan_after_touching(workdir: Path, config: str, zips: list[Path]) -> Counter[str]:
     copy = workdir.parent / f"{workdir.name}-changed"
     shutil.rmtree(copy, ignore_errors=True)
@@ -145,6 +173,9 @@ def main() -> None:
                 f"{sum(planned_rules(out).values())} jobs planned"
             )
     print(f"noop_dryrun_s={min(times):.2f}")
+    paper_seconds, paper_jobs = paper_plan(workdir)
+    print(f"paper_dryrun_s={paper_seconds:.2f}")
+    print(f"paper_jobs={paper_jobs}")
 
     archives = {language: corpus_archives(workdir, language) for language in languages}
     missing = [language for language, paths in archives.items() if not paths]

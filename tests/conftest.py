@@ -13,6 +13,9 @@ REPO = Path(__file__).resolve().parents[1]
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# No digest of a large test file is kept in the user's cache (tests/unit/test_file_hashes.py
+# turns the cache on in a temporary folder).
+os.environ.setdefault("MGBIAS_HASH_CACHE", "off")
 
 sys.path.insert(0, str(REPO / "tests"))
 
@@ -44,6 +47,16 @@ def pytest_collection_modifyitems(config, items) -> None:
     """Put the tests of :data:`LONG_FILES` first, in that order; the rest keep theirs."""
     rank = {path: index for index, path in enumerate(LONG_FILES)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(LONG_FILES)))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def vec_cache_dir(tmp_path_factory) -> Path:
+    """The session's own cache of parsed .vec files (``MGBIAS_CACHE_DIR``), which the
+    workflow's jobs inherit: the tests leave the user's cache alone."""
+    root = tmp_path_factory.mktemp("mgbias-cache")
+    os.environ["MGBIAS_CACHE_DIR"] = str(root)
+    os.environ.pop("MGBIAS_VEC_CACHE", None)
+    return root / "vec"
 
 
 @pytest.fixture(scope="session")

@@ -1359,6 +1359,14 @@ def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one ``mgbias`` command; the exit status (0: success, 2: bad input or options)."""
+    from mgbias.gc_tuning import command_gc
+
+    with command_gc():  # the libraries' objects are not garbage (mgbias.gc_tuning)
+        return _run(argv)
+
+
+def _run(argv: list[str] | None) -> int:
     from mgbias.cli_provenance import write_cli_sidecars
     from mgbias.provenance import now
 

@@ -16,6 +16,11 @@ hand drifts; this module derives them from the source with :mod:`ast`:
   and is followed through the module that names it);
 - and so on, transitively.
 
+A file's imports are looked up by the digest of its bytes (:class:`ImportCache`),
+so each file is parsed once; the workflow keeps them between runs
+(``.snakemake/mgbias/imports.json``), so that a plan parses only the files changed
+since the last one.
+
 Nothing is imported or executed: the closure of a script that needs a GPU
 library can be computed on a machine without one.
 """
@@ -23,11 +28,16 @@ library can be computed on a machine without one.
 from __future__ import annotations
 
 import ast
+import hashlib
+import json
+import os
+import sys
+import tempfile
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-__all__ = ["PACKAGE", "import_closure", "imported_modules", "module_file"]
+__all__ = ["PACKAGE", "ImportCache", "import_closure", "imported_modules", "module_file"]
 
 #: The package whose modules are followed.
 PACKAGE = "mgbias"
@@ -41,6 +51,13 @@ def module_file(src_root: Path, module: str) -> Path | None:
     if (path / "__init__.py").is_file():
         return path / "__init__.py"
     return None
+
+
+@cache
+def _known_module_file(src_root: Path, module: str) -> Path | None:
+    """:func:`module_file`, looked up once per process (the closures of every rule's
+    script ask for the same modules)."""
+    return module_file(src_root, module)
 
 
 def _module_name(src_root: Path, path: Path) -> str:
@@ -63,7 +80,111 @@ def _top_level(tree: ast.Module) -> Iterable[ast.AST]:
             pending.extend(node.body)
 
 
-def imported_modules(path: Path, src_root: Path) -> set[str]:
+def _statements(tree: ast.Module) -> Iterable[ast.stmt]:
+    """Every statement of ``tree``, at any depth (in functions, classes, loops, ``with``,
+    ``try`` handlers and ``match`` cases). An import is a statement, and a statement
+    sits only in another's body, so this finds the imports :func:`ast.walk` does
+    without visiting the expressions, which are most of a module's nodes."""
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.stmt):
+            yield node
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                pending.extend(
+                    child
+                    for child in value
+                    if isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
+                )
+
+
+class ImportCache:
+    """The imports found in each source file, by the digest of its bytes, kept in a
+    JSON file (``path``) from one process to the next.
+
+    Planning the workflow takes the closure of every rule's script, which reads some
+    200 files: parsing them is most of that work, and their imports change only when
+    their bytes do. An entry is found by the file's content, never by its name or
+    time, so an edited file is parsed again and a stale entry is never used. A cache
+    file that is missing, unreadable or of another format is started afresh, and one
+    that cannot be written is left as it is (the closures are the same without it).
+    With ``path`` None the cache lives in memory only.
+    """
+
+    FORMAT = 1
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        self.entries: dict[str, list] = self._read()
+        self.added = False
+
+    def _header(self) -> dict:
+        return {"format": self.FORMAT, "python": list(sys.version_info[:2])}
+
+    def _read(self) -> dict[str, list]:
+        if self.path is None:
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict) or data.get("header") != self._header():
+            return {}
+        entries = data.get("imports")
+        return entries if isinstance(entries, dict) else {}
+
+    def imports(self, source: bytes, path: Path) -> list:
+        """The import statements of ``source`` (the bytes of ``path``; an
+        ``__init__.py`` counts its module-level ones only), as :func:`_import_statements`
+        lists them."""
+        init = path.name == "__init__.py"
+        key = hashlib.blake2b(source + (b"\0init" if init else b""), digest_size=16).hexdigest()
+        if key not in self.entries:
+            tree = ast.parse(source.decode("utf-8"), filename=str(path))
+            self.entries[key] = _import_statements(tree, init)
+            self.added = True
+        return self.entries[key]
+
+    def save(self) -> None:
+        """Write the entries to ``path`` if any were added (atomically: a process
+        reading it meanwhile sees the old file or the new one)."""
+        if self.path is None or not self.added:
+            return
+        text = json.dumps({"header": self._header(), "imports": self.entries})
+        partial = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, partial = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+            os.replace(partial, self.path)
+        except OSError:
+            if partial is not None:  # a full disk: no partial file is left behind
+                Path(partial).unlink(missing_ok=True)
+            return
+        self.added = False
+
+
+#: The cache of the processes that pass none (in memory).
+_MEMORY = ImportCache()
+
+
+def _import_statements(tree: ast.Module, init: bool) -> list:
+    """``["import", name]`` for each name of an ``import``, ``["from", level, module,
+    names]`` for each ``from … import`` (``module`` empty in ``from . import x``): all
+    of ``tree``'s, or its module-level ones for an ``__init__.py`` (``init``)."""
+    found: list = []
+    for node in _top_level(tree) if init else _statements(tree):
+        if isinstance(node, ast.Import):
+            found.extend(["import", alias.name] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names = [alias.name for alias in node.names]
+            found.append(["from", node.level, node.module or "", names])
+    return found
+
+
+def imported_modules(path: Path, src_root: Path, cache: ImportCache | None = None) -> set[str]:
     """Dotted names of the ``mgbias`` modules ``path`` imports (not transitively).
 
     Parameters
@@ -72,6 +193,9 @@ def imported_modules(path: Path, src_root: Path) -> set[str]:
         A Python file: a workflow script or a module under ``src_root``.
     src_root : Path
         The directory holding the ``mgbias`` package (``src``).
+    cache : ImportCache, optional
+        Where the imports of a file's bytes are looked up before it is parsed
+        (default: one in memory, for the life of the process).
 
     Returns
     -------
@@ -83,50 +207,50 @@ def imported_modules(path: Path, src_root: Path) -> set[str]:
     SyntaxError
         If ``path`` is not valid Python (the message names the file and line).
     """
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    path, src_root = Path(path), Path(src_root)
+    statements = (cache or _MEMORY).imports(path.read_bytes(), path)
     inside = path.is_relative_to(src_root)
     package = _module_name(src_root, path) if inside else ""
     if inside and path.name != "__init__.py":
         package = package.rpartition(".")[0]
-    nodes = _top_level(tree) if path.name == "__init__.py" else ast.walk(tree)
     found: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                module = ".".join([*base, node.module] if node.module else base)
-            else:
-                module = node.module or ""
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)
+    for statement in statements:
+        if statement[0] == "import":
+            found.add(statement[1])
+            continue
+        _, level, module, names = statement
+        if level:
+            base = package.split(".")[: len(package.split(".")) - level + 1]
+            module = ".".join([*base, module] if module else base)
+        found.add(module)
+        found.update(f"{module}.{name}" for name in names)
     return {
         name
         for name in found
         if (name == PACKAGE or name.startswith(PACKAGE + "."))
-        and module_file(src_root, name) is not None
+        and _known_module_file(src_root, name) is not None
     }
 
 
-@cache
-def _closure(path: Path, src_root: Path) -> frozenset[Path]:
+def _closure(path: Path, src_root: Path, cache: ImportCache | None) -> frozenset[Path]:
     seen: set[Path] = set()
     pending = [path]
     while pending:
         current = pending.pop()
-        for module in imported_modules(current, src_root):
+        for module in imported_modules(current, src_root, cache):
             parts = module.split(".")
             # importing a.b.c runs a/__init__.py and a/b/__init__.py first
             for depth in range(1, len(parts) + 1):
-                file = module_file(src_root, ".".join(parts[:depth]))
+                file = _known_module_file(src_root, ".".join(parts[:depth]))
                 if file is not None and file not in seen:
                     seen.add(file)
                     pending.append(file)
     return frozenset(seen)
 
 
-def import_closure(script: str | Path, src_root: str | Path) -> list[Path]:
+def import_closure(
+    script: str | Path, src_root: str | Path, cache: ImportCache | None = None
+) -> list[Path]:
     """Every ``mgbias`` source file that running ``script`` may execute, sorted.
 
     Parameters
@@ -135,6 +259,9 @@ def import_closure(script: str | Path, src_root: str | Path) -> list[Path]:
         The workflow script (or any Python file).
     src_root : str or Path
         The directory holding the ``mgbias`` package.
+    cache : ImportCache, optional
+        The imports of the files already read (default: one in memory, for the
+        life of the process); saved when the closure added to it.
 
     Returns
     -------
@@ -148,4 +275,7 @@ def import_closure(script: str | Path, src_root: str | Path) -> list[Path]:
     >>> [p.name for p in import_closure(src / "mgbias" / "seeds.py", src)]
     []
     """
-    return sorted(_closure(Path(script).resolve(), Path(src_root).resolve()))
+    closure = _closure(Path(script).resolve(), Path(src_root).resolve(), cache)
+    if cache is not None:
+        cache.save()
+    return sorted(closure)

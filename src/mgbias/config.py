@@ -18,9 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from mgbias.errors import InputError
 from mgbias.languages import ISO_639_1, PIVOT
@@ -38,6 +36,9 @@ from mgbias.workflow import (
     pair_jobs,
 )
 from mgbias.yaml_lines import YAMLDocument, YAMLInputError, load_yaml, read_yaml
+
+if TYPE_CHECKING:
+    import jsonschema
 
 
 class ConfigError(InputError):
@@ -81,10 +82,18 @@ def _with_defaults(validator_class):
                     instance[name] = copy.deepcopy(subschema["default"])
         yield from validate_properties(validator, properties, instance, schema)
 
+    import jsonschema
+
     return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
 
 
-_Validator = _with_defaults(jsonschema.Draft202012Validator)
+@functools.cache
+def _validator_class():
+    """The schema's validator, filling in defaults; jsonschema is imported on first use, so
+    that a command which reads no configuration (``mgbias score``) does not load it."""
+    import jsonschema
+
+    return _with_defaults(jsonschema.Draft202012Validator)
 
 
 def _key(path) -> str:
@@ -132,9 +141,26 @@ def schema_path() -> Path:
 
 
 def load_schema(path: str | Path | None = None) -> dict:
-    """Read a YAML schema file (default: the shipped one, :func:`schema_path`)."""
+    """Read a YAML schema file (default: the shipped one, :func:`schema_path`).
+
+    A file is parsed once per process (again when its size or modification time
+    changes): planning the workflow asks for the shipped schema more than once. Each
+    call returns its own copy.
+    """
+    path = Path(path or schema_path())
     try:
-        return load_yaml(path or schema_path())
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = None  # load_yaml names the file and why it cannot be read
+    return copy.deepcopy(_parsed_schema(path, version))
+
+
+@functools.cache
+def _parsed_schema(path: Path, version: tuple[int, int] | None) -> dict:
+    """The schema of one version (modification time and size) of ``path``."""
+    try:
+        return load_yaml(path)
     except YAMLInputError as error:
         raise ConfigError(str(error)) from None
 
@@ -145,7 +171,7 @@ def _section_defaults(key: str) -> dict:
     for name in key.split("."):
         schema = schema["properties"][name]
     instance: dict = {}
-    for _ in _Validator(schema).iter_errors(instance):
+    for _ in _validator_class()(schema).iter_errors(instance):
         pass  # a section's required keys have no default: only the defaults are wanted
     return instance
 
@@ -633,7 +659,9 @@ def validate_config(config: dict, schema: dict | str | Path | None = None) -> di
         schema = load_schema(schema)
     if not isinstance(config, dict):
         raise ConfigError(f"configuration must be a mapping, got {type(config).__name__}")
-    errors = sorted(_Validator(schema).iter_errors(config), key=lambda e: list(e.absolute_path))
+    errors = sorted(
+        _validator_class()(schema).iter_errors(config), key=lambda e: list(e.absolute_path)
+    )
     if errors:
         raise ConfigError(
             "invalid configuration: " + _describe(errors[0]), key=_located_key(errors[0]) or ""

@@ -33,6 +33,7 @@ when the documentation is generated.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from dataclasses import dataclass
@@ -1346,12 +1347,25 @@ def matching_output(concrete: str) -> Output | None:
     When several match (``{filename}`` and ``{filename}.sha256``), the most
     specific one wins: the template with the most literal characters.
     """
-    matches = []
-    for output in _OUTPUTS:
-        regex = re.sub(r"\\{\w+\\}", "[^/]+", re.escape(output.template))
-        if re.fullmatch(regex, concrete):
-            matches.append(output)
-    return max(matches, key=lambda o: len(re.sub(r"{\w+}", "", o.template)), default=None)
+    matches = [
+        (literal, output) for regex, literal, output in _matchers() if regex.fullmatch(concrete)
+    ]
+    return max(matches, key=lambda match: match[0], default=(0, None))[1]
+
+
+@functools.cache
+def _matchers() -> list[tuple[re.Pattern, int, Output]]:
+    """Each output's template as a regex (a wildcard matches one path part) and its
+    number of literal characters, in the order of the outputs; compiled once (the
+    workflow asks for the record of every table it plans)."""
+    return [
+        (
+            re.compile(re.sub(r"\\{\w+\\}", "[^/]+", re.escape(output.template))),
+            len(re.sub(r"{\w+}", "", output.template)),
+            output,
+        )
+        for output in _OUTPUTS
+    ]
 
 
 #: The fields of a provenance record and a sidecar (docs/outputs.md): name, where, what.

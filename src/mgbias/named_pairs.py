@@ -13,17 +13,17 @@ the pinned checksums still apply.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from mgbias.cache_dirs import cache_root
 from mgbias.config import load_config
 from mgbias.pair_benchmarks import benchmark_checksums, load_benchmarks
 from mgbias.workflow import pair_dataset_languages, pair_file, pair_url
 
 __all__ = ["DEFAULT_CACHE", "benchmarks_config", "mirrored_url", "resolve_pair_data"]
 
-DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mgbias"
+DEFAULT_CACHE = cache_root()
 
 
 def benchmarks_config() -> dict:

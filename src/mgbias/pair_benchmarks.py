@@ -15,8 +15,6 @@ import copy
 from functools import cache
 from typing import Any
 
-import jsonschema
-
 from mgbias.resources import resource_path
 from mgbias.yaml_lines import load_yaml
 
@@ -62,6 +60,8 @@ def validate_benchmarks(benchmarks: Any, source: str = FILE_NAME) -> dict[str, d
     ValueError
         naming ``source``, the benchmark and what was expected.
     """
+    import jsonschema  # here: a command that reads no benchmark list does not load it
+
     errors = sorted(
         jsonschema.Draft202012Validator(_SCHEMA).iter_errors(benchmarks),
         key=lambda e: list(e.absolute_path),

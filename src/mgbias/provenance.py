@@ -34,18 +34,17 @@ import datetime as _dt
 import functools
 import hashlib
 import importlib.metadata
-import os
 import platform
 import re
 import subprocess
 import sys
-import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from mgbias.atomic import write_json
+from mgbias.file_hashes import file_sha256
 
 __all__ = [
     "Provenance",
@@ -125,32 +124,6 @@ def _git(root: Path, *args: str) -> str | None:
         check=False,
     )
     return result.stdout.strip() if result.returncode == 0 else None
-
-
-_HASHES: dict[tuple[str, int, int], str] = {}
-_HASHES_LOCK = threading.Lock()
-
-
-def file_sha256(path: str | Path) -> str:
-    """The sha256 hex digest of a file's bytes.
-
-    Cached for the process by (real path, size, modification time), so a weights
-    file read by several outputs of one command is hashed once.
-    """
-    real = os.path.realpath(path)
-    info = os.stat(real)
-    key = (real, info.st_size, info.st_mtime_ns)
-    with _HASHES_LOCK:
-        if key in _HASHES:
-            return _HASHES[key]
-    digest = hashlib.sha256()
-    with open(real, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    hexdigest = digest.hexdigest()
-    with _HASHES_LOCK:
-        _HASHES[key] = hexdigest
-    return hexdigest
 
 
 def _hub_blob_sha256(path: Path) -> str | None:

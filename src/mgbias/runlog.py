@@ -8,6 +8,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from mgbias.gc_tuning import command_gc
+
 
 @contextlib.contextmanager
 def job_log(path: str | Path | None, name: str = "mgbias") -> Iterator[logging.Logger]:
@@ -15,8 +17,15 @@ def job_log(path: str | Path | None, name: str = "mgbias") -> Iterator[logging.L
 
     With ``path=None`` (a script run by hand) everything stays on stderr.
     An exception is logged with its traceback before it propagates, so the
-    log explains a failed job.
+    log explains a failed job. The job runs with :func:`mgbias.gc_tuning.command_gc`
+    (fewer garbage collections, none over the libraries' objects at exit).
     """
+    with command_gc(), _logging_to(path, name) as logger:
+        yield logger
+
+
+@contextlib.contextmanager
+def _logging_to(path: str | Path | None, name: str) -> Iterator[logging.Logger]:
     logger = logging.getLogger(name)
     if path is None:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mgbias.code_inputs import import_closure, imported_modules
+from mgbias import code_inputs
+from mgbias.code_inputs import ImportCache, import_closure, imported_modules
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -69,6 +70,101 @@ def test_imported_modules_ignores_other_packages_and_missing_names(tree):
     with pytest.raises(SyntaxError) as error:
         imported_modules(tree / "scripts/bad.py", tree / "src")
     assert "bad.py" in str(error.value.filename)
+
+
+def test_imports_are_found_in_every_kind_of_block_and_not_in_strings(tree):
+    write(
+        tree / "src",
+        {
+            "mgbias/blocks.py": (
+                '"""Docstring: from mgbias import unused."""\n'
+                "class K:\n    import mgbias.c\n"
+                "    def f(self):\n        with open('x'):\n            import mgbias.a\n"
+                "for _ in ():\n    pass\nelse:\n    import mgbias.b\n"
+                "while False:\n    from mgbias.sub import eager\n"
+                "try:\n    pass\nexcept ImportError:\n    from mgbias.sub import lazy\n"
+                "finally:\n    from mgbias.sub import deep\n"
+                "match 1:\n    case 1:\n        from mgbias import unused\n"
+                "f = lambda: 'import mgbias.nothing'\n"
+            )
+        },
+    )
+    found = imported_modules(tree / "src/mgbias/blocks.py", tree / "src")
+    assert found == {
+        "mgbias",
+        "mgbias.a",
+        "mgbias.b",
+        "mgbias.c",
+        "mgbias.sub",
+        "mgbias.sub.eager",
+        "mgbias.sub.lazy",
+        "mgbias.sub.deep",
+        "mgbias.unused",
+    }
+
+
+def test_a_file_changed_in_the_same_process_is_read_again(tree):
+    script = tree / "scripts/job.py"
+    assert imported_modules(script, tree / "src") == {"mgbias.a"}
+    script.write_text("import mgbias.c\nimport mgbias.sub.lazy\n")  # another size
+    assert imported_modules(script, tree / "src") == {"mgbias.c", "mgbias.sub.lazy"}
+
+
+def test_a_saved_cache_gives_the_same_closure_without_parsing(tree, monkeypatch):
+    script, src, saved = tree / "scripts/job.py", tree / "src", tree / "cache/imports.json"
+    expected = import_closure(script, src)
+    assert import_closure(script, src, ImportCache(saved)) == expected
+    assert saved.is_file()
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("parsed although cached")
+
+    monkeypatch.setattr(code_inputs.ast, "parse", no_parsing)
+    assert import_closure(script, src, ImportCache(saved)) == expected
+
+
+def test_a_cached_file_edited_since_is_parsed_again(tree):
+    script, src, saved = tree / "scripts/job.py", tree / "src", tree / "imports.json"
+    import_closure(script, src, ImportCache(saved))
+    (tree / "src/mgbias/b.py").write_text("from mgbias.sub import lazy\n")
+    closure = names(import_closure(script, src, ImportCache(saved)), tree)
+    assert closure == [
+        "__init__.py",
+        "a.py",
+        "b.py",
+        "sub/__init__.py",
+        "sub/eager.py",
+        "sub/lazy.py",
+    ]
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["{not json", '{"header": {"format": 0, "python": [3, 11]}, "imports": {}}', "[1, 2]"],
+)
+def test_a_broken_or_foreign_cache_file_is_started_afresh(tree, content):
+    script, src, saved = tree / "scripts/job.py", tree / "src", tree / "imports.json"
+    saved.write_text(content)
+    assert ImportCache(saved).entries == {}
+    assert import_closure(script, src, ImportCache(saved)) == import_closure(script, src)
+    assert ImportCache(saved).entries  # rewritten
+
+
+def test_a_cache_that_cannot_be_written_changes_nothing(tree):
+    (tree / "a-file").write_text("")
+    cache = ImportCache(tree / "a-file" / "imports.json")  # its folder is a file
+    closure = import_closure(tree / "scripts/job.py", tree / "src", cache)
+    assert closure == import_closure(tree / "scripts/job.py", tree / "src")
+
+
+def test_a_failed_write_leaves_no_partial_file(tree, monkeypatch):
+    def full_disk(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(code_inputs.os, "replace", full_disk)
+    folder = tree / "cache"
+    import_closure(tree / "scripts/job.py", tree / "src", ImportCache(folder / "imports.json"))
+    assert list(folder.iterdir()) == []
 
 
 def test_the_mbe_script_runs_the_modules_the_hand_lists_had_missed():

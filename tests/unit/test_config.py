@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mgbias.config import ConfigError, load_config, schema_path, validate_config
+from mgbias.config import ConfigError, load_config, load_schema, schema_path, validate_config
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = schema_path()
@@ -33,6 +33,20 @@ def test_shipped_configs_are_valid(name):
     config = load_config(REPO / name, SCHEMA)
     assert config["languages"]
     assert config["mbe"]["weighting"] in {"cosine", "dot"}
+
+
+def test_a_schema_is_read_once_and_each_caller_gets_its_own_copy(tmp_path):
+    first = load_schema()
+    first["properties"].clear()  # a caller changing its copy changes no other
+    assert "languages" in load_schema()["properties"]
+    path = tmp_path / "schema.yaml"
+    path.write_text("type: object\n", encoding="utf-8")
+    assert load_schema(path) == {"type": "object"}
+    path.write_text("type: object\nrequired: [seed]\n", encoding="utf-8")  # edited
+    assert load_schema(path) == {"type": "object", "required": ["seed"]}
+    path.unlink()
+    with pytest.raises(ConfigError, match="schema.yaml"):
+        load_schema(path)
 
 
 def test_paper_config_weights_mbe_as_the_published_code_and_the_demo_as_eq2():

@@ -152,6 +152,53 @@ def test_errors_are_reported_not_raised(world, tmp_path, capsys):
     assert f"{bad}, line 3" in capsys.readouterr().err
 
 
+def test_commands_read_the_vectors_through_the_cache(world, tmp_path, monkeypatch, capsys):
+    """After one run, align, bli, debias and inbias read every .vec from the cache (the
+    text parser is switched off) and print and write what they do without the cache."""
+    from mgbias.embeddings import vectors as vectors_module
+
+    lists = ["--definitional", str(world / "defs.json"), "--gender-specific",
+             str(world / "specific.json"), "--equalize", str(world / "equalize.json")]  # fmt: skip
+    inbias = ["inbias", "--male-occupations", str(world / "en_male_def_occ"),
+              "--female-occupations", str(world / "en_female_def_occ"),
+              "--seeds", str(world / "en_gender_pairs.json"), "--n-strong", "1",
+              "--variant", "pairwise"]  # fmt: skip
+
+    def run_all(out: Path) -> list[str]:
+        out.mkdir()
+        printed = []
+        commands = [
+            _align_args(world, out / "a.vec"),
+            ["bli", "--src-emb", str(out / "a.vec"), "--tgt-emb", str(world / "tgt.vec"),
+             "--dico-test", str(world / "test.txt"), "--device", "cpu"],
+            ["debias", "--emb", str(world / "src.vec"), "--output", str(out / "d.vec"), *lists],
+            [*inbias, "--emb", str(out / "a.vec"), "--original", str(world / "src.vec")],
+        ]  # fmt: skip
+        for argv in commands:
+            assert main(argv) == 0
+            printed.append(capsys.readouterr().out.replace(str(out), "OUT"))
+        return printed
+
+    monkeypatch.setenv("MGBIAS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("MGBIAS_VEC_CACHE", "0")
+    text = run_all(tmp_path / "text")
+    assert not (tmp_path / "cache").exists()
+    monkeypatch.delenv("MGBIAS_VEC_CACHE")
+    first = run_all(tmp_path / "first")
+    assert len(list((tmp_path / "cache" / "vec").glob("*.npy"))) == 3  # src, tgt, a.vec
+
+    def refuse(*args):
+        raise AssertionError("a .vec file was parsed")
+
+    monkeypatch.setattr(vectors_module, "_read_rows", refuse)
+    later = run_all(tmp_path / "later")
+    assert text == first == later
+    for name in ("a.vec", "a.vec-mat.npy", "d.vec"):
+        content = (tmp_path / "text" / name).read_bytes()
+        assert (tmp_path / "first" / name).read_bytes() == content
+        assert (tmp_path / "later" / name).read_bytes() == content
+
+
 def _run_script(name, tmp_path, *, input, output, params=None, threads=1):  # noqa: A002
     smk = type("Snakemake", (), {})()
     smk.input = Namedlist(fromdict=input)

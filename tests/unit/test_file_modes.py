@@ -112,3 +112,23 @@ def test_umask_read_from_a_fresh_process(tmp_path, mask):
     )
     subprocess.run([sys.executable, "-c", code, str(target)], check=True)
     assert mode(target) == MODES[mask][0]
+
+
+def test_vec_cache_modes_follow_umask(umask, tmp_path, monkeypatch):
+    """The cache of parsed .vec files (its directories, entries and stat records) may be
+    shared like the results: it gets the umask's modes too."""
+    from mgbias.embeddings.vectors import read_vec
+
+    monkeypatch.setenv("MGBIAS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("MGBIAS_VEC_CACHE", raising=False)
+    source = tmp_path / "v.vec"
+    source.write_text("2 2\na 1 2\nb 3 4\n", encoding="utf-8")
+    assert read_vec(source).words == ("a", "b")
+    root = tmp_path / "cache" / "vec"
+    written = sorted(root.rglob("*"))
+    names = sorted(path.name.split(".", 1)[-1] for path in written if path.is_file())
+    assert names == ["json", "strict.v1.json", "strict.v1.npy"]
+    file_expected, dir_expected = MODES[umask]
+    for path in written:
+        assert mode(path) == (dir_expected if path.is_dir() else file_expected), path
+    assert mode(tmp_path / "cache") == dir_expected

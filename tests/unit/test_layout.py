@@ -94,6 +94,9 @@ def test_matching_output_finds_the_template_of_a_concrete_path():
         "score_pairs_masked"
     )
     assert matching_output("results/elsewhere.csv") is None
+    # {filename} matches a checksum's path too: the template with more literal text wins
+    assert matching_output("data/raw/pairs/d/en/x.csv").key == "raw_pairs"
+    assert matching_output("data/raw/pairs/d/en/x.csv.sha256").key == "raw_pairs_checksum"
 
 
 def under(path: str, folders: list[str]) -> bool:

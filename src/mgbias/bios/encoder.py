@@ -21,16 +21,21 @@ whose padding mask is the attention mask. Any Hugging Face encoder works here.
   float rounding, since padding is masked).
 
 A rule's space (this encoder or a ``.vec`` file) is :func:`mgbias.bios.spaces.load_space`;
-this module imports nothing of :mod:`mgbias.bios`.
+this module imports nothing of :mod:`mgbias.bios`. It imports torch only where a
+:class:`FrozenEncoder` runs, so that planning the workflow (which reads
+:class:`EncoderSettings`) does not load it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
+
+if TYPE_CHECKING:
+    import torch
 
 #: The authors' M-BERT model (``models:`` key ``mbert`` in config/paper.yaml).
 PAPER_ENCODER = "bert-base-multilingual-cased"
@@ -180,12 +185,16 @@ class FrozenEncoder:
         length = max(1, int(mask.sum(axis=1).max()))
         if len(texts) * length * self.dim * 4 > self.cache_mb * 2**20:
             return ids, mask
+        import torch
+
         features = self(torch.as_tensor(ids), torch.as_tensor(mask)).cpu().numpy()
         return features, mask[:, :length]
 
     def __call__(self, ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         """``batch x T x dim`` hidden states, T the batch's longest sequence (the columns
         after it are padding in every row)."""
+        import torch
+
         if not len(ids):
             return torch.zeros(0, 1, self.dim, device=self.device)
         length = max(1, int(attention_mask.sum(dim=1).max()))

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from mgbias.atomic import atomic_path
+from mgbias.embeddings.veccache import CachedRows, cache_enabled, cached_rows
 from mgbias.errors import InputError, WeightsError
 from mgbias.linalg import unit_rows
 from mgbias.textio import decoding
@@ -194,8 +195,13 @@ def read_vec(
     errors: str = "strict",
     duplicates: str = "error",
     words: Iterable[str] | None = None,
+    cache: bool | None = None,
 ) -> Vectors:
     """Read a fastText ``.vec`` file, streaming, keeping the first ``maxload`` words.
+
+    The parsed rows are kept in a binary cache keyed by the file's sha256
+    (:mod:`mgbias.embeddings.veccache`), so a later read of the same content loads them
+    instead of parsing the text; the result is the same either way.
 
     Parameters
     ----------
@@ -214,7 +220,12 @@ def read_vec(
         word not in the file is no error. The other rows are counted (the header's ``n``
         and ``maxload`` still bound the read, and a file ending early is an error) but not
         parsed: only the kept rows are checked, so a large file costs little memory and
-        time when few words are wanted. ``duplicates`` applies to the listed words.
+        time when few words are wanted. ``duplicates`` applies to the listed words. With
+        the cache, the first read parses every row (once) and the listed rows are taken
+        from the cached ones; a file with a malformed row of another word is read without
+        the cache.
+    cache
+        Use the binary cache (``None``: unless ``MGBIAS_VEC_CACHE=0``).
 
     Returns
     -------
@@ -236,13 +247,44 @@ def read_vec(
             n_header, d = _parse_header(stream.readline(), path)
         n = n_header if maxload <= 0 else min(n_header, maxload)
         _check_size(path, n, d)
-        if words is not None:
-            return _read_vec_words(path, n, d, errors, frozenset(words), duplicates)
-        try:
-            words, matrix = _read_vec_fast(path, n, d, errors)
-        except (ValueError, pd.errors.ParserError, _Recheck):
-            words, matrix = _read_vec_checked(path, n, d, errors)
+        wanted = None if words is None else frozenset(words)
+        if cache_enabled(cache):
+            try:
+                rows = cached_rows(path, n, d, errors, lambda: _read_rows(path, n, d, errors))
+            except (VecFormatError, UnicodeDecodeError):
+                if wanted is None:
+                    raise
+            else:
+                with rows:
+                    return _from_rows(rows, n, path, duplicates, wanted)
+        if wanted is not None:
+            return _read_vec_words(path, n, d, errors, wanted, duplicates)
+        words, matrix = _read_rows(path, n, d, errors)
     return _deduplicate(words, matrix, path, duplicates)
+
+
+def _read_rows(path: Path, n: int, d: int, errors: str) -> tuple[list[str], np.ndarray]:
+    """The first ``n`` rows, every one parsed and checked: the pandas reader, or the
+    line-by-line one where it stumbles (it names the bad line)."""
+    try:
+        return _read_vec_fast(path, n, d, errors)
+    except (ValueError, pd.errors.ParserError, _Recheck):
+        return _read_vec_checked(path, n, d, errors)
+
+
+def _from_rows(
+    rows: CachedRows, n: int, path: Path, duplicates: str, wanted: frozenset[str] | None
+) -> Vectors:
+    """What the text reader returns, from the first ``n`` of the parsed (or cached) rows."""
+    names = rows.words if len(rows.words) == n else rows.words[:n]
+    if wanted is None:
+        if rows.first_duplicate is None or rows.first_duplicate >= n:
+            return Vectors(names, rows.head(n), str(path))
+        return _deduplicate(names, rows.head(n), path, duplicates)
+    kept = [i for i, word in enumerate(names) if word in wanted]
+    return _deduplicate(
+        [names[i] for i in kept], rows.take(kept), path, duplicates, [i + 2 for i in kept]
+    )
 
 
 def _check_size(path: Path, n: int, d: int) -> None:
@@ -406,16 +448,26 @@ def _is_float(text: str) -> bool:
     return True
 
 
-def _deduplicate(words: list[str], matrix: np.ndarray, path: Path, duplicates: str) -> Vectors:
+def _deduplicate(
+    words: list[str],
+    matrix: np.ndarray,
+    path: Path,
+    duplicates: str,
+    lines: Sequence[int] | None = None,
+) -> Vectors:
+    """``Vectors`` of the rows, a repeated word rejected or its later rows dropped;
+    ``lines`` are the rows' line numbers in the file (default: row ``i`` is line
+    ``i + 2``)."""
     seen: dict[str, int] = {}
     keep: list[int] = []
     for i, word in enumerate(words):
         if word in seen:
             if duplicates == "error":
+                line = i + 2 if lines is None else lines[i]
+                first = seen[word] + 2 if lines is None else lines[seen[word]]
                 raise VecFormatError(
-                    f"{path}, line {i + 2}: duplicate word {word!r} (first at line "
-                    f"{seen[word] + 2}); expected distinct words (or read with "
-                    "duplicates='first')"
+                    f"{path}, line {line}: duplicate word {word!r} (first at line "
+                    f"{first}); expected distinct words (or read with duplicates='first')"
                 )
             continue
         seen[word] = i

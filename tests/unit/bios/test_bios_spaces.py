@@ -68,11 +68,15 @@ def test_the_modules_import_in_either_order_in_a_fresh_interpreter(order):
     assert result.stdout.strip() == "ok"
 
 
-def test_the_experiment_and_the_spaces_import_without_torch():
-    """The workflow's planner reads the experiment's settings; torch stays unloaded."""
+def test_the_experiment_the_spaces_and_the_encoder_settings_import_without_torch():
+    """The workflow's planner reads the experiment's and the encoder's settings (every
+    dry run); torch stays unloaded."""
     code = (
         "import sys\n"
         "import mgbias.bios.experiment, mgbias.bios.spaces, mgbias.bios.training\n"
+        "from mgbias.workflow.bios import encoder, is_encoder\n"
+        "config = {'bios': {'classifier': {'encoder': {'model': 'mbert', 'name': 'M'}}}}\n"
+        "assert encoder(config).max_pieces == 120 and is_encoder(config, 'M')\n"
         "print('torch' in sys.modules)\n"
     )
     result = python(code)

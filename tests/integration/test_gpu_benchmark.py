@@ -1,0 +1,106 @@
+"""``benchmarks/gpu.py --smoke`` runs here and prints every figure, parsed and sane.
+
+Its timings are not checked (they belong to the machine); what is checked is that
+each figure is there, is a number where it must be one, is positive where a time
+or a rate must be, and that the parts of the score call add up to no more than
+the call. On a CUDA machine the run is on the GPU, and the CUDA start is timed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+REPO = Path(__file__).resolve().parents[2]
+
+POSITIVE = [
+    "score_cli_s",
+    "score_cli_cpu_s",
+    "score_imports_s",
+    "score_load_s",
+    "score_forward_s",
+    "score_provenance_s",
+    "scoring_ratio_unmasked",
+    "scoring_ratio_masked",
+    "naive_copies",
+    "naive_s",
+    "engine_s",
+    "engine_vs_naive",
+    "masked_copies_per_s",
+]
+NON_NEGATIVE = [
+    "score_cuda_init_s",
+    "score_data_s",
+    "score_tokenize_s",
+    "score_measures_s",
+    "score_write_s",
+    "naive_max_abs_difference",
+]
+# The overhead is a difference of two processes' times: finite, of either sign.
+FINITE = ["score_overhead_s", "score_overhead_cpu_s"]
+
+
+@pytest.fixture(scope="module")
+def figures(tmp_path_factory) -> dict[str, str]:
+    workdir = tmp_path_factory.mktemp("gpu-benchmark")
+    env = {**os.environ, "MGBIAS_HASH_CACHE": str(workdir / "hash-cache")}
+    result = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "gpu.py"), "--smoke", "--workdir", str(workdir)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr[-4000:]
+    lines = [line for line in result.stdout.splitlines() if line.strip()]
+    assert all("=" in line for line in lines), lines
+    parsed = dict(line.split("=", 1) for line in lines)
+    assert len(parsed) == len(lines), "a figure is printed twice"
+    return parsed
+
+
+def test_every_figure_is_printed_once_and_is_a_number(figures):
+    assert set(POSITIVE + NON_NEGATIVE + FINITE) <= set(figures)
+    assert figures["ratio_clock"] in ("cpu", "wall")
+    for name in POSITIVE + NON_NEGATIVE + FINITE:
+        assert math.isfinite(float(figures[name])), (name, figures[name])
+    for name in POSITIVE:
+        assert float(figures[name]) > 0, (name, figures[name])
+    for name in NON_NEGATIVE:
+        assert float(figures[name]) >= 0, (name, figures[name])
+    assert int(figures["naive_pairs"]) == 20
+
+
+def test_the_engine_and_the_naive_loop_agree(figures):
+    assert float(figures["naive_max_abs_difference"]) < 1e-3
+
+
+def test_the_overhead_is_the_call_less_its_floor(figures):
+    """Imports, CUDA start, load and forward are the floor the overhead is measured from."""
+    floor = sum(
+        float(figures[f"score_{name}_s"]) for name in ("imports", "cuda_init", "load", "forward")
+    )
+    overhead = float(figures["score_cli_s"]) - floor
+    assert overhead == pytest.approx(float(figures["score_overhead_s"]), abs=0.01)
+
+
+def test_the_device_is_the_cpu_without_cuda(figures):
+    if torch.cuda.is_available():
+        pytest.skip("CUDA is available: the run was on the GPU")
+    assert figures["device"] == "cpu"
+    assert figures["ratio_clock"] == "cpu"
+    assert float(figures["score_cuda_init_s"]) == 0.0
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_on_cuda_the_run_is_on_the_gpu_and_times_its_start(figures):
+    assert figures["device"] == torch.cuda.get_device_name(0)
+    assert figures["ratio_clock"] == "wall"
+    assert float(figures["score_cuda_init_s"]) > 0
