@@ -94,6 +94,21 @@ def test_planted_is_further_from_neutral_than_balanced(mbe):
     assert (gap > 0).all(), gap
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="known problem (CHANGELOG): the balanced model prefers its own world's male "
+    "sentences (German 52.9, p = 0.026; Spanish 53.9, p = 0.002; seed 12345)",
+)
+def test_balanced_model_mbe_is_neutral_on_its_own_world(mbe):
+    """The balanced control's MBE on the balanced world's sentences must not be significant.
+    Since the demo MLMs learn enough to recover the English pairs' plant (2e-3, no
+    dropout), it is: the "él" sentences' AULA is above the "ella" ones', and the
+    permutation test counts every sentence with the same gender word as a unit."""
+    balanced = mbe[(mbe.model == "demo-balanced") & (mbe.world == "balanced")]
+    assert len(balanced) == 2
+    assert (balanced["p_value"] >= 0.05 / 4).all(), balanced[["lang", "mbe", "p_value"]]
+
+
 def test_shf_baseline_is_near_neutral(mbe):
     assert ((mbe["shf"] - 50).abs() < 5).all(), mbe["shf"]
     # Shf is null by construction and tested like MBE: with a calibrated test about 0.4 of
@@ -151,9 +166,12 @@ def test_english_recovers_the_plant_and_the_balanced_control_stays_neutral(demo_
     (`demo.<world>.english_gender_marking`, `demo.english_pair_marking`), with the
     demo MLMs trained at 2e-3 without dropout (at 5e-4 with dropout 0.1 the loss is
     still 2.55 at step 3,000 and nothing is learned). Measured on the test-size
-    worlds, 300 English pairs, clustered by occupation, planted AUL / AULA / CPS: seed
-    1 77.7 / 80.3 / 100 (marking half of the occupations), seed 2 82.7 / 83.7 / 100,
-    seed 3 SEED3; balanced seed 1 49.3 / 49.7 / 56.3 (p >= 0.5), seed 2 BAL2."""
+    worlds, 300 English pairs, clustered by occupation, planted AUL / AULA / CPS: this
+    workflow (seed 12345) 81.7 / 96.0 / 100 (p <= 0.001); standalone models of the
+    same size, seed 1 77.7 / 80.3 / 100 (half of the occupations marked), seed 2 82.7
+    / 83.7 / 100, seed 3 63.3 (p = 0.18) / 87.0 / 100, so AUL, which reads every token
+    unmasked, is the weakest; balanced: this workflow 50.3 / 48.3 / 59.7 (p >= 0.36),
+    seed 1 49.3 / 49.7 / 56.3, seed 2 49.0 / 48.3 / 49.7 (p >= 0.5)."""
     table = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
     table = table[(table.dataset == "multilingual_crows_pairs") & (table.variant == "original")]
     rows = table.set_index(["model", "lang", "measure"])
