@@ -148,13 +148,19 @@ def test_a_changed_file_of_the_same_size_is_parsed_again(tmp_path):
     assert read_vec(tmp_path / "v.vec").words == ("z", "b")
 
 
-def test_a_trusted_stat_record_spares_the_hashing(tmp_path, monkeypatch):
+@pytest.fixture
+def hashed(monkeypatch) -> list:
+    """The paths the cache hashes, in order (the hashing itself unchanged)."""
+    calls: list = []
+    real = veccache.file_sha256
+    monkeypatch.setattr(veccache, "file_sha256", lambda p: calls.append(p) or real(p))
+    return calls
+
+
+def test_a_trusted_stat_record_spares_the_hashing(tmp_path, monkeypatch, hashed):
     """Once a file's time stamps are older than its hashing, a read whose stat matches
     takes the recorded sha256; a rewrite (other time stamps) is hashed again."""
     monkeypatch.setattr(veccache, "STAT_MARGIN_NS", 0)
-    hashed = []
-    real = veccache.file_sha256
-    monkeypatch.setattr(veccache, "file_sha256", lambda p: hashed.append(p) or real(p))
     path = tmp_path / "v.vec"
     path.write_text("2 2\na 1 2\nb 3 4\n", encoding="utf-8")
     read_vec(path)
@@ -168,11 +174,8 @@ def test_a_trusted_stat_record_spares_the_hashing(tmp_path, monkeypatch):
     assert len(hashed) == 2
 
 
-def test_a_racy_stat_record_is_not_trusted(tmp_path, monkeypatch):
+def test_a_racy_stat_record_is_not_trusted(tmp_path, hashed):
     """A file hashed within STAT_MARGIN_NS of its last change is hashed on every read."""
-    hashed = []
-    real = veccache.file_sha256
-    monkeypatch.setattr(veccache, "file_sha256", lambda p: hashed.append(p) or real(p))
     path = tmp_path / "v.vec"
     path.write_text("1 1\na 1\n", encoding="utf-8")
     read_vec(path)
