@@ -102,9 +102,10 @@ def test_planted_is_further_from_neutral_than_balanced(mbe):
 def test_balanced_model_mbe_is_neutral_on_its_own_world(mbe):
     """The balanced control's MBE on the balanced world's sentences must not be significant.
     Since the demo MLMs learn enough to recover the English pairs' plant (2e-3, no
-    dropout), it is: the "él" sentences' AULA is above the "ella" ones'. Two more
-    training seeds read 50.5-52.4 (p 0.035-0.71), all above 50: a systematic
-    preference whose cause in the demo grammar is not yet found (CHANGELOG)."""
+    dropout), it is: this model copies every visible male subject pronoun (él, er,
+    il, he) more confidently than the female one, which AULA reads unmasked, and the
+    permutation test counts the ~45% of sentences with a pronoun subject as
+    independent units; two other training seeds read 50.5-52.4 (CHANGELOG)."""
     balanced = mbe[(mbe.model == "demo-balanced") & (mbe.world == "balanced")]
     assert len(balanced) == 2
     assert (balanced["p_value"] >= 0.05 / 4).all(), balanced[["lang", "mbe", "p_value"]]
