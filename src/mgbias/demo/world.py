@@ -472,8 +472,7 @@ def _marked(u: float, spec: WorldSpec) -> bool:
     """Whether an occupation predicate is gender-marked in English: the fraction of the
     frame's draw ``u`` within its frame, a uniform independent of the frame, below
     ``english_gender_marking`` (so a world without marking reads no draw differently)."""
-    position = u * OCCUPATION_FRAMES
-    return position - min(int(position), OCCUPATION_FRAMES - 1) < spec.english_gender_marking
+    return u * OCCUPATION_FRAMES - _pick(u, OCCUPATION_FRAMES) < spec.english_gender_marking
 
 
 def _occupation_subject_meaning(u: list[float], spec: WorldSpec, gender_free: bool) -> Meaning:
