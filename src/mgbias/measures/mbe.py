@@ -21,8 +21,13 @@ and are dependent, so that reading is anti-conservative (see
 :func:`mbe_score`); the default here is a label-permutation test
 (:func:`mgbias.measures.mbe_permutation.mbe_permutation_test`): male and female
 labels are reassigned at random and Eq. 2 recomputed; ``p < alpha`` is
-significant. The Shf baseline (§5.1) pools and shuffles the two sets before
-scoring (:func:`shuffled_baseline`) and is tested the same way.
+significant. With cluster labels (the gender words that put each sentence in
+its set) whole clusters are relabelled instead, so that a model's own
+preference for one gender word does not pass for a gender preference
+(``mbe_score``'s ``male_clusters``; calibrated in
+``tests/unit/measures/test_mbe_clusters.py``). The Shf baseline (§5.1) pools
+and shuffles the two sets before scoring (:func:`shuffled_baseline`) and is
+tested sentence by sentence.
 
 The pair matrix can exceed 10^8 entries, so it is scored in tiles of at most
 ``chunk_size x chunk_size`` pairs.
@@ -39,7 +44,11 @@ import numpy as np
 
 from mgbias.genders import FEMALE, MALE
 from mgbias.measures.aula import aula
-from mgbias.measures.mbe_permutation import mbe_permutation_test
+from mgbias.measures.mbe_permutation import (
+    cluster_codes,
+    distinct_cluster_labellings,
+    mbe_permutation_test,
+)
 from mgbias.seeds import check_seed
 from mgbias.stats import mcnemar_test, random_indicator, splitmix64_mix
 
@@ -105,6 +114,9 @@ class MBEResult:
         The significance test, one of :data:`TESTS`.
     n_permutations : int or None
         Random relabellings of the permutation test; ``None`` for McNemar.
+    n_clusters : int or None
+        Clusters (e.g. gender words) the permutation test relabelled as units,
+        male and female together; ``None`` when its units were the sentences.
     """
 
     score: float
@@ -120,6 +132,7 @@ class MBEResult:
     preferred: str
     test: str = "permutation"
     n_permutations: int | None = None
+    n_clusters: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict of all fields plus ``"direction"``, a note on how to read the score."""
@@ -199,6 +212,8 @@ def mbe_score(
     alpha: float = 0.05,
     test: str = "permutation",
     n_permutations: int = DEFAULT_PERMUTATIONS,
+    male_clusters: Sequence[Any] | None = None,
+    female_clusters: Sequence[Any] | None = None,
 ) -> MBEResult:
     """MBE bias score over all male x female sentence pairs (Kaneko et al. 2022, Eq. 2).
 
@@ -252,6 +267,13 @@ def mbe_score(
         Random relabellings ``B`` of the permutation test (ignored by McNemar).
         The smallest attainable p-value is ``1 / (B + 1)``, so ``B`` must make
         it smaller than ``alpha``.
+    male_clusters, female_clusters : sequences, optional
+        A cluster label per male (female) sentence, e.g. the gender words that
+        put it in its set (:func:`mgbias.mining.gender_words_of`); give both
+        or neither. The permutation test then relabels whole clusters, not
+        sentences (:mod:`mgbias.measures.mbe_permutation`, "Clusters"), so a
+        preference must be shared by the gender words, beyond their
+        word-to-word spread, to be significant. The score does not change.
 
     Returns
     -------
@@ -319,7 +341,10 @@ def mbe_score(
         ``weighting``, ``chunk_size``, ``alpha``, ``test``, ``n_permutations``
         or ``seed`` is invalid (including ``1 / (n_permutations + 1) >=
         alpha``, which could never be significant); or if the total weight is
-        not positive.
+        not positive; or if clusters are given for only one gender, with
+        another length than their scores, to a McNemar test, span both
+        genders, or allow fewer than ``1 / alpha`` distinct labellings (too
+        few clusters to ever be significant).
 
     Examples
     --------
@@ -341,6 +366,9 @@ def mbe_score(
 
     male, female, male_vectors, female_vectors = _check_inputs(
         male_scores, female_scores, male_emb, female_emb
+    )
+    pooled_clusters = _check_clusters(
+        male_clusters, female_clusters, male.size, female.size, test=test, alpha=alpha
     )
     if weighting == "cosine":
         male_vectors = _unit_rows(male_vectors, "male_emb")
@@ -399,6 +427,7 @@ def mbe_score(
             male.size,
             n_permutations=n_permutations,
             seed=seed,
+            clusters=pooled_clusters,
         )
         b = c = statistic = None
         p_value = permutation.p_value
@@ -420,7 +449,41 @@ def mbe_score(
         preferred=_preferred_group(score),
         test=test,
         n_permutations=int(n_permutations) if by_permutation else None,
+        n_clusters=None if pooled_clusters is None else int(np.unique(pooled_clusters).size),
     )
+
+
+def _check_clusters(
+    male_clusters: Any, female_clusters: Any, n_male: int, n_female: int, *, test: str, alpha: float
+) -> np.ndarray | None:
+    """The pooled cluster labels (male first), or ``None``; see :func:`mbe_score`'s Raises."""
+    if male_clusters is None and female_clusters is None:
+        return None
+    if male_clusters is None or female_clusters is None:
+        raise ValueError("give male_clusters and female_clusters together, or neither")
+    if test != "permutation":
+        raise ValueError(f"clusters need the permutation test, not test={test!r}")
+    for name, labels, size in (
+        ("male_clusters", male_clusters, n_male),
+        ("female_clusters", female_clusters, n_female),
+    ):
+        if np.shape(labels) != (size,):
+            raise ValueError(
+                f"{name} must hold one label per sentence, shape ({size},), "
+                f"got shape {np.shape(labels)}"
+            )
+    pooled = np.concatenate([np.asarray(male_clusters), np.asarray(female_clusters)])
+    _, is_male = cluster_codes(pooled, n_male)
+    labellings = distinct_cluster_labellings(is_male)
+    # a labelling and its complement (drawable when K_m = K / 2) are equally extreme
+    twins = 2 if 2 * int(is_male.sum()) == is_male.size else 1
+    if twins / labellings >= alpha:
+        raise ValueError(
+            f"{int(is_male.sum())} male and {int((~is_male).sum())} female clusters allow only "
+            f"{labellings} distinct labellings, so p could never fall below alpha={alpha}; "
+            "the clustered test needs more clusters (gender words)"
+        )
+    return pooled
 
 
 def check_mbe_options(
@@ -554,6 +617,7 @@ def mbe_of_sentences(
     genders: Sequence[str],
     *,
     seed: int = 0,
+    clusters: Sequence[Any] | None = None,
     **options: Any,
 ) -> tuple[MBEResult, MBEResult, np.ndarray]:
     """Steps 2 and 3 of MBE (Kaneko et al. 2022, §3) from one unmasked pass over a sentence set.
@@ -572,6 +636,11 @@ def mbe_of_sentences(
         ``"male"`` or ``"female"`` (:mod:`mgbias.genders`) per sentence.
     seed : int
         Seed of the test and of the Shf split.
+    clusters : sequence, optional
+        A cluster label per sentence (e.g. its gender words): the test of the
+        score relabels clusters, not sentences (:func:`mbe_score`,
+        ``male_clusters``). The Shf baseline's random split mixes every
+        cluster into both halves, so it is tested sentence by sentence.
     **options
         ``weighting``, ``chunk_size``, ``alpha``, ``test``, ``n_permutations``
         (:func:`mbe_score`).
@@ -589,6 +658,15 @@ def mbe_of_sentences(
     vectors = np.asarray(embeddings)
     male, female = labels == MALE, labels == FEMALE
     args = (likelihood[male], likelihood[female], vectors[male], vectors[female])
-    result = mbe_score(*args, seed=seed, **options)
+    by_cluster = {}
+    if clusters is not None:
+        units = np.asarray(clusters)
+        if units.shape != labels.shape:
+            raise ValueError(
+                f"clusters must hold one label per sentence, shape {labels.shape}, "
+                f"got shape {units.shape}"
+            )
+        by_cluster = {"male_clusters": units[male], "female_clusters": units[female]}
+    result = mbe_score(*args, seed=seed, **by_cluster, **options)
     baseline = shuffled_baseline(*args, seed=seed, **options)
     return result, baseline, likelihood

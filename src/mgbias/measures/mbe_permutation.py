@@ -29,17 +29,42 @@ So every labelling costs one product ``E^T x``: ``O(n d)`` per labelling,
 ``O(n d B)`` in all, with no ``n x n`` matrix at all. Labellings are processed
 in blocks of ``block_size`` columns of a 0/1 matrix ``X`` (one BLAS product
 ``X^T E`` per block), so working memory is ``O(n d + n block_size)``.
+
+Clusters: gender words as the units
+-----------------------------------
+Sentences that share a gender word are not independent: a model's own
+preference for one word ("él" over "ella", from nothing but its training
+draw) raises or lowers every sentence holding it, so the sentence-level null
+above rejects far more often than alpha when such word effects are symmetric
+about no gender preference (measured in
+``tests/unit/measures/test_mbe_clusters.py``; the language-as-fixed-effect
+fallacy of Clark 1973). With ``clusters`` (e.g. the gender words that put
+each sentence in its set, :func:`mgbias.mining.gender_words_of`) the labels
+are reassigned to whole clusters instead: each relabelling makes a random
+``K_m`` of the ``K`` clusters male, ``K_m`` being the number of male clusters
+observed, and Eq. 2 is recomputed. The null hypothesis is then "the clusters'
+gender labels are exchangeable": a preference must be shared by the gender
+words, beyond their word-to-word spread, to be significant. Group sizes vary
+between relabellings; the fast algorithm above does not need them fixed.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from mgbias.seeds import check_seed
 
-__all__ = ["TIE_TOLERANCE", "PermutationTest", "mbe_permutation_test"]
+__all__ = [
+    "TIE_TOLERANCE",
+    "PermutationTest",
+    "cluster_codes",
+    "distinct_cluster_labellings",
+    "mbe_permutation_test",
+]
 
 #: Permuted scores within this many MBE points of the observed distance from
 #: 50 count as "at least as extreme" (float rounding of the two computations is
@@ -74,6 +99,57 @@ class PermutationTest:
     n_extreme: int
     n_permutations: int
     p_value: float
+
+
+def cluster_codes(clusters: Any, n_male: int) -> tuple[np.ndarray, np.ndarray]:
+    """Integer code of each row's cluster and whether each cluster is male.
+
+    Parameters
+    ----------
+    clusters : 1-D array-like of hashable labels, length ``n``
+        Cluster label of every pooled row (male rows first); any labels that
+        :func:`numpy.unique` orders (strings, integers).
+    n_male : int
+        Rows ``0 .. n_male - 1`` are male.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        ``codes`` (shape ``(n,)``, values ``0 .. K - 1``) and ``is_male``
+        (shape ``(K,)``, bool).
+
+    Raises
+    ------
+    ValueError
+        If ``clusters`` is not 1-D, or a cluster holds male and female rows
+        (a cluster must lie within one gender, as a gender word does).
+
+    Examples
+    --------
+    >>> codes, is_male = cluster_codes(["he", "he", "she", "her"], 2)
+    >>> codes.tolist(), is_male.tolist()
+    ([0, 0, 2, 1], [True, False, False])
+    """
+    labels = np.asarray(clusters)
+    if labels.ndim != 1:
+        raise ValueError(f"clusters must be 1-D (one label per sentence), got shape {labels.shape}")
+    names, codes = np.unique(labels, return_inverse=True)
+    male_rows = np.zeros(labels.size, dtype=bool)
+    male_rows[:n_male] = True
+    in_male = np.bincount(codes, weights=male_rows, minlength=names.size)
+    sizes = np.bincount(codes, minlength=names.size)
+    mixed = np.flatnonzero((in_male > 0) & (in_male < sizes))
+    if mixed.size:
+        raise ValueError(
+            f"cluster {names[mixed[0]].item()!r} holds male and female sentences; a cluster "
+            "(e.g. a gender word) must lie within one gender"
+        )
+    return codes.astype(np.int64), in_male > 0
+
+
+def distinct_cluster_labellings(is_male: np.ndarray) -> int:
+    """``C(K, K_m)``: how many different labellings the cluster relabelling can draw."""
+    return math.comb(int(is_male.size), int(np.count_nonzero(is_male)))
 
 
 #: Rows gathered at a time when summing embeddings in score order.
@@ -119,6 +195,7 @@ def mbe_permutation_test(
     n_permutations: int,
     seed: int,
     block_size: int = 256,
+    clusters: Any = None,
 ) -> PermutationTest:
     """Label-permutation p-value of the MBE score (Kaneko et al. 2022, Eq. 2).
 
@@ -138,6 +215,11 @@ def mbe_permutation_test(
     for every ``k``, exactly, whatever the set sizes, the dependence between
     pairs sharing a sentence, or the embedding geometry.
 
+    With ``clusters``, relabelling ``b`` makes male the rows of the clusters
+    ``rng.permutation(K)[:K_m]`` (codes of :func:`cluster_codes`), and the
+    same bound holds under "the clusters' labels are exchangeable" (module
+    docstring, "Clusters").
+
     Parameters
     ----------
     scores : 1-D float array, shape (n,)
@@ -155,6 +237,9 @@ def mbe_permutation_test(
         Labellings per block (working memory about ``8 n block_size`` bytes
         plus ``8 d block_size``); does not change the result beyond float
         rounding of the order of 1e-13 points.
+    clusters : 1-D array-like, optional
+        Cluster label of every row (:func:`cluster_codes`); ``None`` (default)
+        relabels single sentences.
 
     Returns
     -------
@@ -174,8 +259,9 @@ def mbe_permutation_test(
     ------
     ValueError
         If shapes disagree, ``n_male`` is out of range, ``n_permutations``,
-        ``block_size`` or ``seed`` is not a valid integer, or the observed
-        labelling's total weight is not positive.
+        ``block_size`` or ``seed`` is not a valid integer, the observed
+        labelling's total weight is not positive, or a cluster holds male and
+        female rows.
 
     Examples
     --------
@@ -206,6 +292,15 @@ def mbe_permutation_test(
     if n_male >= n:
         raise ValueError(f"n_male must be below the number of sentences {n}, got {n_male}")
 
+    if clusters is not None:
+        if np.shape(clusters) != (n,):
+            raise ValueError(
+                f"clusters must hold one label per sentence, shape ({n},), "
+                f"got shape {np.shape(clusters)}"
+            )
+        codes, cluster_is_male = cluster_codes(clusters, n_male)
+        n_male_clusters = int(np.count_nonzero(cluster_is_male))
+
     order = np.argsort(scores, kind="stable")
     starts, stops = _tie_groups(scores[order])
     sizes = stops - starts
@@ -223,8 +318,14 @@ def mbe_permutation_test(
         width = min(block_size, n_permutations + 1 - first)
         labels = np.zeros((n, width))
         for column in range(width):
-            male_rows = np.arange(n_male) if first + column == 0 else rng.permutation(n)[:n_male]
-            labels[male_rows, column] = 1.0
+            if first + column == 0:
+                labels[:n_male, column] = 1.0
+            elif clusters is None:
+                labels[rng.permutation(n)[:n_male], column] = 1.0
+            else:
+                chosen = np.zeros(cluster_is_male.size, dtype=bool)
+                chosen[rng.permutation(cluster_is_male.size)[:n_male_clusters]] = True
+                labels[chosen[codes], column] = 1.0
         male_sums = labels.T @ embeddings  # (width, d): s_x per labelling
         same_label = np.einsum("kd,kd->k", male_sums, male_sums)  # x^T C x
         tie_part = labels.T @ single  # x^T (C o T) x, untied sentences
