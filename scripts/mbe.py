@@ -4,7 +4,7 @@ from mgbias.atomic import write_json
 from mgbias.measures.mbe import mbe_of_sentences
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
 from mgbias.runlog import job_log
-from mgbias.sentences import read_gendered_sentences
+from mgbias.sentences import read_gender_words, read_gendered_sentences
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
@@ -18,12 +18,21 @@ with job_log(smk.log[0]) as log:
         )
     options = {key: smk.params.mbe[key] for key in ("weighting", "chunk_size", "alpha", "test")}
     options["n_permutations"] = smk.params.mbe["permutations"]
+    clusters = None
+    if smk.params.mbe.get("cluster") == "gender_words":
+        clusters = read_gender_words(smk.input.sentences)
+        if clusters is None:
+            raise ValueError(
+                f"{smk.input.sentences}: no gender_words column, which mbe.cluster: "
+                "gender_words needs; rerun the mine_gendered rule, or set mbe.cluster: null"
+            )
     result, baseline, _ = mbe_of_sentences(
         scores.logprobs,
         scores.attention,
         scores.embeddings,
         genders,
         seed=smk.params.seed,
+        clusters=clusters,
         **options,
     )
     record = {
@@ -31,6 +40,7 @@ with job_log(smk.log[0]) as log:
         **result.to_dict(),
         "shf": baseline.score,
         "shf_p_value": baseline.p_value,
+        "cluster": smk.params.mbe.get("cluster"),
         "model_id": metadata.get("model_id"),
         "revision": metadata.get("revision"),
     }

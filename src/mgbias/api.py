@@ -90,6 +90,7 @@ MBE_SUMMARY_COLUMNS = (
     "weighting",
     "test",
     "n_permutations",
+    "n_clusters",
     "seed",
     "alpha",
     "verdict",
@@ -589,7 +590,8 @@ class MBEReport:
         random (:func:`mgbias.measures.mbe.shuffled_baseline`).
     per_sentence : pandas.DataFrame
         ``gender``, ``sentence``, ``aula`` (Eq. 1, higher = more likely), female
-        sentences first, in input order: the order the model scored them.
+        sentences first, in input order: the order the model scored them; with
+        clusters, ``cluster`` too.
     model, revision : str, str or None
         The model scored.
     seed, alpha, batch_size, max_length, device
@@ -647,6 +649,8 @@ class MBEReport:
         """``"MBE 61.2 (p = 0.003, 400 male and 400 female sentences): the model prefers
         the male sentences"``, or ``"... no significant preference at alpha = 0.05"``."""
         sample = f"{self.n_male} male and {self.n_female} female sentences"
+        if self.result.n_clusters is not None:
+            sample += f" in {self.result.n_clusters} gender-word groups"
         return verdict("mbe", self.score, self.p_value, alpha=self.alpha, sample=sample)
 
     def __str__(self) -> str:
@@ -696,6 +700,8 @@ def mbe(
     device: str = "auto",
     allow_untrained_head: bool = False,
     progress: bool = True,
+    male_clusters: Sequence[str] | None = None,
+    female_clusters: Sequence[str] | None = None,
 ) -> MBEReport:
     """MBE (Kaneko et al. 2022, §3, Eq. 2) of a model on male and female sentences.
 
@@ -741,6 +747,13 @@ def mbe(
         For loading ``model`` by name (:func:`load_model`).
     progress : bool
         A progress bar (shown only on a terminal).
+    male_clusters, female_clusters : list of str, optional
+        The test's units: a label per male (female) sentence, e.g. the gender
+        words that put it in its set (:attr:`MinedSentences.male_words`).
+        Sentences sharing a label are relabelled together, so a model's own
+        preference for one gender word ("he" over "she") does not pass for a
+        gender preference (:func:`mgbias.measures.mbe.mbe_score`); without
+        them every sentence is its own unit. The score does not change.
 
     Returns
     -------
@@ -770,9 +783,19 @@ def mbe(
     }
     check_mbe_options(**options)
     _check_passes(batch_size, max_length)
-    # torch: loaded once the inputs are checked
     import numpy as np
 
+    from mgbias.measures.mbe import check_mbe_clusters
+
+    pooled_clusters = check_mbe_clusters(
+        None if male_clusters is None else list(male_clusters),
+        None if female_clusters is None else list(female_clusters),
+        len(male_sentences),
+        len(female_sentences),
+        test=test,
+        alpha=alpha,
+    )
+    # torch: loaded once the inputs are checked
     from mgbias.measures.mbe import mbe_of_sentences
     from mgbias.mlm.unmasked import score_unmasked
 
@@ -789,10 +812,22 @@ def mbe(
         max_length=max_length,
         progress=progress,
     )
+    clusters = None
+    if pooled_clusters is not None:  # pooled male first; the pass is female first
+        n_male = len(male_sentences)
+        clusters = np.concatenate([pooled_clusters[n_male:], pooled_clusters[:n_male]])
     result, baseline, likelihood = mbe_of_sentences(
-        scores.logprobs, scores.attention, scores.embeddings, genders, seed=seed, **options
+        scores.logprobs,
+        scores.attention,
+        scores.embeddings,
+        genders,
+        seed=seed,
+        clusters=clusters,
+        **options,
     )
     per_sentence = pd.DataFrame({"gender": genders, "sentence": sentences, "aula": likelihood})
+    if clusters is not None:
+        per_sentence["cluster"] = clusters
     return MBEReport(
         result=result,
         baseline=baseline,

@@ -21,6 +21,7 @@ from mgbias.cli_options import (
 )
 from mgbias.config import ConfigError, check_config_file, schema_path
 from mgbias.errors import InputError
+from mgbias.genders import FEMALE, MALE
 from mgbias.measures.registry import PAIR_MEASURES
 from mgbias.named_pairs import DEFAULT_CACHE
 from mgbias.share import add_arguments as add_share_arguments
@@ -100,6 +101,26 @@ def _check_outputs(**paths: Path | None) -> None:
             raise ValueError(f"{path}: is a directory (expected a file path for {flag})")
 
 
+def _mined_table(path: Path) -> tuple[list[str], list[str], dict[str, list[str]] | None]:
+    """Male and female sentences of a mined-sentences TSV, and their gender words if it has them."""
+    from mgbias.sentences import read_gender_words, read_gendered_sentences
+
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"{path}: no such file (expected mined sentences, a TSV)")
+    genders, sentences = read_gendered_sentences(path)
+    by_gender = {
+        gender: [text for text, label in zip(sentences, genders, strict=True) if label == gender]
+        for gender in (MALE, FEMALE)
+    }
+    words = read_gender_words(path)
+    if words is not None:
+        words = {
+            gender: [word for word, label in zip(words, genders, strict=True) if label == gender]
+            for gender in (MALE, FEMALE)
+        }
+    return by_gender[MALE], by_gender[FEMALE], words
+
+
 def _mbe(args: argparse.Namespace) -> int:
     """``mgbias mbe``: MBE of one model on male and female sentences, or on a parallel corpus."""
     import mgbias
@@ -107,16 +128,29 @@ def _mbe(args: argparse.Namespace) -> int:
 
     by_files = args.male is not None or args.female is not None
     by_corpus = args.source is not None or args.target is not None
-    if by_files == by_corpus or (by_files and (args.male is None or args.female is None)):
+    by_table = args.sentences is not None
+    if by_files + by_corpus + by_table != 1 or (
+        by_files and (args.male is None or args.female is None)
+    ):
         print(
             "mgbias: give --male FILE and --female FILE, or --source FILE --target FILE "
-            "--lang LANG (a parallel corpus to mine first)",
+            "--lang LANG (a parallel corpus to mine first), or --sentences FILE (mined "
+            "sentences, as the workflow writes them)",
             file=sys.stderr,
         )
         return 2
     if by_corpus and (args.source is None or args.target is None or not args.lang):
         print("mgbias: --source, --target and --lang go together", file=sys.stderr)
         return 2
+    if by_files and args.units == "gender-words":
+        print(
+            "mgbias: --units gender-words needs --source/--target or --sentences: the gender "
+            "words come from mining; with --male/--female files the units are the sentences",
+            file=sys.stderr,
+        )
+        return 2
+    by_words = (by_corpus or by_table) and args.units != "sentences"
+    clusters = {}
     try:
         _check_alpha(args.alpha)
         _check_outputs(output=args.output, per_sentence=args.per_sentence)
@@ -140,6 +174,20 @@ def _mbe(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             male, female = mined.male, mined.female
+            if by_words:
+                clusters = {
+                    "male_clusters": mined.male_words,
+                    "female_clusters": mined.female_words,
+                }
+        elif by_table:
+            male, female, words = _mined_table(args.sentences)
+            if by_words and words is None:
+                raise ValueError(
+                    f"{args.sentences}: no gender_words column, which --units gender-words "
+                    "needs; give --units sentences to test sentence by sentence"
+                )
+            if by_words:
+                clusters = {"male_clusters": words[MALE], "female_clusters": words[FEMALE]}
         else:
             male, female = mgbias.read_sentences(args.male), mgbias.read_sentences(args.female)
         report = mgbias.mbe(
@@ -155,14 +203,17 @@ def _mbe(args: argparse.Namespace) -> int:
             revision=args.revision,
             device=args.device,
             allow_untrained_head=args.allow_untrained_head,
+            **clusters,
         )
     except (ValueError, OSError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
     print(report)
+    units = "gender-word groups" if clusters else "sentences"
     print(
         f"({args.weighting} weighting, {report.result.test} test with {args.permutations} "
-        f"relabellings, seed {args.seed}; MBE > 50: the male sentences have the higher AULA)"
+        f"relabellings of {units}, seed {args.seed}; MBE > 50: the male sentences have the "
+        "higher AULA)"
     )
     from mgbias.report.tables import write_csv
 
@@ -193,7 +244,8 @@ def _add_mbe_command(commands: argparse._SubParsersAction) -> None:
         "--revision", default=None, help="hub branch, tag or commit (default: the latest)"
     )
     sentences = mbe.add_argument_group(
-        "sentences", "either --male and --female, or --source, --target and --lang"
+        "sentences",
+        "either --male and --female, or --source, --target and --lang, or --sentences",
     )
     sentences.add_argument(
         "--male", type=Path, default=None, help="male sentences, UTF-8, one a line (default: none)"
@@ -219,6 +271,14 @@ def _add_mbe_command(commands: argparse._SubParsersAction) -> None:
         "(default: none)",
     )
     sentences.add_argument("--lang", default=None, help="language of --target (default: none)")
+    sentences.add_argument(
+        "--sentences",
+        type=Path,
+        default=None,
+        help="mined sentences as the workflow writes them (data/mined/{world}/{corpus}/"
+        "{lang}.tsv: gender, sentence, gender_words), for the workflow's numbers "
+        "(default: none)",
+    )
     sentences.add_argument(
         "--female-words",
         nargs="+",
@@ -251,6 +311,16 @@ def _add_mbe_command(commands: argparse._SubParsersAction) -> None:
         help="random relabellings of the permutation test (default: %(default)s)",
     )
     mbe.add_argument(
+        "--units",
+        choices=["gender-words", "sentences"],
+        default=None,
+        help="the permutation test's units: gender-words relabels together the sentences "
+        "mined by the same English gender words, so that a model's own preference for one "
+        "word does not pass for a gender preference; sentences relabels each sentence "
+        "(default: gender-words with --source/--target or --sentences, sentences with "
+        "--male/--female)",
+    )
+    mbe.add_argument(
         "--seed",
         type=int,
         default=0,
@@ -273,7 +343,8 @@ def _add_mbe_command(commands: argparse._SubParsersAction) -> None:
         "--per-sentence",
         type=output_file,
         default=None,
-        help="CSV with one row per sentence: gender, sentence, aula (default: none)",
+        help="CSV with one row per sentence: gender, sentence, aula, and cluster (its "
+        "gender words) with --units gender-words (default: none)",
     )
     mbe.add_argument(
         "--batch-size",

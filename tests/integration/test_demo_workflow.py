@@ -81,6 +81,9 @@ def test_planted_model_prefers_male_sentences_significantly(mbe):
     assert (planted["mbe"] > 50).all(), planted[["world", "corpus", "lang", "mbe"]]
     assert (planted["test"] == "permutation").all()  # the calibrated default
     assert (planted["n_permutations"] == 999).all()
+    # gender words as the units: the demo worlds mine hundreds of them per language
+    assert (planted["cluster"] == "gender_words").all()
+    assert (planted["n_clusters"] > 100).all(), planted[["world", "lang", "n_clusters"]]
     assert (planted["p_value"] < 0.05).all(), planted[["world", "corpus", "lang", "p_value"]]
     assert planted["significant"].all()
     assert (planted["preferred"] == "male").all()
@@ -94,18 +97,16 @@ def test_planted_is_further_from_neutral_than_balanced(mbe):
     assert (gap > 0).all(), gap
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known problem (CHANGELOG): the balanced model prefers its own world's male "
-    "sentences (German 52.9, p = 0.026; Spanish 53.9, p = 0.002; seed 12345)",
-)
 def test_balanced_model_mbe_is_neutral_on_its_own_world(mbe):
     """The balanced control's MBE on the balanced world's sentences must not be significant.
-    Since the demo MLMs learn enough to recover the English pairs' plant (2e-3, no
-    dropout), it is: this model copies every visible male subject pronoun (él, er,
-    il, he) more confidently than the female one, which AULA reads unmasked, and the
-    permutation test counts the ~45% of sentences with a pronoun subject as
-    independent units; two other training seeds read 50.5-52.4 (CHANGELOG)."""
+
+    This model copies every visible male subject pronoun (él, er) more confidently than
+    the female one, from its training draw alone (other seeds: 50.5-52.4), which AULA
+    reads unmasked: MBE 52.9 (de) and 53.9 (es) at seed 12345. With the sentences as the
+    test's units, the ~45% of sentences holding a pronoun subject counted as independent
+    and made that word effect significant (p = 0.026, 0.002); with the gender words as
+    the units (``mbe.cluster: gender_words``) it is not (p about 0.8), while the planted
+    model stays significant (test above)."""
     balanced = mbe[(mbe.model == "demo-balanced") & (mbe.world == "balanced")]
     assert len(balanced) == 2
     assert (balanced["p_value"] >= 0.05 / 4).all(), balanced[["lang", "mbe", "p_value"]]

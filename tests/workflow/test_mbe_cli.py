@@ -3,9 +3,10 @@
 The session's completed tiny run (tests/configs/tiny.yaml) mined its male and
 female sentences into ``data/mined/{world}/{corpus}/{lang}.tsv``, trained the
 demo models and wrote one MBE result per (model, world, corpus, language) into
-``results/tables/mbe_scores.csv``. The command line, given the same sentences
-as two text files, the trained model and the rule's settings and seed, must
-print and write the same MBE, p-value and Shf.
+``results/tables/mbe_scores.csv``. The command line, given the same mined file
+(``--sentences``, with its gender words as the test's units), the trained model
+and the rule's settings and seed, must print and write the same MBE, p-value
+and Shf.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import pytest
 import yaml
 
 from mgbias.seeds import derive_seed
-from mgbias.sentences import read_gendered_sentences
 
 pytestmark = pytest.mark.workflow
 
@@ -31,14 +31,7 @@ def test_cli_gives_the_workflow_mbe(tiny_run, tmp_path):
     config = yaml.safe_load((tiny_run / CONFIG).read_text())
     table = pd.read_csv(tiny_run / "results/tables/mbe_scores.csv")
     job = table.sort_values(["model", "world", "corpus", "lang"]).iloc[0]
-    genders, sentences = read_gendered_sentences(
-        tiny_run / f"data/mined/{job.world}/{job.corpus}/{job.lang}.tsv"
-    )
-    files = {}
-    for gender in ("male", "female"):
-        files[gender] = tmp_path / f"{gender}.txt"
-        chosen = [text for text, label in zip(sentences, genders, strict=True) if label == gender]
-        files[gender].write_text("\n".join(chosen) + "\n", encoding="utf-8")
+    mined = tiny_run / f"data/mined/{job.world}/{job.corpus}/{job.lang}.tsv"
     seed = derive_seed(config["seed"], "mbe", job.model, job.world, job.corpus, job.lang)
     output = tmp_path / "mbe.csv"
     command = [
@@ -46,10 +39,8 @@ def test_cli_gives_the_workflow_mbe(tiny_run, tmp_path):
         "mbe",
         "--model",
         str(tiny_run / "models" / job.model),
-        "--male",
-        str(files["male"]),
-        "--female",
-        str(files["female"]),
+        "--sentences",
+        str(mined),
         "--weighting",
         config["mbe"]["weighting"],
         "--permutations",
@@ -71,3 +62,6 @@ def test_cli_gives_the_workflow_mbe(tiny_run, tmp_path):
     for column in ("n_male", "n_female", "n_comparisons", "weighting", "test", "preferred"):
         assert cli[column] == job[column], column
     assert result.stdout.startswith(f"MBE {job.mbe:.4g} (p = {job.p_value:.2g}, ")
+    # the workflow's units: the gender words of the mined file
+    assert job.cluster == "gender_words" and cli["n_clusters"] == job.n_clusters
+    assert f"in {job.n_clusters} gender-word groups" in result.stdout

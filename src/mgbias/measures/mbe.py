@@ -367,7 +367,7 @@ def mbe_score(
     male, female, male_vectors, female_vectors = _check_inputs(
         male_scores, female_scores, male_emb, female_emb
     )
-    pooled_clusters = _check_clusters(
+    pooled_clusters = check_mbe_clusters(
         male_clusters, female_clusters, male.size, female.size, test=test, alpha=alpha
     )
     if weighting == "cosine":
@@ -453,10 +453,14 @@ def mbe_score(
     )
 
 
-def _check_clusters(
+def check_mbe_clusters(
     male_clusters: Any, female_clusters: Any, n_male: int, n_female: int, *, test: str, alpha: float
 ) -> np.ndarray | None:
-    """The pooled cluster labels (male first), or ``None``; see :func:`mbe_score`'s Raises."""
+    """The pooled cluster labels (male first), or ``None``.
+
+    Raises ``ValueError`` for clusters :func:`mbe_score` would refuse (see its
+    Raises), so a caller can refuse them before it loads a model.
+    """
     if male_clusters is None and female_clusters is None:
         return None
     if male_clusters is None or female_clusters is None:

@@ -27,8 +27,13 @@ MBE_COLUMNS = [
     "weighting",
     "test",
     "n_permutations",
+    "cluster",
+    "n_clusters",
     "model_id",
 ]
+
+#: MBE columns a record may lack (results written before the test had units).
+MBE_OPTIONAL = ("cluster", "n_clusters")
 
 #: How the MBE table describes each significance test (``mbe.test``).
 MBE_TEST_NOTES = {
@@ -88,6 +93,9 @@ def mining_markdown(frame: pd.DataFrame) -> str:
 def mbe_table(records: Iterable[Mapping]) -> pd.DataFrame:
     """One row per (model, world, corpus, language) with the MBE score and its test."""
     frame = pd.DataFrame(list(records)).rename(columns={"score": "mbe"})
+    for column in MBE_OPTIONAL:
+        if column not in frame:
+            frame[column] = None
     return frame[MBE_COLUMNS].sort_values(["model", "world", "corpus", "lang"], ignore_index=True)
 
 
@@ -97,6 +105,11 @@ def mbe_test_note(frame: pd.DataFrame) -> str:
     for test, block in frame.groupby("test", sort=True):
         counts = sorted({int(n) for n in block["n_permutations"].dropna()})
         note = MBE_TEST_NOTES[test].format(n_permutations="/".join(map(str, counts)))
+        if test == "permutation" and block["n_clusters"].notna().any():
+            note += (
+                "; where `n_clusters` is given, whole groups of sentences sharing their "
+                "gender words were relabelled (`cluster`)"
+            )
         notes.append(note)
     return "; ".join(notes)
 

@@ -82,3 +82,18 @@ def test_table2_keeps_a_block_per_model_when_a_language_has_several():
     text = mbe_markdown(pd.DataFrame(mbe_table(rows)))
     assert "## model: demo-balanced, world: real" in text
     assert "## model: demo-planted, world: real" in text
+
+
+def test_table2_names_the_clustered_test_and_keeps_records_without_units():
+    clustered = {**mbe_row("m", "de", "TED2020", 52.9, 0.8), "cluster": "gender_words"}
+    clustered["n_clusters"] = 231
+    plain = mbe_row("m", "es", "TED2020", 53.9, 0.002)  # written before the test had units
+    frame = mbe_table([clustered, plain])
+    assert frame.set_index("lang").loc["de", "n_clusters"] == 231
+    assert pd.isna(frame.set_index("lang").loc["es", "n_clusters"])
+    text = mbe_markdown(frame)
+    assert "whole groups of sentences sharing their gender words were relabelled" in text
+    table2 = text.split("## All columns")[0]
+    assert "| 52.90     |" in table2 and "| 53.90 ‡   |" in table2  # p = 0.8: no mark
+    only_plain = mbe_markdown(mbe_table([plain]))
+    assert "gender words" not in only_plain
