@@ -25,14 +25,26 @@ with job_log(smk.log[0]) as log:
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
         female_path, male_path = Path(tmp, "female.txt"), Path(tmp, "male.txt")
+        female_words_path, male_words_path = Path(tmp, "female.words"), Path(tmp, "male.words")
         counts = mine_gendered_sentences(
-            pairs, female_words, male_words, female_path, male_path, seed=smk.params.seed
+            pairs,
+            female_words,
+            male_words,
+            female_path,
+            male_path,
+            seed=smk.params.seed,
+            words_female=female_words_path,
+            words_male=male_words_path,
         )
         with (
             open(female_path, encoding="utf-8") as female,
             open(male_path, encoding="utf-8") as male,
+            open(female_words_path, encoding="utf-8") as female_matched,
+            open(male_words_path, encoding="utf-8") as male_matched,
         ):
-            n_female, n_male = write_gendered_sentences(out, female, male)
+            n_female, n_male = write_gendered_sentences(
+                out, female, male, female_words=female_matched, male_words=male_matched
+            )
     summary = {**dict(smk.wildcards.items()), **counts.to_dict()}
     write_json(smk.output.counts, summary)
     log.info("%s: %s; kept %d female and %d male sentences", archive, counts, n_female, n_male)

@@ -858,12 +858,19 @@ class MinedSentences:
         Pairs read, neutral, both, empty, per gender, kept per gender.
     lang : str
         The target language.
+    male_words, female_words : list of str
+        Aligned with ``male`` (``female``): the word-list entries found in each
+        sentence's English side, each as its lowercase tokens joined by a space,
+        sorted and joined by ``"|"`` (:data:`mgbias.mining.WORD_SEPARATOR`), e.g.
+        ``"ex wife|she"`` (:func:`mgbias.mining.gender_words_of`).
     """
 
     male: list[str]
     female: list[str]
     counts: MiningCounts
     lang: str
+    male_words: list[str]
+    female_words: list[str]
 
 
 def mine(
@@ -898,6 +905,13 @@ def mine(
     seed : int
         Seed of the downsampling.
 
+    Returns
+    -------
+    MinedSentences
+        The kept sentences of each gender, with each one's gender words
+        (``male_words``, ``female_words``: the entries its English side matched,
+        joined by ``"|"``), and the counts.
+
     Raises
     ------
     FileNotFoundError, ValueError
@@ -921,6 +935,7 @@ def mine(
     female_set, male_set = load_gender_words(list(female_words), list(male_words))
     with tempfile.TemporaryDirectory(prefix="mgbias-mine-") as scratch:
         out_female, out_male = Path(scratch, "female.txt"), Path(scratch, "male.txt")
+        words_female, words_male = Path(scratch, "female.words"), Path(scratch, "male.words")
         counts = mine_gendered_sentences(
             iter_parallel_text(source, target),
             female_set,
@@ -930,9 +945,13 @@ def mine(
             seed=seed,
             workdir=Path(scratch),
             progress=progress,
+            words_female=words_female,
+            words_male=words_male,
         )
         female = out_female.read_text(encoding="utf-8").splitlines()
         male = out_male.read_text(encoding="utf-8").splitlines()
+        female_matched = words_female.read_text(encoding="utf-8").splitlines()
+        male_matched = words_male.read_text(encoding="utf-8").splitlines()
     if not male or not female:
         missing = "female" if counts.n_female == 0 else "male"
         raise ValueError(
@@ -941,4 +960,11 @@ def mine(
             f"male, {counts.n_both} with both, {counts.n_neutral} with neither); MBE needs "
             "sentences of both genders"
         )
-    return MinedSentences(male=male, female=female, counts=counts, lang=str(lang))
+    return MinedSentences(
+        male=male,
+        female=female,
+        counts=counts,
+        lang=str(lang),
+        male_words=male_matched,
+        female_words=female_matched,
+    )

@@ -312,7 +312,9 @@ _OUTPUTS = [
         "mine_gendered",
         "the gendered target-language sentences of one corpus (Kaneko et al. 2022, §3), "
         "downsampled to equal female and male counts",
-        "`gender<TAB>sentence`, no header; gender is `female` or `male`",
+        "header `gender<TAB>sentence<TAB>gender_words`, female rows first; gender is "
+        "`female` or `male`; gender_words the English word-list entries that made the "
+        "sentence gendered, joined by `|`",
     ),
     Output(
         "mined_counts",

@@ -28,10 +28,17 @@ One target sentence per line (UTF-8, ``\\n`` line ends). Line-break characters
 inside a target sentence (``\\r``, U+2028 and the others :meth:`str.splitlines`
 breaks on) are replaced by a space, and surrounding whitespace is stripped, so
 every reader sees exactly one sentence per line.
+
+Optionally, a words file beside each sentence file holds, on line *i*, the
+word-list entries that made sentence *i* gendered (:func:`gender_words_of`): each
+entry as its tokens joined by one space, the entries sorted and joined by
+:data:`WORD_SEPARATOR` ("ex wife|she"). Sentences matched by the same entries form
+one cluster when the gender words, not the sentences, are a test's independent units.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import tempfile
@@ -48,6 +55,8 @@ from mgbias.genders import FEMALE, MALE
 from mgbias.seeds import check_seed
 
 BOTH = "both"
+#: Separates the gender words of one sentence in a words file (tokens never hold it).
+WORD_SEPARATOR = "|"
 
 _WORD = re.compile(r"[^\W_]+")
 # Characters str.splitlines() treats as line boundaries.
@@ -74,7 +83,23 @@ class _CompiledWords:
     ngrams: frozenset[tuple[str, ...]]
     max_len: int
 
+    def matches(self, tokens: list[str]) -> Iterator[tuple[str, ...]]:
+        """Yield the entries occurring in ``tokens`` as token tuples, unigrams first.
+
+        An entry occurring several times is yielded each time it occurs as an n-gram
+        (once as a unigram). :meth:`occurs_in` is the same scan returning at the first
+        match, kept apart for speed.
+        """
+        for unigram in self.unigrams.intersection(tokens):
+            yield (unigram,)
+        for n in range(2, self.max_len + 1):
+            for start in range(len(tokens) - n + 1):
+                gram = tuple(tokens[start : start + n])
+                if gram in self.ngrams:
+                    yield gram
+
     def occurs_in(self, tokens: list[str]) -> bool:
+        """Whether :meth:`matches` yields an entry (the same scan, stopping at the first)."""
         if not self.unigrams.isdisjoint(tokens):
             return True
         for n in range(2, self.max_len + 1):
@@ -82,6 +107,10 @@ class _CompiledWords:
                 if tuple(tokens[start : start + n]) in self.ngrams:
                     return True
         return False
+
+    def entries_in(self, tokens: list[str]) -> tuple[str, ...]:
+        """The entries occurring in ``tokens``, tokens joined by a space, sorted, unique."""
+        return tuple(sorted({" ".join(gram) for gram in self.matches(tokens)}))
 
 
 def _compile_words(words: frozenset[str], label: str) -> _CompiledWords:
@@ -117,6 +146,17 @@ def _compile_lexicon(
     return female_words, male_words
 
 
+def _gender(is_female: bool, is_male: bool) -> str | None:
+    """The class of a sentence that holds female and/or male words (see :func:`gender_of`)."""
+    if is_female and is_male:
+        return BOTH
+    if is_female:
+        return FEMALE
+    if is_male:
+        return MALE
+    return None
+
+
 def gender_of(sentence: str, female: frozenset[str], male: frozenset[str]) -> str | None:
     """Classify an English sentence by the gendered words it contains.
 
@@ -143,15 +183,48 @@ def gender_of(sentence: str, female: frozenset[str], male: frozenset[str]) -> st
     """
     female_words, male_words = _compile_lexicon(frozenset(female), frozenset(male))
     tokens = english_tokens(sentence)
+    return _gender(female_words.occurs_in(tokens), male_words.occurs_in(tokens))
+
+
+def gender_words_of(
+    sentence: str, female: frozenset[str], male: frozenset[str]
+) -> tuple[str | None, tuple[str, ...]]:
+    """Classify a sentence as :func:`gender_of` does and name the entries that matched.
+
+    Parameters
+    ----------
+    sentence, female, male
+        As for :func:`gender_of`.
+
+    Returns
+    -------
+    gender : str or None
+        What :func:`gender_of` returns.
+    words : tuple of str
+        The word-list entries found in the sentence, each as its lowercase tokens
+        joined by one space ("ex-wife" and "ex_wife" give ``"ex wife"``), sorted and
+        unique: the entries of ``gender``'s list, of both lists for ``"both"``, none
+        for ``None``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`gender_of`.
+
+    Examples
+    --------
+    >>> gender_words_of("She met her ex-wife.", frozenset({"she", "her", "ex-wife"}),
+    ...                 frozenset({"he"}))
+    ('female', ('ex wife', 'her', 'she'))
+    """
+    female_words, male_words = _compile_lexicon(frozenset(female), frozenset(male))
+    tokens = english_tokens(sentence)
     is_female = female_words.occurs_in(tokens)
     is_male = male_words.occurs_in(tokens)
-    if is_female and is_male:
-        return BOTH
-    if is_female:
-        return FEMALE
-    if is_male:
-        return MALE
-    return None
+    found = (female_words.entries_in(tokens) if is_female else ()) + (
+        male_words.entries_in(tokens) if is_male else ()
+    )
+    return _gender(is_female, is_male), tuple(sorted(found))
 
 
 @dataclass
@@ -207,6 +280,16 @@ def one_line(sentence: str) -> str:
     return _LINE_BREAKS.sub(" ", sentence).strip()
 
 
+def _wants_words(words_female: Path | None, words_male: Path | None) -> bool:
+    """Whether words files are asked for; both or neither must be given."""
+    if (words_female is None) != (words_male is None):
+        raise ValueError(
+            f"words_female={words_female}, words_male={words_male}: expected both words "
+            "files or neither"
+        )
+    return words_female is not None
+
+
 def mine_parallel(
     pairs: Iterable[tuple[str, str]],
     female: frozenset[str],
@@ -215,6 +298,8 @@ def mine_parallel(
     out_male: Path,
     *,
     progress: bool = True,
+    words_female: Path | None = None,
+    words_male: Path | None = None,
 ) -> MiningCounts:
     """Write the target sides of female and male English sentences to two files.
 
@@ -236,19 +321,34 @@ def mine_parallel(
         :func:`mine_gendered_sentences` for atomic outputs.
     progress
         Show a tqdm counter of pairs read (only when stderr is a terminal).
+    words_female, words_male
+        Optional words files (give both or neither): line *i* holds the gender words
+        of line *i* of ``out_female`` (``out_male``), the entries of
+        :func:`gender_words_of` joined by :data:`WORD_SEPARATOR`.
 
     Returns
     -------
     MiningCounts
         With ``n_kept_per_gender`` left at 0.
+
+    Raises
+    ------
+    ValueError
+        On bad word lists (:func:`gender_of`), or only one of the words files given.
     """
     _compile_lexicon(frozenset(female), frozenset(male))  # fail fast on bad lists
+    with_words = _wants_words(words_female, words_male)
     counts = MiningCounts()
-    with (
-        open(out_female, "w", encoding="utf-8", newline="\n") as female_file,
-        open(out_male, "w", encoding="utf-8", newline="\n") as male_file,
-    ):
-        sinks = {FEMALE: female_file, MALE: male_file}
+    with contextlib.ExitStack() as stack:
+        sinks = {
+            gender: stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
+            for gender, path in ((FEMALE, out_female), (MALE, out_male))
+        }
+        word_sinks = {
+            gender: stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
+            for gender, path in ((FEMALE, words_female), (MALE, words_male))
+            if path is not None
+        }
         pairs_read = tqdm(pairs, unit=" pairs", desc="mining", disable=None if progress else True)
         for english, target in pairs_read:
             counts.n_pairs += 1
@@ -256,13 +356,18 @@ def mine_parallel(
             if not target_line:
                 counts.n_empty += 1
                 continue
-            gender = gender_of(english, female, male)
+            if with_words:
+                gender, words = gender_words_of(english, female, male)
+            else:
+                gender, words = gender_of(english, female, male), ()
             if gender is None:
                 counts.n_neutral += 1
             elif gender == BOTH:
                 counts.n_both += 1
             else:
                 sinks[gender].write(target_line + "\n")
+                if with_words:
+                    word_sinks[gender].write(WORD_SEPARATOR.join(words) + "\n")
                 if gender == FEMALE:
                     counts.n_female += 1
                 else:
@@ -347,8 +452,18 @@ def _copy_selected_lines(source: Path, keep: np.ndarray, sink: TextIO) -> None:
     split_lines(source, [(keep, sink)])
 
 
+#: ``((in_female_words, out_female_words), (in_male_words, out_male_words))``.
+Companions = tuple[tuple[Path, Path], tuple[Path, Path]]
+
+
 def downsample_to_equal(
-    in_female: Path, in_male: Path, out_female: Path, out_male: Path, *, seed: int
+    in_female: Path,
+    in_male: Path,
+    out_female: Path,
+    out_male: Path,
+    *,
+    seed: int,
+    companions: Companions | None = None,
 ) -> int:
     """Downsample two sentence files to the same number of lines, keeping their order.
 
@@ -361,30 +476,77 @@ def downsample_to_equal(
 
     Two passes over each input (count, then copy) keep memory at O(k) line indices.
     Each output is written to a temporary file in its directory and renamed into
-    place once both are complete (:func:`mgbias.atomic.atomic_paths`).
+    place once all are complete (:func:`mgbias.atomic.atomic_paths`).
+
+    Parameters
+    ----------
+    in_female, in_male
+        The mined sentence files, one sentence per line.
+    out_female, out_male
+        The downsampled sentence files.
+    seed
+        Seed of the two draws.
+    companions
+        Optional ``((in_female_words, out_female_words), (in_male_words,
+        out_male_words))``: files aligned line by line with ``in_female`` and
+        ``in_male`` (the words files of :func:`mine_parallel`), from which the same
+        kept lines are copied. They change neither the draws nor the sentence outputs.
 
     Returns
     -------
     int
         ``k``, the number of lines in each output.
+
+    Raises
+    ------
+    ValueError
+        On a bad seed, or a companion whose line count differs from its sentence file's.
     """
     check_seed(seed)
     in_female, in_male = Path(in_female), Path(in_male)
     out_female, out_male = Path(out_female), Path(out_male)
     n_female, n_male = count_lines(in_female), count_lines(in_male)
+    companion_plan = _companion_plan(companions, ((in_female, n_female), (in_male, n_male)))
     k = min(n_female, n_male)
     female_rng, male_rng = (
         np.random.default_rng(child) for child in np.random.SeedSequence(int(seed)).spawn(2)
     )
-    plan = [
-        (in_female, out_female, _choose_sorted_indices(n_female, k, female_rng)),
-        (in_male, out_male, _choose_sorted_indices(n_male, k, male_rng)),
-    ]
-    with atomic_paths(out_female, out_male) as temps:
+    keep_female = _choose_sorted_indices(n_female, k, female_rng)
+    keep_male = _choose_sorted_indices(n_male, k, male_rng)
+    plan = [(in_female, out_female, keep_female), (in_male, out_male, keep_male)]
+    if companion_plan:
+        (female_words, out_female_words), (male_words, out_male_words) = companion_plan
+        plan += [(female_words, out_female_words, keep_female)]
+        plan += [(male_words, out_male_words, keep_male)]
+    with atomic_paths(*(out for _, out, _ in plan)) as temps:
         for (source, _, keep), temp in zip(plan, temps, strict=True):
             with open(temp, "w", encoding="utf-8", newline="\n") as handle:
                 _copy_selected_lines(source, keep, handle)
     return k
+
+
+def _companion_plan(
+    companions: Companions | None, sentence_files: tuple[tuple[Path, int], tuple[Path, int]]
+) -> list[tuple[Path, Path]]:
+    """Check the companions of :func:`downsample_to_equal`; return ``[(source, out), ...]``."""
+    if companions is None:
+        return []
+    if len(companions) != 2 or any(len(pair) != 2 for pair in companions):
+        raise ValueError(
+            "companions: expected ((in_female_words, out_female_words), "
+            f"(in_male_words, out_male_words)), got {companions!r}"
+        )
+    plan = []
+    for (source, out), (sentences, n_lines) in zip(companions, sentence_files, strict=True):
+        source = Path(source)
+        n_companion = count_lines(source)
+        if n_companion != n_lines:
+            raise ValueError(
+                f"{source}: has {n_companion} lines, but its sentence file {sentences} has "
+                f"{n_lines}; expected one line per sentence"
+            )
+        plan.append((source, Path(out)))
+    return plan
 
 
 def mine_gendered_sentences(
@@ -397,12 +559,21 @@ def mine_gendered_sentences(
     seed: int,
     workdir: Path | None = None,
     progress: bool = True,
+    words_female: Path | None = None,
+    words_male: Path | None = None,
 ) -> MiningCounts:
     """MBE Step 1 end to end: mine :math:`\\mathcal{T}_f`, :math:`\\mathcal{T}_m`, equalise.
 
     Runs :func:`mine_parallel` into temporary files (in ``workdir``, by default the
     directory of ``out_female``), then :func:`downsample_to_equal` into the outputs,
-    which appear atomically only when both are complete.
+    which appear atomically only when all are complete.
+
+    Parameters
+    ----------
+    words_female, words_male
+        Optional words files (both or neither), aligned line by line with
+        ``out_female`` and ``out_male``: each kept sentence's gender words
+        (:func:`mine_parallel`). The sentence outputs are the same with or without.
 
     Returns
     -------
@@ -410,14 +581,32 @@ def mine_gendered_sentences(
         Counts before downsampling, with ``n_kept_per_gender`` set.
     """
     check_seed(seed)
+    with_words = _wants_words(words_female, words_male)
     out_female, out_male = Path(out_female), Path(out_male)
     scratch_parent = Path(workdir) if workdir is not None else out_female.parent
     scratch_parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=scratch_parent, prefix=".mining.") as scratch:
         all_female = Path(scratch) / "female.txt"
         all_male = Path(scratch) / "male.txt"
-        counts = mine_parallel(pairs, female, male, all_female, all_male, progress=progress)
+        all_female_words = Path(scratch) / "female.words" if with_words else None
+        all_male_words = Path(scratch) / "male.words" if with_words else None
+        counts = mine_parallel(
+            pairs,
+            female,
+            male,
+            all_female,
+            all_male,
+            progress=progress,
+            words_female=all_female_words,
+            words_male=all_male_words,
+        )
+        companions = None
+        if with_words:
+            companions = (
+                (all_female_words, Path(words_female)),
+                (all_male_words, Path(words_male)),
+            )
         counts.n_kept_per_gender = downsample_to_equal(
-            all_female, all_male, out_female, out_male, seed=seed
+            all_female, all_male, out_female, out_male, seed=seed, companions=companions
         )
     return counts

@@ -447,6 +447,9 @@ def test_mine_keeps_the_target_side_of_one_gender_sentences(parallel):
     mined = mgbias.mine(*parallel, "de")
     assert mined.male == ["Er ist Arzt.", "Sein Bruder arbeitet hier."]
     assert mined.female == ["Sie ist Krankenschwester.", "Ihre Mutter ist Lehrerin."]
+    # "He is a doctor.", "His brother works here."; "She is a nurse.", "Her mother ..."
+    assert mined.male_words == ["he", "brother|his"]
+    assert mined.female_words == ["she", "her|mother"]
     counts = mined.counts
     assert (counts.n_pairs, counts.n_both, counts.n_neutral) == (7, 1, 2)
     assert counts.n_kept_per_gender == 2
@@ -460,6 +463,9 @@ def test_mine_downsamples_to_equal_sizes_and_checks_alignment(parallel, tmp_path
     target.write_text(target.read_text() + "Er schläft.\n", encoding="utf-8")
     mined = mgbias.mine(source, target, "de", seed=1)
     assert len(mined.male) == len(mined.female) == 2
+    words_of = {"Er ist Arzt.": "he", "Sein Bruder arbeitet hier.": "brother|his"}
+    words_of["Er schläft."] = "he"
+    assert mined.male_words == [words_of[sentence] for sentence in mined.male]
     assert set(mined.male) < {"Er ist Arzt.", "Sein Bruder arbeitet hier.", "Er schläft."}
     with pytest.raises(FileNotFoundError, match="nope.txt: no such file"):
         mgbias.mine(tmp_path / "nope.txt", target, "de")

@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from mgbias.mining import (
+    WORD_SEPARATOR,
     MiningCounts,
     downsample_to_equal,
     english_tokens,
     gender_of,
+    gender_words_of,
     mine_gendered_sentences,
     mine_parallel,
 )
@@ -73,6 +75,48 @@ def test_word_list_entries_are_case_insensitive_and_may_span_tokens():
     assert gender_of("JOHN and Mary", female, male) == "both"
 
 
+@pytest.mark.parametrize(
+    ("sentence", "female", "expected"),
+    [
+        ("She met her ex-wife.", {"she", "her", "ex-wife"}, ("female", ("ex wife", "her", "she"))),
+        ("She met her ex_wife.", {"she", "her", "ex_wife"}, ("female", ("ex wife", "her", "she"))),
+        ("She, she and SHE", FEMALE, ("female", ("she",))),  # unique
+        ("The man and his wife", FEMALE, ("both", ("his", "man", "wife"))),
+        ("He is a man.", FEMALE, ("male", ("he", "man"))),
+        ("The shepherd sheltered them.", FEMALE, (None, ())),
+        ("an ex, a wife", {"ex-wife"}, (None, ())),  # tokens not consecutive
+        ("", FEMALE, (None, ())),
+    ],
+)
+def test_gender_words_of(sentence, female, expected):
+    assert gender_words_of(sentence, frozenset(female), MALE) == expected
+
+
+def test_gender_words_of_agrees_with_gender_of_on_every_short_sentence():
+    # Every sequence of up to 4 tokens over a vocabulary that forms the unigram and
+    # bigram entries of both lists: 2,801 sentences.
+    female, male = frozenset({"she", "ex-wife"}), frozenset({"he", "ma'am"})
+    vocabulary = ["she", "ex", "wife", "he", "ma", "am", "x"]
+    sentences = [""]
+    frontier = [""]
+    for _ in range(4):
+        frontier = [f"{prefix} {token}" for prefix in frontier for token in vocabulary]
+        sentences += frontier
+    assert len(sentences) == 1 + 7 + 49 + 343 + 2401
+    seen = set()
+    for sentence in sentences:
+        gender, words = gender_words_of(sentence, female, male)
+        assert gender == gender_of(sentence, female, male), sentence
+        assert (gender is None) == (words == ()), sentence
+        assert list(words) == sorted(set(words)), sentence
+        for word in words:
+            assert f" {word} " in f" {sentence} ".replace("-", " "), (sentence, word)
+        seen.add(gender)
+    assert seen == {None, "female", "male", "both"}
+    both = ("both", ("ex wife", "he", "ma am"))
+    assert gender_words_of("x ma am he ex wife", female, male) == both
+
+
 def test_overlapping_word_lists_are_rejected():
     with pytest.raises(ValueError, match="share 1 entries.*: her"):
         gender_of("x", frozenset({"she", "her"}), frozenset({"HER", "he"}))
@@ -105,6 +149,50 @@ def test_mine_parallel_writes_target_sides_and_counts(tmp_path):
         "Sie ist Krankenschwester.\nIhr Bruder ging.\n"
     )
     assert out_male.read_text(encoding="utf-8") == "Er ist Arzt.\nEr ging weg\n"
+
+
+def test_mine_parallel_writes_each_sentences_gender_words(tmp_path):
+    female = FEMALE | {"ex-wife"}
+    pairs = [*PAIRS, ("She met her ex-wife.", "Sie traf ihre Ex-Frau.")]
+    outputs = {name: tmp_path / name for name in ("f.txt", "m.txt", "f.words", "m.words")}
+    counts = mine_parallel(
+        iter(pairs),
+        female,
+        MALE,
+        outputs["f.txt"],
+        outputs["m.txt"],
+        progress=False,
+        words_female=outputs["f.words"],
+        words_male=outputs["m.words"],
+    )
+    assert (counts.n_female, counts.n_male, counts.n_both) == (3, 2, 1)
+    assert lines_of(outputs["f.txt"]) == [
+        "Sie ist Krankenschwester.",
+        "Ihr Bruder ging.",
+        "Sie traf ihre Ex-Frau.",
+    ]
+    assert lines_of(outputs["f.words"]) == ["she", "her", "ex wife|her|she|wife"]
+    assert outputs["m.txt"].read_text(encoding="utf-8") == "Er ist Arzt.\nEr ging weg\n"
+    assert outputs["m.words"].read_text(encoding="utf-8") == "he\nhe\n"
+    assert WORD_SEPARATOR == "|"
+    # the sentence files are those written without words files
+    plain_f, plain_m = tmp_path / "plain_f.txt", tmp_path / "plain_m.txt"
+    mine_parallel(iter(pairs), female, MALE, plain_f, plain_m, progress=False)
+    assert plain_f.read_bytes() == outputs["f.txt"].read_bytes()
+    assert plain_m.read_bytes() == outputs["m.txt"].read_bytes()
+
+
+def test_mine_parallel_needs_both_words_files_or_neither(tmp_path):
+    with pytest.raises(ValueError, match="expected both words files or neither"):
+        mine_parallel(
+            iter(PAIRS),
+            FEMALE,
+            MALE,
+            tmp_path / "f.txt",
+            tmp_path / "m.txt",
+            progress=False,
+            words_female=tmp_path / "f.words",
+        )
 
 
 def test_downsample_keeps_equal_sizes_in_original_order(tmp_path):
@@ -177,6 +265,49 @@ def test_downsample_edge_cases(tmp_path):
         downsample_to_equal(in_f, in_m, out_f, out_m, seed=-1)
 
 
+def test_downsample_without_companions_gives_the_bytes_of_before(tmp_path):
+    # Recorded with the code before companions existed: seed 7, 12 female and 5 male lines.
+    in_f = write_lines(tmp_path / "in_f.txt", [f"f{i}" for i in range(12)])
+    in_m = write_lines(tmp_path / "in_m.txt", [f"m{i}" for i in range(5)])
+    out_f, out_m = tmp_path / "f.txt", tmp_path / "m.txt"
+    assert downsample_to_equal(in_f, in_m, out_f, out_m, seed=7) == 5
+    assert out_f.read_bytes() == b"f0\nf2\nf7\nf9\nf11\n"
+    assert out_m.read_bytes() == b"m0\nm1\nm2\nm3\nm4\n"
+
+
+def test_downsample_copies_the_same_lines_of_the_companions(tmp_path):
+    in_f = write_lines(tmp_path / "in_f.txt", [f"f{i}" for i in range(50)])
+    in_m = write_lines(tmp_path / "in_m.txt", [f"m{i}" for i in range(20)])
+    in_fw = write_lines(tmp_path / "in_f.words", [f"fw{i}" for i in range(50)])
+    in_mw = write_lines(tmp_path / "in_m.words", [f"mw{i}" for i in range(20)])
+    out = tmp_path / "out"
+    out.mkdir()
+    companions = ((in_fw, out / "f.words"), (in_mw, out / "m.words"))
+    k = downsample_to_equal(in_f, in_m, out / "f.txt", out / "m.txt", seed=7, companions=companions)
+    assert k == 20
+    kept_female = lines_of(out / "f.txt")
+    assert lines_of(out / "f.words") == [line.replace("f", "fw") for line in kept_female]
+    assert lines_of(out / "m.words") == [f"mw{i}" for i in range(20)]
+    # the companions change neither the draws nor the sentence files
+    downsample_to_equal(in_f, in_m, tmp_path / "f.txt", tmp_path / "m.txt", seed=7)
+    assert (tmp_path / "f.txt").read_bytes() == (out / "f.txt").read_bytes()
+    assert (tmp_path / "m.txt").read_bytes() == (out / "m.txt").read_bytes()
+    assert sorted(path.name for path in out.iterdir()) == ["f.txt", "f.words", "m.txt", "m.words"]
+
+
+def test_downsample_rejects_a_companion_of_another_length(tmp_path):
+    in_f = write_lines(tmp_path / "in_f.txt", ["f0", "f1", "f2"])
+    in_m = write_lines(tmp_path / "in_m.txt", ["m0", "m1"])
+    in_fw = write_lines(tmp_path / "in_f.words", ["fw0", "fw1", "fw2"])
+    in_mw = write_lines(tmp_path / "in_m.words", ["mw0", "mw1", "mw2"])
+    out = tmp_path / "out"
+    out.mkdir()
+    companions = ((in_fw, out / "f.words"), (in_mw, out / "m.words"))
+    with pytest.raises(ValueError, match=r"in_m.words: has 3 lines, but .*in_m.txt has 2"):
+        downsample_to_equal(in_f, in_m, out / "f.txt", out / "m.txt", seed=0, companions=companions)
+    assert list(out.iterdir()) == []  # no output appears
+
+
 def test_downsample_failure_keeps_previous_outputs(tmp_path):
     in_f = write_lines(tmp_path / "in_f.txt", ["a", "b"])
     out_f, out_m = tmp_path / "f.txt", tmp_path / "m.txt"
@@ -212,6 +343,41 @@ def test_mine_gendered_sentences_end_to_end(tmp_path):
     again = tmp_path / "again"
     mine_gendered_sentences(iter(pairs), FEMALE, MALE, again / "f.txt", again / "m.txt", seed=5)
     assert (again / "f.txt").read_bytes() == out_f.read_bytes()
+
+
+def test_mine_gendered_sentences_keeps_each_sentences_words(tmp_path):
+    pairs = [(f"She said {i}.", f"Sie sagte {i}.") for i in range(6)]
+    pairs += [(f"Her cat {i}.", f"Ihre Katze {i}.") for i in range(6)]
+    pairs += [(f"He said {i}.", f"Er sagte {i}.") for i in range(3)]
+    pairs += [("His wife's man.", "Seine Frau.")]  # both: dropped
+    pairs += [(f"His man {i}.", f"Sein Mann {i}.") for i in range(2)]
+    out = tmp_path / "out"
+    counts = mine_gendered_sentences(
+        iter(pairs),
+        FEMALE,
+        MALE,
+        out / "f.txt",
+        out / "m.txt",
+        seed=3,
+        words_female=out / "f.words",
+        words_male=out / "m.words",
+    )
+    assert (counts.n_female, counts.n_male, counts.n_both, counts.n_kept_per_gender) == (
+        12,
+        5,
+        1,
+        5,
+    )
+    expected_words = {"Sie": "she", "Ihre": "her", "Er": "he", "Sein": "his|man"}
+    for gender in ("f", "m"):
+        sentences = lines_of(out / f"{gender}.txt")
+        assert len(sentences) == 5
+        words = lines_of(out / f"{gender}.words")
+        assert words == [expected_words[sentence.split()[0]] for sentence in sentences]
+    again = tmp_path / "again"
+    mine_gendered_sentences(iter(pairs), FEMALE, MALE, again / "f.txt", again / "m.txt", seed=3)
+    assert (again / "f.txt").read_bytes() == (out / "f.txt").read_bytes()
+    assert sorted(path.name for path in out.iterdir()) == ["f.txt", "f.words", "m.txt", "m.words"]
 
 
 def test_mining_counts_json_round_trip():
