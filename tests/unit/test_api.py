@@ -476,9 +476,14 @@ def test_cli_mbe_mines_a_parallel_corpus_first(tiny_mlm_dir, parallel, tmp_path,
     out = tmp_path / "mbe.csv"
     args = ["mbe", "--model", str(tiny_mlm_dir), "--source", str(source), "--target"]
     args += [str(target), "--lang", "de", "--device", "cpu", "--output", str(out)]
-    assert main(args) == 0
+    # 2 sentences a gender, each its own gender words: 4 groups, 6 labellings, never p < 0.05
+    assert main(args) == 2
     captured = capsys.readouterr()
     assert "mined 7 lines" in captured.err and "kept 2 per gender" in captured.err
+    assert "2 male and 2 female clusters allow only 6 distinct labellings" in captured.err
+    assert "--units sentences" in captured.err and "Traceback" not in captured.err
+    assert main([*args, "--units", "sentences"]) == 0
+    assert "relabellings of sentences" in capsys.readouterr().out
     mined = mgbias.mine(source, target, "de")
     expected = mgbias.mbe(tiny_mlm_dir, mined.male, mined.female, device="cpu")
     assert pd.read_csv(out).mbe[0] == pytest.approx(expected.score, rel=1e-5)

@@ -18,9 +18,22 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs/api.md"
 
+# five gender words a gender: enough groups for the test with gender words as units
 SUBJECTS = {
-    "male": [("he", "er"), ("my father", "mein Vater"), ("the man", "der Mann")],
-    "female": [("she", "sie"), ("my mother", "meine Mutter"), ("the woman", "die Frau")],
+    "male": [
+        ("he", "er"),
+        ("my father", "mein Vater"),
+        ("the man", "der Mann"),
+        ("my brother", "mein Bruder"),
+        ("the king", "der König"),
+    ],
+    "female": [
+        ("she", "sie"),
+        ("my mother", "meine Mutter"),
+        ("the woman", "die Frau"),
+        ("my sister", "meine Schwester"),
+        ("the queen", "die Königin"),
+    ],
 }
 PREDICATES = [("works here", "arbeitet hier"), ("reads a book", "liest ein Buch")]
 CROWS_HEADER = ",sent_more,sent_less,stereo_antistereo,bias_type,annotations,anon_writer,"
@@ -94,5 +107,8 @@ def test_the_api_page_runs(sandbox, monkeypatch, capsys):
     assert "the model prefers" in printed or "no significant preference" in printed
     assert "MBE " in printed and "Shf " in printed
     namespace = document.namespace
-    assert namespace["mined"].counts.n_pairs == 13
-    assert len(namespace["mined"].male) == len(namespace["mined"].female) == 6
+    assert namespace["mined"].counts.n_pairs == 21
+    assert len(namespace["mined"].male) == len(namespace["mined"].female) == 10
+    # the gender words as the test's units: 5 words a gender, each one group
+    assert namespace["by_words"].result.n_clusters == 10
+    assert "in 10 gender-word groups" in namespace["by_words"].verdict

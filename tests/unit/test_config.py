@@ -66,6 +66,7 @@ def test_defaults_are_filled(demo_config):
         "test": "permutation",
         "permutations": 999,
         "alpha": 0.05,
+        "cluster": "gender_words",
     }
     assert config["scoring"]["batch_size"] == 64
 

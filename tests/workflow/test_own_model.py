@@ -29,9 +29,23 @@ LANGUAGES = ("de", "fi")
 
 # A small grammar in English, German and Finnish: sentence i of each language
 # translates sentence i of the others.
+# Five gender words a gender: MBE's test takes the gender words as its units, and
+# it needs more than a few of them to reach p < 0.05 at all.
 SUBJECTS = {
-    "female": [("she", "sie", "hän"), ("the woman", "die frau", "nainen")],
-    "male": [("he", "er", "hän"), ("the man", "der mann", "mies")],
+    "female": [
+        ("she", "sie", "hän"),
+        ("the woman", "die frau", "nainen"),
+        ("my mother", "meine mutter", "äitini"),
+        ("my sister", "meine schwester", "siskoni"),
+        ("the queen", "die königin", "kuningatar"),
+    ],
+    "male": [
+        ("he", "er", "hän"),
+        ("the man", "der mann", "mies"),
+        ("my father", "mein vater", "isäni"),
+        ("my brother", "mein bruder", "veljeni"),
+        ("the king", "der könig", "kuningas"),
+    ],
 }
 VERBS = [("reads", "liest", "lukee"), ("writes", "schreibt", "kirjoittaa")]
 OBJECTS = [
@@ -52,7 +66,7 @@ COLUMN = {"en": 0, "de": 1, "fi": 2}
 
 
 def sentences(lang: str) -> list[str]:
-    """The corpus side of ``lang``: every gendered sentence, then neutral ones (216 lines)."""
+    """The corpus side of ``lang``: every gendered sentence, then neutral ones (396 lines)."""
     i = COLUMN[lang]
     lines = [
         f"{subject[i]} {verb[i]} {obj[i]} {place[i]} ."
@@ -74,7 +88,7 @@ def vocabulary() -> list[str]:
 
 
 def pair_rows(lang: str) -> list[tuple[str, str, str, str, str]]:
-    """(id, more_en, less_en, more_x, less_x) of 40 gender pairs."""
+    """(id, more_en, less_en, more_x, less_x) of 60 gender pairs."""
     i = COLUMN[lang]
     rows = []
     for n, (verb, obj, place) in enumerate(
@@ -85,7 +99,7 @@ def pair_rows(lang: str) -> list[tuple[str, str, str, str, str]]:
             less = f"{female[0]} {verb[0]} {obj[0]} {place[0]} ."
             more_x = f"{male[i]} {verb[i]} {obj[i]} {place[i]} ."
             less_x = f"{female[i]} {verb[i]} {obj[i]} {place[i]} ."
-            rows.append((str(2 * n + k), more, less, more_x, less_x))
+            rows.append((str(len(SUBJECTS["male"]) * n + k), more, less, more_x, less_x))
     return rows
 
 
@@ -191,11 +205,12 @@ def test_own_model_gets_mbe_and_pair_tables(own_run):
         ("my-model", "real", "my_corpus", "fi"),
     ]
     assert mbe["mbe"].between(0, 100).all() and (mbe["model_id"] == "models/tiny-bert").all()
-    # each side: 36 female and 36 male English sentences, each twice, and 36 neutral ones
-    assert (mbe["n_female"] == 72).all() and (mbe["n_male"] == 72).all()
+    # each side: 90 female and 90 male English sentences, each twice, and 36 neutral ones
+    assert (mbe["n_female"] == 180).all() and (mbe["n_male"] == 180).all()
+    assert (mbe["n_clusters"] == 10).all()  # the gender words are the test's units
     counts = pd.read_csv(own_run / "results/tables/mine_counts.csv")
     assert sorted(counts["lang"]) == list(LANGUAGES)
-    assert (counts["n_pairs"] == 180).all() and (counts["n_neutral"] == 36).all()
+    assert (counts["n_pairs"] == 396).all() and (counts["n_neutral"] == 36).all()
 
     pairs = pd.read_csv(own_run / "results/tables/pairs_scores.csv")
     assert set(pairs["model"]) == {"my-model"}
@@ -207,8 +222,8 @@ def test_own_model_gets_mbe_and_pair_tables(own_run):
     ]
     assert set(pairs["measure"]) == {"aul", "aula", "cps", "sss", "sjsd", "bsjsd"}
     # the age pair of the CrowS-Pairs file is not a gender pair
-    assert set(pairs["n"]) == {24}
-    # the same 24 English pairs read from both layouts score the same
+    assert set(pairs["n"]) == {60}
+    # the same 60 English pairs read from both layouts score the same
     english = pairs[pairs["lang"] == "en"].pivot(index="measure", columns="dataset", values="score")
     assert english["crows_pairs"].tolist() == english["multilingual_crows_pairs"].tolist()
     assert (own_run / "results/tables/pairs_steinborn_table2.csv").is_file()

@@ -485,7 +485,8 @@ def check_mbe_clusters(
         raise ValueError(
             f"{int(is_male.sum())} male and {int((~is_male).sum())} female clusters allow only "
             f"{labellings} distinct labellings, so p could never fall below alpha={alpha}; "
-            "the clustered test needs more clusters (gender words)"
+            "the clustered test needs more clusters (gender words), or test sentence by "
+            "sentence (mbe.cluster: null; mgbias mbe --units sentences)"
         )
     return pooled
 
