@@ -48,6 +48,7 @@ from mgbias.measures.mbe_permutation import (
     cluster_codes,
     distinct_cluster_labellings,
     mbe_permutation_test,
+    size_strata,
 )
 from mgbias.seeds import check_seed
 from mgbias.stats import mcnemar_test, random_indicator, splitmix64_mix
@@ -477,14 +478,13 @@ def check_mbe_clusters(
                 f"got shape {np.shape(labels)}"
             )
     pooled = np.concatenate([np.asarray(male_clusters), np.asarray(female_clusters)])
-    _, is_male = cluster_codes(pooled, n_male)
-    labellings = distinct_cluster_labellings(is_male)
-    # a labelling and its complement (drawable when K_m = K / 2) are equally extreme
-    twins = 2 if 2 * int(is_male.sum()) == is_male.size else 1
+    codes, is_male = cluster_codes(pooled, n_male)
+    labellings, twins = distinct_cluster_labellings(is_male, size_strata(np.bincount(codes)))
     if twins / labellings >= alpha:
         raise ValueError(
             f"{int(is_male.sum())} male and {int((~is_male).sum())} female clusters allow only "
-            f"{labellings} distinct labellings, so p could never fall below alpha={alpha}; "
+            f"{labellings} distinct labellings within their size strata, so p could never fall "
+            f"below alpha={alpha}; "
             "the clustered test needs more clusters (gender words), or test sentence by "
             "sentence (mbe.cluster: null; mgbias mbe --units sentences)"
         )

@@ -21,6 +21,7 @@ from mgbias.measures.mbe_permutation import (
     cluster_codes,
     distinct_cluster_labellings,
     mbe_permutation_test,
+    size_strata,
 )
 
 ALPHA = 0.05
@@ -69,7 +70,18 @@ def test_cluster_codes_by_hand():
     # sorted labels: he, her, him, she
     assert codes.tolist() == [0, 2, 0, 3, 1, 3]
     assert is_male.tolist() == [True, False, True, False]
-    assert distinct_cluster_labellings(is_male) == 6
+    # sizes 2, 1, 1, 2: strata {he, she} and {her, him}, one male each: 2 x 2 labellings,
+    # each as extreme as its complement
+    strata = size_strata(np.bincount(codes))
+    assert strata.tolist() == [0, 1, 1, 0]
+    assert distinct_cluster_labellings(is_male, strata) == (4, 2)
+
+
+def test_size_strata_double_and_never_split_ties():
+    assert size_strata(np.array([5, 5, 5, 1])).tolist() == [0, 0, 0, 1]
+    assert size_strata(np.ones(7, dtype=int)).tolist() == [0] * 7
+    sizes = np.array([1, 60, 8, 7, 7, 6, 5, 58, 2, 2, 2])
+    assert size_strata(sizes).tolist() == [2, 0, 1, 1, 1, 1, 2, 0, 2, 2, 2]
 
 
 def test_clustered_relabellings_are_eq2_of_whole_clusters_by_brute_force():
@@ -79,10 +91,14 @@ def test_clustered_relabellings_are_eq2_of_whole_clusters_by_brute_force():
     clusters = np.array(list("aaabbc") + list("ddeeef"))  # 3 male, 3 female clusters
     test = mbe_permutation_test(scores, embeddings, 6, n_permutations=30, seed=7, clusters=clusters)
     names, codes = np.unique(clusters, return_inverse=True)
+    # sizes a3 b2 c1 d2 e3 f1: strata {a, e} and {b, d, c, f}, with 1 and 2 male clusters
+    strata = size_strata(np.bincount(codes))
+    assert strata.tolist() == [0, 1, 1, 1, 0, 1]
     draws = np.random.default_rng(7)
     for permuted in test.permuted:
         chosen = np.zeros(names.size, dtype=bool)
-        chosen[draws.permutation(names.size)[:3]] = True
+        for stratum, n_male in ((np.array([0, 4]), 1), (np.array([1, 2, 3, 5]), 2)):
+            chosen[stratum[draws.permutation(stratum.size)[:n_male]]] = True
         male = chosen[codes]
         expected = mbe_score(
             scores[male], scores[~male], embeddings[male], embeddings[~male], weighting="dot"
@@ -93,21 +109,21 @@ def test_clustered_relabellings_are_eq2_of_whole_clusters_by_brute_force():
     )
 
 
-def test_hand_example_two_clusters_a_side():
-    # every weight 1; clusters a = {3, 2}, b = {1}, c = {0}, d = {-1}, a and b male.
-    # Male {a,b} (3,2,1 vs 0,-1): 6/6 wins -> 100, extreme; its complement {c,d}
-    # (0,-1 vs 3,2,1) -> 0, as extreme; the other four labellings score 100 x 3/6 or
-    # less distant from 50: {a,c} 3,2,0 vs 1,-1 -> 5/6, {a,d} 3,2,-1 vs 1,0 -> 4/6,
-    # {b,c} 1,0 vs 3,2,-1 -> 2/6, {b,d} 1,-1 vs 3,2,0 -> 1/6. So 2 of 6 are extreme.
-    scores = np.array([3.0, 2.0, 1.0, 0.0, -1.0])
-    clusters = np.array(["a", "a", "b", "c", "d"])
+def test_hand_example_two_strata():
+    # every weight 1; male a = {3, 2}, b = {1}; female c = {0, -1}, d = {-2}. Strata by
+    # size: {a, c} and {b, d}, one male each, so 4 labellings, each 3 x 3 comparisons:
+    #   a,b male (3,2,1 vs 0,-1,-2): 9 wins -> 100   c,b male (0,-1,1 vs 3,2,-2): 3 -> 33.3
+    #   a,d male (3,2,-2 vs 0,-1,1): 6 -> 66.7       c,d male (0,-1,-2 vs 3,2,1): 0 -> 0
+    # |score - 50| >= 50: the observed labelling and its complement, 2 of 4.
+    scores = np.array([3.0, 2.0, 1.0, 0.0, -1.0, -2.0])
+    clusters = np.array(["a", "a", "b", "c", "c", "d"])
     test = mbe_permutation_test(
-        scores, np.ones((5, 1)), 3, n_permutations=6000, seed=0, clusters=clusters
+        scores, np.ones((6, 1)), 3, n_permutations=4000, seed=0, clusters=clusters
     )
     assert test.observed == 100.0
-    table = {100.0, 0.0, 100 * 5 / 6, 100 * 4 / 6, 100 * 2 / 6, 100 * 1 / 6}
+    table = (100.0, 100 / 3, 200 / 3, 0.0)
     assert all(min(abs(v - t) for t in table) < 1e-9 for v in test.permuted)
-    assert test.p_value == pytest.approx(1 / 3, abs=0.02)
+    assert test.p_value == pytest.approx(1 / 2, abs=0.03)
 
 
 def test_without_clusters_nothing_changes():
@@ -184,7 +200,7 @@ def test_mbe_of_sentences_passes_clusters_to_the_score_not_the_baseline():
         ({"test": "mcnemar_sentence"}, "clusters need the permutation test"),
         (
             {"male_clusters": list("aaabbb"), "female_clusters": list("cccddd")},
-            "2 male and 2 female clusters allow only 6 distinct labellings",
+            "2 male and 2 female clusters allow only 6 distinct labellings within their size",
         ),
     ],
 )
