@@ -84,8 +84,10 @@ def test_http_download_then_mining(tmp_path, mirror):
     lines = (
         (tmp_path / "data/mined/planted/TED2020/de.tsv").read_text(encoding="utf-8").splitlines()
     )
-    assert lines[0] == "gender\tsentence"
-    genders = [line.split("\t")[0] for line in lines[1:]]
+    assert lines[0] == "gender\tsentence\tgender_words"
+    rows = [line.split("\t") for line in lines[1:]]
+    assert all(len(row) == 3 and row[2] for row in rows)  # every sentence names its words
+    genders = [row[0] for row in rows]
     assert genders.count("female") == genders.count("male") > 20
 
 
