@@ -446,7 +446,8 @@ _OUTPUTS = [
         "results/mbe/{model}/{world}/{corpus}/{lang}.json",
         "mbe",
         "one MBE score (Kaneko et al. 2022, Eq. 2) with its significance test and the Shf baseline",
-        "JSON: score, p_value, test, n_permutations (b, c for McNemar), shf, counts",
+        "JSON: score, p_value, test, n_permutations, cluster and n_clusters (the test's "
+        "units), b, c for McNemar, shf, counts",
     ),
     Output(
         "mbe_scores",
