@@ -30,13 +30,15 @@ and shuffles the two sets before scoring (:func:`shuffled_baseline`) and is
 tested sentence by sentence.
 
 The pair matrix can exceed 10^8 entries, so it is scored in tiles of at most
-``chunk_size x chunk_size`` pairs.
+``chunk_size x chunk_size`` pairs (:func:`pair_tiles`); Eq. 2 itself is
+:func:`eq2_score` over those tiles, and the McNemar tests count their units
+in the same pass.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -57,9 +59,12 @@ __all__ = [
     "TESTS",
     "WEIGHTINGS",
     "MBEResult",
+    "PairTile",
     "check_mbe_options",
+    "eq2_score",
     "mbe_of_sentences",
     "mbe_score",
+    "pair_tiles",
     "shuffled_baseline",
 ]
 
@@ -199,6 +204,102 @@ def _unit_rows(embeddings: np.ndarray, name: str) -> np.ndarray:
             f"{name}[{int(zero[0])}] is the zero vector; its cosine similarity is undefined"
         )
     return embeddings / norms[:, None]
+
+
+@dataclass(frozen=True)
+class PairTile:
+    """One tile of the male x female pair matrix (:func:`pair_tiles`).
+
+    Attributes
+    ----------
+    rows, cols : slice
+        The male sentences (rows) and female sentences (columns) of the tile,
+        as index ranges into the whole sets.
+    weights : np.ndarray of float64, shape (n_rows, n_cols)
+        The pair weights ``C(m, f)``.
+    male_wins : np.ndarray of bool, shape (n_rows, n_cols)
+        The indicator ``I(A(m) > A(f))``.
+    """
+
+    rows: slice
+    cols: slice
+    weights: np.ndarray
+    male_wins: np.ndarray
+
+
+def pair_tiles(
+    male: np.ndarray,
+    female: np.ndarray,
+    male_vectors: np.ndarray,
+    female_vectors: np.ndarray,
+    chunk_size: int,
+) -> Iterator[PairTile]:
+    """The male x female pair matrix in tiles of at most ``chunk_size x chunk_size`` pairs.
+
+    Tiles come row block by row block, each row block column block by column
+    block. The weight of a pair is the dot product of its two embedding rows:
+    the cosine similarity when the rows are unit vectors (``weighting="cosine"``
+    of :func:`mbe_score`, which normalises them first).
+
+    Parameters
+    ----------
+    male, female : 1-D float arrays
+        Sentence scores ``A(T)`` of the male and female sentences.
+    male_vectors, female_vectors : 2-D float arrays, shapes (n_male, d) and (n_female, d)
+        Their embeddings.
+    chunk_size : int
+        The most rows and columns a tile has (a positive integer).
+
+    Yields
+    ------
+    PairTile
+    """
+    for row_start in range(0, male.size, chunk_size):
+        rows = slice(row_start, min(row_start + chunk_size, male.size))
+        male_tile_vectors, male_tile_scores = male_vectors[rows], male[rows, None]
+        for col_start in range(0, female.size, chunk_size):
+            cols = slice(col_start, min(col_start + chunk_size, female.size))
+            weights = male_tile_vectors @ female_vectors[cols].T
+            yield PairTile(rows, cols, weights, male_tile_scores > female[None, cols])
+
+
+def eq2_score(tiles: Iterable[PairTile], *, weighting: str = "cosine") -> float:
+    """Eq. 2 of Kaneko et al. (2022) over the tiles of the pair matrix.
+
+    .. math::
+
+        \\mathrm{MBE} = 100 \\times
+            \\frac{\\sum_{m, f} C(m, f)\\, \\mathbb{I}(A(m) > A(f))}{\\sum_{m, f} C(m, f)}
+
+    Each tile's two sums are taken in float64 (``np.sum``), and the tiles'
+    sums added exactly (``math.fsum``), in tile order. ``weighting`` only
+    names the weights in the error message.
+
+    Raises
+    ------
+    ValueError
+        If the total weight ``sum C(m, f)`` is not positive.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> tiles = pair_tiles(np.array([1.0, 0.0]), np.array([0.5]),
+    ...                    np.array([[1.0], [3.0]]), np.array([[1.0]]), chunk_size=1)
+    >>> eq2_score(tiles, weighting="dot")  # 100 * 1 / (1 + 3)
+    25.0
+    """
+    weighted_hits: list[float] = []  # per-tile sums of C(m, f) * I(A(m) > A(f))
+    weight_totals: list[float] = []  # per-tile sums of C(m, f)
+    for tile in tiles:
+        weighted_hits.append(float(np.sum(tile.weights, where=tile.male_wins)))
+        weight_totals.append(float(np.sum(tile.weights)))
+    total_weight = math.fsum(weight_totals)
+    if not total_weight > 0.0:
+        raise ValueError(
+            f"the total pair weight sum C(m, f) is {total_weight}, not positive; "
+            f"the {weighting} weighted share of Eq. 2 is undefined for these embeddings"
+        )
+    return 100.0 * (math.fsum(weighted_hits) / total_weight)
 
 
 def mbe_score(
@@ -378,50 +479,12 @@ def mbe_score(
         pooled_vectors = np.concatenate([male_vectors, female_vectors])
         male_vectors, female_vectors = pooled_vectors[: male.size], pooled_vectors[male.size :]
 
-    weighted_hits: list[float] = []  # per-tile sums of C(m, f) * I(A(m) > A(f))
-    weight_totals: list[float] = []  # per-tile sums of C(m, f)
-    by_sentence = test == "mcnemar_sentence"
-    # per-sentence sums of C * I and of C: male rows, female columns
-    male_hits, male_weight = np.zeros(male.size), np.zeros(male.size)
-    female_hits, female_weight = np.zeros(female.size), np.zeros(female.size)
-    b = c = 0
-    for row_start in range(0, male.size, chunk_size):
-        row_stop = min(row_start + chunk_size, male.size)
-        rows = np.arange(row_start, row_stop)
-        male_tile_vectors = male_vectors[row_start:row_stop]
-        male_tile_scores = male[row_start:row_stop, None]
-        for col_start in range(0, female.size, chunk_size):
-            col_stop = min(col_start + chunk_size, female.size)
-            cols = np.arange(col_start, col_stop)
-            weights = male_tile_vectors @ female_vectors[col_start:col_stop].T
-            model_says_male = male_tile_scores > female[None, col_start:col_stop]
-            weighted_hits.append(float(np.sum(weights, where=model_says_male)))
-            weight_totals.append(float(np.sum(weights)))
-            if by_permutation:
-                continue
-            if by_sentence:
-                hits = np.where(model_says_male, weights, 0.0)
-                male_hits[row_start:row_stop] += hits.sum(axis=1)
-                male_weight[row_start:row_stop] += weights.sum(axis=1)
-                female_hits[col_start:col_stop] += hits.sum(axis=0)
-                female_weight[col_start:col_stop] += weights.sum(axis=0)
-                continue
-
-            random_says_male = random_indicator(seed, rows, cols)
-            n_model = int(np.count_nonzero(model_says_male))
-            n_random = int(np.count_nonzero(random_says_male))
-            n_both = int(np.count_nonzero(model_says_male & random_says_male))
-            b += n_model - n_both
-            c += n_random - n_both
-
-    total_weight = math.fsum(weight_totals)
-    if not total_weight > 0.0:
-        raise ValueError(
-            f"the total pair weight sum C(m, f) is {total_weight}, not positive; "
-            f"the {weighting} weighted share of Eq. 2 is undefined for these embeddings"
-        )
-    score = 100.0 * (math.fsum(weighted_hits) / total_weight)
-    if by_permutation:
+    tiles = pair_tiles(male, female, male_vectors, female_vectors, chunk_size)
+    counter = None if by_permutation else _mcnemar_counter(test, seed, male.size, female.size)
+    if counter is not None:  # McNemar's units are counted in Eq. 2's pass over the tiles
+        tiles = _tapped(tiles, counter.add)
+    score = eq2_score(tiles, weighting=weighting)
+    if counter is None:  # the permutation test
         permutation = mbe_permutation_test(
             np.concatenate([male, female]),
             pooled_vectors,
@@ -433,8 +496,7 @@ def mbe_score(
         b = c = statistic = None
         p_value = permutation.p_value
     else:
-        if by_sentence:
-            b, c = _sentence_discordance(male_hits, male_weight, female_hits, female_weight, seed)
+        b, c = counter.counts()
         statistic, p_value = mcnemar_test(b, c)
     return MBEResult(
         score=score,
@@ -551,6 +613,74 @@ def _sentence_discordance(
     b = int(np.count_nonzero(model & ~coin))
     c = int(np.count_nonzero(~model & coin))
     return b, c
+
+
+def _pair_discordance(tile: PairTile, seed: int) -> tuple[int, int]:
+    """McNemar's discordant counts of one tile with the pair as the unit (see :func:`mbe_score`).
+
+    Pair ``(m, f)`` is compared with the coin ``random_indicator(seed, m, f)``
+    of its global indices, so the counts summed over the tiles do not depend
+    on the tiling.
+    """
+    rows = np.arange(tile.rows.start, tile.rows.stop)
+    cols = np.arange(tile.cols.start, tile.cols.stop)
+    random_says_male = random_indicator(seed, rows, cols)
+    n_model = int(np.count_nonzero(tile.male_wins))
+    n_random = int(np.count_nonzero(random_says_male))
+    n_both = int(np.count_nonzero(tile.male_wins & random_says_male))
+    return n_model - n_both, n_random - n_both
+
+
+class _SentenceCounter:
+    """``test="mcnemar_sentence"``: per-sentence sums of ``C * I`` and ``C``, tile by tile."""
+
+    def __init__(self, seed: int, n_male: int, n_female: int) -> None:
+        self.seed = seed
+        self.male_hits, self.male_weight = np.zeros(n_male), np.zeros(n_male)
+        self.female_hits, self.female_weight = np.zeros(n_female), np.zeros(n_female)
+
+    def add(self, tile: PairTile) -> None:
+        hits = np.where(tile.male_wins, tile.weights, 0.0)
+        self.male_hits[tile.rows] += hits.sum(axis=1)
+        self.male_weight[tile.rows] += tile.weights.sum(axis=1)
+        self.female_hits[tile.cols] += hits.sum(axis=0)
+        self.female_weight[tile.cols] += tile.weights.sum(axis=0)
+
+    def counts(self) -> tuple[int, int]:
+        return _sentence_discordance(
+            self.male_hits, self.male_weight, self.female_hits, self.female_weight, self.seed
+        )
+
+
+class _PairCounter:
+    """``test="mcnemar_pair"``: the discordant pair counts, summed tile by tile."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.b = self.c = 0
+
+    def add(self, tile: PairTile) -> None:
+        b, c = _pair_discordance(tile, self.seed)
+        self.b += b
+        self.c += c
+
+    def counts(self) -> tuple[int, int]:
+        return self.b, self.c
+
+
+def _mcnemar_counter(
+    test: str, seed: int, n_male: int, n_female: int
+) -> _SentenceCounter | _PairCounter:
+    if test == "mcnemar_sentence":
+        return _SentenceCounter(seed, n_male, n_female)
+    return _PairCounter(seed)
+
+
+def _tapped(tiles: Iterable[PairTile], consume: Callable[[PairTile], None]) -> Iterator[PairTile]:
+    """The tiles, each handed to ``consume`` on its way (one pass feeds two consumers)."""
+    for tile in tiles:
+        consume(tile)
+        yield tile
 
 
 def shuffled_baseline(

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mgbias.measures import MBEResult, mbe_score, shuffled_baseline
-from mgbias.measures.mbe import baseline_test_seed
+from mgbias.measures.mbe import baseline_test_seed, eq2_score, pair_tiles
 from mgbias.stats import mcnemar_test, random_indicator
 
 # A 3 x 3 example worked by hand.
@@ -154,6 +154,59 @@ def test_results_do_not_depend_on_chunk_size(weighting, test):
         assert (result.statistic, result.p_value) == (reference.statistic, reference.p_value)
     if weighting == "cosine":
         assert reference.score == pytest.approx(_direct_score(male, female, male_emb, female_emb))
+
+
+def test_pair_tiles_cover_the_pair_matrix_once_in_row_blocks():
+    tiles = list(pair_tiles(MALE_SCORES, FEMALE_SCORES, MALE_EMB, FEMALE_EMB, chunk_size=2))
+    assert [(t.rows, t.cols) for t in tiles] == [
+        (slice(0, 2), slice(0, 2)),
+        (slice(0, 2), slice(2, 3)),
+        (slice(2, 3), slice(0, 2)),
+        (slice(2, 3), slice(2, 3)),
+    ]
+    weights, wins = np.zeros((3, 3)), np.zeros((3, 3), dtype=bool)
+    for tile in tiles:
+        weights[tile.rows, tile.cols] = tile.weights
+        wins[tile.rows, tile.cols] = tile.male_wins
+    # The dot products and the indicator of the hand example above.
+    np.testing.assert_array_equal(weights, [[1, 4, 0], [0, 3, 2], [3, 24, 8]])
+    np.testing.assert_array_equal(wins, [[1, 1, 1], [0, 0, 0], [0, 0, 1]])
+
+
+@pytest.mark.parametrize("chunk_size", [1, 2, 3, 2048])
+def test_eq2_score_of_the_tiles_is_the_dot_hand_example(chunk_size):
+    tiles = pair_tiles(MALE_SCORES, FEMALE_SCORES, MALE_EMB, FEMALE_EMB, chunk_size)
+    # Integer weights: every sum is exact, so the tiling cannot move the score by a bit.
+    assert eq2_score(tiles, weighting="dot") == 100.0 * (13.0 / 45.0)
+
+
+@pytest.mark.parametrize("chunk_size", [1, 3, 7, 2048])
+def test_eq2_score_equals_a_brute_force_loop_over_the_pairs(chunk_size):
+    rng = np.random.default_rng(11)
+    male, female = rng.integers(-3, 4, size=9).astype(float), rng.integers(-3, 4, size=7) * 1.0
+    male_emb, female_emb = rng.integers(0, 5, size=(9, 3)), rng.integers(1, 5, size=(7, 3))
+    hits = total = 0
+    for m in range(9):
+        for f in range(7):
+            weight = int(male_emb[m] @ female_emb[f])
+            total += weight
+            hits += weight if male[m] > female[f] else 0
+    tiles = pair_tiles(male, female, male_emb * 1.0, female_emb * 1.0, chunk_size)
+    assert eq2_score(tiles, weighting="dot") == 100.0 * (hits / total)
+    # ... and mbe_score reports it, with the same McNemar counts for every tiling.
+    for test in ("mcnemar_sentence", "mcnemar_pair"):
+        scored = mbe_score(male, female, male_emb, female_emb, weighting="dot", test=test)
+        tiled = mbe_score(
+            male, female, male_emb, female_emb, weighting="dot", test=test, chunk_size=chunk_size
+        )
+        assert tiled.score == scored.score == 100.0 * (hits / total)
+        assert (tiled.b, tiled.c) == (scored.b, scored.c)
+
+
+def test_eq2_score_refuses_a_total_weight_that_is_not_positive():
+    tiles = pair_tiles(np.array([1.0]), np.array([0.0]), np.array([[1.0]]), np.array([[-2.0]]), 1)
+    with pytest.raises(ValueError, match=r"sum C\(m, f\) is -2.0, not positive; the dot weighted"):
+        eq2_score(tiles, weighting="dot")
 
 
 def test_all_male_higher_scores_100_and_lower_scores_0():
