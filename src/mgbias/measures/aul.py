@@ -15,64 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["aul", "pack_sentences"]
+from mgbias.measures.ragged import pack_sentences
 
-
-def pack_sentences(
-    values: Sequence[np.ndarray], name: str
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Check per-sentence token arrays and concatenate them into one flat array.
-
-    Parameters
-    ----------
-    values : sequence of 1-D float arrays
-        One array per sentence, one value per non-special token.
-    name : str
-        Argument name used in error messages (e.g. ``"logprobs"``).
-
-    Returns
-    -------
-    flat : np.ndarray of float64, shape (total_tokens,)
-        All sentences' values, concatenated in order.
-    starts : np.ndarray of int64, shape (n_sentences,)
-        Offset of each sentence's first token in ``flat``.
-    lengths : np.ndarray of int64, shape (n_sentences,)
-        Number of tokens of each sentence.
-
-    Raises
-    ------
-    ValueError
-        If a sentence is not 1-D, is empty, or holds a non-finite value; the
-        message names the sentence index (and token index for non-finite values).
-    """
-    arrays = [np.asarray(sentence, dtype=np.float64) for sentence in values]
-    lengths = np.empty(len(arrays), dtype=np.int64)
-    for index, array in enumerate(arrays):
-        if array.ndim != 1:
-            raise ValueError(
-                f"{name}[{index}] must be a 1-D array (one value per token), "
-                f"got shape {array.shape}"
-            )
-        if array.size == 0:
-            raise ValueError(
-                f"{name}[{index}] is empty; every sentence needs at least one non-special token"
-            )
-        lengths[index] = array.size
-    if not arrays:
-        empty = np.empty(0, dtype=np.int64)
-        return np.empty(0, dtype=np.float64), empty, empty
-    flat = np.concatenate(arrays)
-    starts = np.zeros(len(arrays), dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    finite = np.isfinite(flat)
-    if not finite.all():
-        position = int(np.argmin(finite))
-        sentence = int(np.searchsorted(starts, position, side="right") - 1)
-        raise ValueError(
-            f"{name}[{sentence}] holds a non-finite value ({flat[position]}) "
-            f"at token {position - starts[sentence]}"
-        )
-    return flat, starts, lengths
+__all__ = ["aul"]
 
 
 def aul(logprobs: Sequence[np.ndarray]) -> np.ndarray:

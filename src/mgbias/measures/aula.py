@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mgbias.measures.aul import pack_sentences
+from mgbias.measures.ragged import pack_sentences
 
 __all__ = ["aula"]
 

@@ -46,8 +46,8 @@ from mgbias.measures.preference import (
     PairPreferenceResult,
     compare_pairs,
     pair_preference,
-    segment_sums,
 )
+from mgbias.measures.ragged import segment_sums
 
 __all__ = ["CPSResult", "cps", "cps_sentence_scores", "pair_preference"]
 

@@ -38,7 +38,6 @@ cluster bootstrap and the cluster sign-flip test of :mod:`mgbias.stats`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -64,7 +63,6 @@ __all__ = [
     "edge_mask",
     "pair_indicators",
     "pair_preference",
-    "segment_sums",
 ]
 
 #: How a tied pair counts, see the module docstring.
@@ -422,63 +420,3 @@ def pair_preference(more_scores: Any, less_scores: Any, *, tie_rule: str = "neut
     33.3333
     """
     return compare_pairs(more_scores, less_scores, tie_rule=tie_rule).score
-
-
-def segment_sums(
-    values: Sequence[Any], name: str, *, allow_empty: bool = True, allow_neg_inf: bool = False
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Check per-sentence token arrays; return their sums, the flat values and lengths.
-
-    Parameters
-    ----------
-    values : sequence of 1-D float arrays
-        One array per sentence (e.g. log-probabilities of its shared tokens).
-    name : str
-        Argument name for error messages.
-    allow_empty : bool, optional
-        Whether a sentence may have no token (its sum is 0).
-    allow_neg_inf : bool, optional
-        Whether ``-inf`` (log of probability 0) is allowed.
-
-    Returns
-    -------
-    sums : np.ndarray of float64, shape (n_sentences,)
-    flat : np.ndarray of float64, shape (total_tokens,)
-    lengths : np.ndarray of int64, shape (n_sentences,)
-
-    Raises
-    ------
-    ValueError
-        Naming the sentence (and token) that is not 1-D, empty when not
-        allowed, NaN, ``+inf``, or ``-inf`` when not allowed.
-    """
-    arrays = [np.asarray(sentence, dtype=np.float64) for sentence in values]
-    lengths = np.empty(len(arrays), dtype=np.int64)
-    for index, array in enumerate(arrays):
-        if array.ndim != 1:
-            raise ValueError(
-                f"{name}[{index}] must be a 1-D array (one value per token), "
-                f"got shape {array.shape}"
-            )
-        if array.size == 0 and not allow_empty:
-            raise ValueError(f"{name}[{index}] is empty; at least one token is needed")
-        lengths[index] = array.size
-    if not arrays:
-        empty = np.empty(0, dtype=np.float64)
-        return empty, empty, np.empty(0, dtype=np.int64)
-    flat = np.concatenate(arrays) if lengths.sum() else np.empty(0, dtype=np.float64)
-    bad = np.isnan(flat) | (flat == np.inf)
-    if not allow_neg_inf:
-        bad |= flat == -np.inf
-    if bad.any():
-        position = int(np.argmax(bad))
-        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-        # side="right": of sentences sharing a start offset, the last one is the non-empty one.
-        sentence = int(np.searchsorted(starts, position, side="right") - 1)
-        raise ValueError(
-            f"{name}[{sentence}] holds an invalid value ({flat[position]}) at token "
-            f"{position - starts[sentence]}"
-        )
-    segment = np.repeat(np.arange(len(arrays)), lengths)
-    sums = np.bincount(segment, weights=flat, minlength=len(arrays)).astype(np.float64)
-    return sums, flat, lengths

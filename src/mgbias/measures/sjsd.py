@@ -59,8 +59,8 @@ from mgbias.measures.preference import (
     cluster_array,
     compare_pairs,
     edge_mask,
-    segment_sums,
 )
+from mgbias.measures.ragged import segment_sums
 from mgbias.stats import (
     cluster_bootstrap_standard_error,
     cluster_sign_flip_test,

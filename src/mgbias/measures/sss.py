@@ -39,8 +39,8 @@ from mgbias.measures.preference import (
     DEFAULT_N_RESAMPLES,
     PairPreferenceResult,
     compare_pairs,
-    segment_sums,
 )
+from mgbias.measures.ragged import segment_sums
 
 __all__ = ["REDUCTIONS", "sss", "sss_sentence_scores"]
 
