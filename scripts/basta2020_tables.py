@@ -1,10 +1,16 @@
 """Basta et al. (2020): the long probe table, Tables 1-7 and Figures 1-5 and 7-9
 (one part per rule).
 
+Shared by the rules ``basta2020_results``, ``basta2020_table1``,
+``basta2020_tables2to5``, ``basta2020_pca_variance``, ``basta2020_layers``,
+``basta2020_figure1``, ``basta2020_table6``, ``basta2020_table7``,
+``basta2020_figure7``, ``basta2020_figure8`` and ``basta2020_figure9``
+(rules/basta2020.smk).
+
 Snakemake interface
 -------------------
 params.part : str
-    ``long_table``: input.tables (scripts/contextual_probes.py's CSV per job, in the order of
+    ``long_table``: input.tables (scripts/basta2020_probes.py's CSV per job, in the order of
     params.jobs) -> output.results, every probe row with the job's columns in front;
     ``table1``: input.summaries (the JSON per job) -> output.table, output.markdown;
     ``tables2to5``: input.results -> output.markdown, one table per domain;

