@@ -31,7 +31,7 @@ rule basta2020_vectors:
         corpus=out("basta2020_corpus"),
         model=trained_model_input,
         lists=basta2020_lists,
-        code=script_code("contextual_vectors.py"),
+        code=script_code("basta2020_vectors.py"),
     output:
         plan=out("basta2020_plan"),
         vectors=out("basta2020_vectors"),
@@ -54,7 +54,7 @@ rule basta2020_vectors:
         lang=lambda wc: BASTA2020["domains"][wc.domain]["lang"],
         probes=lambda wc: canonical(basta2020_settings(wc, "vectors")),
     script:
-        "../scripts/contextual_vectors.py"
+        "../scripts/basta2020_vectors.py"
 
 
 rule basta2020_probes:
@@ -62,7 +62,7 @@ rule basta2020_probes:
         plan=out("basta2020_plan"),
         vectors=out("basta2020_vectors"),
         lists=basta2020_lists,
-        code=script_code("contextual_probes.py"),
+        code=script_code("basta2020_probes.py"),
     output:
         table=out("basta2020_probes"),
         summary=out("basta2020_summary"),
@@ -76,7 +76,7 @@ rule basta2020_probes:
         lang=lambda wc: BASTA2020["domains"][wc.domain]["lang"],
         probes=lambda wc: canonical(basta2020_settings(wc, "probes")),
     script:
-        "../scripts/contextual_probes.py"
+        "../scripts/basta2020_probes.py"
 
 
 rule basta2020_results:

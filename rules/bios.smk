@@ -29,7 +29,7 @@ rule bios_extract:
         manifest=out("raw_bios_shard"),
         names=bios_names(),
         titles=bios_titles,
-        code=script_code("bios_extract_shard.py"),
+        code=script_code("bios_extract.py"),
     output:
         bios=out("bios_shard"),
     log:
@@ -46,7 +46,7 @@ rule bios_extract:
         french_conjunction_fix=BIOS["french_conjunction_fix"],
         dest_root=lambda wc, input: bios_dest_root(input.manifest, 3),
     script:
-        "../scripts/bios_extract_shard.py"
+        "../scripts/bios_extract.py"
 
 
 rule bios_dataset:

@@ -205,7 +205,7 @@ rule download_bios_shard:
         listing=out("raw_bios_listing"),
         source=lambda wc: local_source(bios_listing_url(wc.snapshot)),
         plan=out("bios_plan"),
-        code=script_code("bios_fetch_shard.py"),
+        code=script_code("download_bios_shard.py"),
     output:
         manifest=out("raw_bios_shard"),
     log:
@@ -223,7 +223,7 @@ rule download_bios_shard:
         seed=bios_seed(),
         retries=BIOS["retries"],
     script:
-        "../scripts/bios_fetch_shard.py"
+        "../scripts/download_bios_shard.py"
 
 
 # Every pair benchmark file of the configured datasets and languages (a target for

@@ -52,7 +52,7 @@ rule kaneko2023_table1:
                 KANEKO2023["orientation"].get(lang, KANEKO2023["wordlists"][lang])
             )
         ],
-        code=script_code("kaneko2023_table.py"),
+        code=script_code("kaneko2023_table1.py"),
     output:
         table=report(
             out("kaneko2023_table1"),
@@ -77,7 +77,7 @@ rule kaneko2023_table1:
         tie_rule=config["pair_tie_rule"],
         alpha=config["pair_alpha"],
     script:
-        "../scripts/kaneko2023_table.py"
+        "../scripts/kaneko2023_table1.py"
 
 
 rule kaneko2023_mined:

@@ -94,7 +94,7 @@ rule train_vectors:
 rule zhao2020_debias:
     input:
         vec=lambda wc: zhao2020_vectors(wc.world, wc.lang),
-        code=script_code("debias_vectors.py"),
+        code=script_code("zhao2020_debias.py"),
     output:
         vec=out("zhao2020_debiased"),
         summary=out("zhao2020_debias_summary"),
@@ -103,7 +103,7 @@ rule zhao2020_debias:
     conda:
         "../envs/mgbias.yaml"
     script:
-        "../scripts/debias_vectors.py"
+        "../scripts/zhao2020_debias.py"
 
 
 # Zhao et al. (2020): RCSLS alignment of one space into another (endeb: ENDEB).
@@ -112,7 +112,7 @@ rule zhao2020_align:
         unpack(lambda wc: zhao2020_dictionary_input(wc.src, wc.tgt, "train")),
         src=lambda wc: zhao2020_space(wc.world, wc.src),
         tgt=lambda wc: zhao2020_space(wc.world, wc.tgt),
-        code=script_code("align_vectors.py"),
+        code=script_code("zhao2020_align.py"),
     output:
         vec=out("zhao2020_aligned"),
         matrix=out("zhao2020_align_matrix"),
@@ -131,4 +131,4 @@ rule zhao2020_align:
         dico_train=lambda wc: zhao2020_dictionary(wc.src, wc.tgt, "train"),
         seed=lambda wc: step_seed("zhao2020_align", wc.world, wc.src, wc.tgt) % 2**31,
     script:
-        "../scripts/align_vectors.py"
+        "../scripts/zhao2020_align.py"

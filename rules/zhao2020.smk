@@ -32,7 +32,7 @@ rule zhao2020_inbias_original:
             for world in config["worlds"]
             for lang in zhao2020.languages(config)
         ],
-        code=script_code("zhao2020_inbias_table.py"),
+        code=script_code("zhao2020_inbias_original.py"),
     output:
         table=report(
             out("zhao2020_inbias_original"),
@@ -50,7 +50,7 @@ rule zhao2020_inbias_original:
         worlds=config["worlds"],
         languages=zhao2020.languages(config),
     script:
-        "../scripts/zhao2020_inbias_table.py"
+        "../scripts/zhao2020_inbias_original.py"
 
 
 rule zhao2020_bli:
@@ -58,7 +58,7 @@ rule zhao2020_bli:
         unpack(lambda wc: zhao2020_dictionary_input(wc.src, wc.tgt, "test")),
         src=out("zhao2020_aligned"),
         tgt=lambda wc: zhao2020_space(wc.world, wc.tgt),
-        code=script_code("bli.py"),
+        code=script_code("zhao2020_bli.py"),
     output:
         json=out("zhao2020_bli"),
     log:
@@ -70,7 +70,7 @@ rule zhao2020_bli:
         bli=canonical(ZHAO2020["bli"]),
         dico_test=lambda wc: zhao2020_dictionary(wc.src, wc.tgt, "test"),
     script:
-        "../scripts/bli.py"
+        "../scripts/zhao2020_bli.py"
 
 
 rule zhao2020_inbias_space:
@@ -105,7 +105,7 @@ rule zhao2020_grid:
             layout.path("zhao2020_bli", world=w, src=s, tgt=t)
             for w, s, t in zhao2020_grid_keys("bli")
         ],
-        code=script_code("zhao2020_grid_table.py"),
+        code=script_code("zhao2020_grid.py"),
     output:
         table=report(
             out("zhao2020_grid"),
@@ -123,7 +123,7 @@ rule zhao2020_grid:
         inbias_keys=zhao2020_grid_keys("inbias"),
         bli_keys=zhao2020_grid_keys("bli"),
     script:
-        "../scripts/zhao2020_grid_table.py"
+        "../scripts/zhao2020_grid.py"
 
 
 # Tables 1-4, 12 and 13 in the paper's shapes, each cut from the grid

@@ -3,7 +3,7 @@
 Snakemake interface
 -------------------
 input.plans, input.vectors : lists of paths
-    scripts/contextual_vectors.py's plan and vector cache per job, in params.jobs order.
+    scripts/basta2020_vectors.py's plan and vector cache per job, in params.jobs order.
 params.jobs : list of dicts ``model``, ``world``, ``domain``, ``lang``
 params.lists : ``shipped`` or ``demo`` (as basta2020.lists)
 params.seeds : the probe seed of each job (run 0 of Exp. 3 is drawn)

@@ -1,19 +1,27 @@
 """Basta et al. (2020): the long probe table, Tables 1-7 and Figures 1-5 and 7-9
 (one part per rule).
 
+Shared by the rules ``basta2020_results``, ``basta2020_table1``,
+``basta2020_tables2to5``, ``basta2020_pca_variance``, ``basta2020_layers``,
+``basta2020_figure1``, ``basta2020_table6``, ``basta2020_table7``,
+``basta2020_figure7``, ``basta2020_figure8`` and ``basta2020_figure9``
+(rules/basta2020.smk).
+
 Snakemake interface
 -------------------
 params.part : str
-    ``long_table``: input.tables (scripts/contextual_probes.py's CSV per job, in the order of
+    ``long_table``: input.tables (scripts/basta2020_probes.py's CSV per job, in the order of
     params.jobs) -> output.results, every probe row with the job's columns in front;
     ``table1``: input.summaries (the JSON per job) -> output.table, output.markdown;
     ``tables2to5``: input.results -> output.markdown, one table per domain;
     ``pca_variance`` / ``layers``: input.results -> output.figure (PNG);
-    ``table6`` / ``table7``: input.results -> output.table (CSV), output.markdown (Spanish);
-    ``figure7``: input.results -> output.figure (the Spanish swap PCA);
+    ``table6`` / ``table7``: input.results -> output.table (CSV), output.markdown (grammatical
+    gender: es, fr, de);
+    ``figure7``: input.results -> output.figure (the swap PCA of the grammatical-gender
+    jobs);
     ``figure1``: input.summaries -> output.figure (profession counts per domain);
-    ``figure8`` / ``figure9``: input.summaries (Spanish jobs) -> output.figure (nouns /
-    professions on d_s and d_g).
+    ``figure8`` / ``figure9``: input.summaries (grammatical-gender jobs) -> output.figure
+    (nouns / professions on d_s and d_g).
 params.jobs : list of dicts ``model``, ``world``, ``domain``, ``lang`` (results, table1,
     figure1, figure8, figure9)
 log : the job's log
@@ -31,10 +39,10 @@ from mgbias.report.basta2020 import (
     table1_markdown,
     tables2to5_markdown,
 )
-from mgbias.report.basta2020_spanish import (
+from mgbias.report.basta2020_grammatical_gender import (
     direction_figure,
+    grammatical_gender_pca_figure,
     profession_figure,
-    spanish_pca_figure,
     table6,
     table6_markdown,
     table7,
@@ -76,6 +84,6 @@ with job_log(smk.log[0]) as log, job_provenance(smk):
             markdown = table6_markdown(table) if part == "table6" else table7_markdown(table)
             write_text(smk.output.markdown, markdown)
         elif part == "figure7":
-            spanish_pca_figure(frame, smk.output.figure)
+            grammatical_gender_pca_figure(frame, smk.output.figure)
         else:
             raise ValueError(f"unknown part {part!r}")

@@ -4,6 +4,9 @@ runs, Tables 6 and 14 (``part=monolingual``), or the transfer runs, Tables 7-9 a
 15-18 (``part=transfer``), or the runs on the frozen encoder, Table 10 (``part=table10``)
 and Table 11 (``part=table11``).
 
+Shared by the rules ``bios_table5``, ``bios_counts``, ``bios_monolingual``,
+``bios_transfer``, ``bios_table10`` and ``bios_table11`` (rules/bios.smk).
+
 Inputs: ``datasets``: one JSON lines dataset per language, in ``params.languages`` order
 (table5, counts); ``results``: the classifier runs' metrics JSON (monolingual,
 transfer).

@@ -1,4 +1,9 @@
-"""Fetch one configured source atomically and record its sha256."""
+"""Fetch one configured source atomically and record its sha256.
+
+Shared by the rules ``download_corpus``, ``download_monolingual``, ``download_pairs``,
+``download_controlled``, ``download_basta2020``, ``download_zhao2020``,
+``download_bios_titles`` and ``download_bios_listing`` (rules/download.smk).
+"""
 
 from mgbias.corpora.download import fetch
 from mgbias.runlog import job_log

@@ -19,7 +19,7 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 with job_log(smk.log[0]) as log:
     params = dict(smk.params.items())
     base = params["model"]
-    config = FineTuneConfig.from_mapping(params["finetune"])
+    config = FineTuneConfig.from_mapping(params["finetune"], where="kaneko2023.finetune")
     dev = smk.input.get("dev", [])
     dev = [dev] if isinstance(dev, str) else list(dev)
     log.info("fine-tuning %s on %s with %s", base, smk.input.text, config)

@@ -1,5 +1,8 @@
 """inBias (Zhao et al. 2020, Eq. 1) of one space, with per-occupation scores.
 
+Shared by the rules ``zhao2020_inbias`` and ``zhao2020_inbias_space``
+(rules/zhao2020.smk).
+
 Inputs: ``vec``: the space scored (original, aligned or debiased; .vec);
 ``male_occupations``, ``female_occupations``, ``seeds``: MIBs-style lists
 (``{lang}_male_def_occ``, ``{lang}_female_def_occ``, ``{lang}_gender_pairs.json``), or

@@ -1,6 +1,9 @@
 """Figures 2 and 3 of Kaneko et al. (2023): P(male word) and P(female word) per r, and the top
 predictions per r (:mod:`mgbias.report.kaneko2023_figures`).
 
+Shared by the rules ``kaneko2023_figure2`` and ``kaneko2023_figure3``
+(rules/kaneko2023.smk).
+
 Snakemake interface
 -------------------
 input.probes : list of paths
@@ -8,7 +11,7 @@ input.probes : list of paths
 input.tops : list of paths
     Per run, its top-predictions CSV; same order.
 params.runs : list of dicts
-    ``{run, model, corpus, language, r, seed}`` as for ``scripts/kaneko2023_table.py`` (r None
+    ``{run, model, corpus, language, r, seed}`` as for ``scripts/kaneko2023_table1.py`` (r None
     = the original model, drawn as "original").
 params.figure : int
     2 or 3: which figure the job draws.

@@ -1,5 +1,8 @@
 """All pair measures in one long table (``table: scores``), or as measures x
-models (``table: by_model``)."""
+models (``table: by_model``).
+
+Shared by the rules ``pairs_scores`` and ``pairs_by_model`` (rules/pairs.smk).
+"""
 
 from mgbias.provenance import job_provenance
 from mgbias.report.pair_tables import (

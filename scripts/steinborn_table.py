@@ -1,4 +1,8 @@
-"""Steinborn et al. (2022) Table 2 or 3 from the pair score table."""
+"""Steinborn et al. (2022) Table 2 or 3 from the pair score table.
+
+Shared by the rules ``pairs_steinborn_table2`` and ``pairs_steinborn_table3``
+(rules/pairs.smk).
+"""
 
 import pandas as pd
 

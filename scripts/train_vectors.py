@@ -17,7 +17,8 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 with job_log(smk.log[0]) as log:
     texts = [smk.input.text] if isinstance(smk.input.text, str) else list(smk.input.text)
     config = SkipgramConfig.from_mapping(
-        {**smk.params.fasttext, "thread": smk.threads, "seed": smk.params.seed}
+        {**smk.params.fasttext, "thread": smk.threads, "seed": smk.params.seed},
+        where="zhao2020.vectors.train",
     )
     vectors = train_skipgram(texts, config)
     write_vec(smk.output.vec, vectors)

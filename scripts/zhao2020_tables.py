@@ -1,9 +1,12 @@
 """One table of Zhao et al. (2020) in the paper's shape, cut from the tidy grid.
 
+Shared by the rules ``zhao2020_table1``, ``zhao2020_table2``, ``zhao2020_table3``,
+``zhao2020_table4``, ``zhao2020_table12`` and ``zhao2020_table13`` (rules/zhao2020.smk).
+
 Snakemake interface
 -------------------
 input.grid : CSV
-    ``scripts/zhao2020_grid_table.py``'s grid (one row per world, source and target space).
+    ``scripts/zhao2020_grid.py``'s grid (one row per world, source and target space).
 params.table : str
     A key of :data:`mgbias.report.zhao2020_tables.TABLES` (``table1``, ``table2``,
     ``table3``, ``table4``, ``table12``, ``table13``).

@@ -8,7 +8,7 @@
   on one corpus, per layer (:class:`ProbeReport`); ``mgbias probe`` prints it.
 
 Both run the library code of the workflow's scripts (``scripts/kaneko2023_probe.py``,
-``scripts/contextual_vectors.py`` and ``scripts/contextual_probes.py``), so the numbers
+``scripts/basta2020_vectors.py`` and ``scripts/basta2020_probes.py``), so the numbers
 are the workflow's for the same inputs and seed.
 """
 
@@ -267,7 +267,7 @@ def probe(
     on them; Exp. 5: nearest neighbours of the biased professions (all §5.2.2);
     Exp. 6-9: the directions and Tables 6 and 7 of a language with grammatical gender
     (§5.3.2; Spanish, French, German, with ``spacy``). The workflow's
-    ``scripts/contextual_vectors.py`` and ``scripts/contextual_probes.py`` run the same
+    ``scripts/basta2020_vectors.py`` and ``scripts/basta2020_probes.py`` run the same
     steps (:mod:`mgbias.contextual.steps`).
 
     Parameters

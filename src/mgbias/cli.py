@@ -673,7 +673,7 @@ def _add_probe_command(commands) -> None:
         help="contextual-embedding probes of one encoder on one corpus (Basta et al. 2020, "
         "Exp. 1-5: gender direction, direct bias, clustering, SVM, KNN; Exp. 6-9 in "
         "Spanish, French and German), per layer",
-        description="The numbers of the workflow's scripts/contextual_probes.py for one "
+        description="The numbers of the workflow's scripts/basta2020_probes.py for one "
         "encoder and corpus. Layers: indices of hidden_states (0 = embeddings), 'last', "
         "'concat' (all joined; the paper's ELMo 'concatenation'), or 'all'.",
     )

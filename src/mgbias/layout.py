@@ -887,7 +887,9 @@ _BASTA2020 = [
         "results/basta2020/probes/{model}/{world}/{domain}.json",
         "basta2020_probes",
         "every result object per layer and Table 1's counts",
-        "JSON: `layers` (pca, direct_bias, clustering, classification, knn), `table1`, `lists`",
+        "JSON: `layers` (pca, direct_bias, clustering, classification, knn; with nouns of "
+        "grammatical gender (es, fr, de) also grammatical_gender: Exp. 6-9), `table1`, "
+        "`lists`, `grammatical_gender_lists`",
     ),
     Output(
         "basta2020_results",

@@ -283,10 +283,10 @@ def test_spanish_grammar_list_separates_with_any_model(probed_es, kind, layer):
     frame, results = probed_es[kind][:2]
     assert value(frame, layer, "clustering_lists", "grammar") >= 0.9
     assert value(frame, layer, "classification_lists", "grammar") >= 0.9
-    spanish = results.summary["layers"][layer]["spanish"]
+    done = results.summary["layers"][layer]["grammatical_gender"]
     # Eq. 2: d_s orthogonal to d_g; the LDA is held out by noun type
-    assert abs(spanish["directions"]["dot_semantic_grammatical"]) < 1e-6
-    assert min(spanish["directions"]["lda"]["n_types"]) >= 2
+    assert abs(done["directions"]["dot_semantic_grammatical"]) < 1e-6
+    assert min(done["directions"]["lda"]["n_types"]) >= 2
     assert value(frame, layer, "direct_bias_forms", "semantic_all") > 0
 
 
@@ -338,7 +338,7 @@ def test_german_grammar_list_separates_with_any_model(probed_in, kind, layer):
     frame, results = probed_in("de")[kind][:2]
     assert value(frame, layer, "clustering_lists", "grammar") >= 0.9
     assert value(frame, layer, "classification_lists", "grammar") >= 0.9
-    directions = results.summary["layers"][layer]["spanish"]["directions"]
+    directions = results.summary["layers"][layer]["grammatical_gender"]["directions"]
     assert abs(directions["dot_semantic_grammatical"]) < 1e-6
     assert min(directions["lda"]["n_types"]) >= 2
     assert results.summary["table1"]["swap_n_refused"] == 0
@@ -370,6 +370,10 @@ def test_french_plant_in_the_neighbours_and_the_forms_split_by_their_article(pro
     results = french["planted"][1]
     assert results.summary["table1"]["swap_n_refused"] == 0
     assert (
-        abs(results.summary["layers"][layer]["spanish"]["directions"]["dot_semantic_grammatical"])
+        abs(
+            results.summary["layers"][layer]["grammatical_gender"]["directions"][
+                "dot_semantic_grammatical"
+            ]
+        )
         < 1e-6
     )

@@ -505,7 +505,7 @@ def test_grammatical_gender_probes_write_tables_6_7_and_figures_1_7_to_9(demo_ru
     for domain in sorted(grammatical):
         summary = json.loads((probes / f"{domain}.json").read_text())
         for layer, done in summary["layers"].items():
-            directions = done["spanish"]["directions"]
+            directions = done["grammatical_gender"]["directions"]
             assert abs(directions["dot_semantic_grammatical"]) < 1e-6, (domain, layer)
             lda = directions["lda"]
             assert min(lda["n_types"]) >= 4, domain

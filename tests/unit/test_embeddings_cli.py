@@ -213,7 +213,7 @@ def _run_script(name, tmp_path, *, input, output, params=None, threads=1):  # no
 def test_scripts_write_what_the_cli_writes(world, tmp_path, capsys):
     main(_align_args(world, tmp_path / "cli.vec"))
     _run_script(
-        "align_vectors.py",
+        "zhao2020_align.py",
         tmp_path,
         input={"src": str(world / "src.vec"), "tgt": str(world / "tgt.vec"),
                "dico_train": str(world / "train.txt")},
@@ -224,7 +224,7 @@ def test_scripts_write_what_the_cli_writes(world, tmp_path, capsys):
     assert (tmp_path / "s.vec").read_bytes() == (tmp_path / "cli.vec").read_bytes()
     assert len(json.loads((tmp_path / "s.json").read_text())["losses"]) == 4
     _run_script(
-        "bli.py",
+        "zhao2020_bli.py",
         tmp_path,
         input={"src": str(tmp_path / "s.vec"), "tgt": str(world / "tgt.vec"),
                "dico_test": str(world / "test.txt")},
@@ -247,7 +247,7 @@ def test_scripts_write_what_the_cli_writes(world, tmp_path, capsys):
     expected = inbias(read_vec(world / "src.vec"), OCCUPATIONS, SEEDS, "pairwise")
     np.testing.assert_allclose(scores["score"], expected.scores, rtol=1e-15)
     _run_script(
-        "debias_vectors.py",
+        "zhao2020_debias.py",
         tmp_path,
         input={"vec": str(world / "src.vec"), "definitional": str(world / "defs.json"),
                "gender_specific": str(world / "specific.json"),

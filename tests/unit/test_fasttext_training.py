@@ -78,7 +78,7 @@ def test_corpus_files_are_joined_line_by_line(tmp_path, corpus):
 def test_config_rejects_bad_settings():
     with pytest.raises(ValueError, match="model must be skipgram or cbow"):
         SkipgramConfig(model="supervised")
-    with pytest.raises(ValueError, match="unknown fastText setting"):
-        SkipgramConfig.from_mapping({"dimension": 3})
+    with pytest.raises(ValueError, match=r"^zhao2020\.vectors\.train: unknown fastText setting"):
+        SkipgramConfig.from_mapping({"dimension": 3}, where="zhao2020.vectors.train")
     with pytest.raises(ValueError, match="seed"):
         SkipgramConfig(seed=-1)

@@ -90,8 +90,9 @@ def test_bad_settings_are_rejected(base, tmp_path):
         FineTuneConfig(batch_size=8, micro_batch_size=12)
     with pytest.raises(ValueError, match=r"at most the effective batch \(32\), got 64"):
         FineTuneConfig(batch_size=8, micro_batch_size=64)
-    with pytest.raises(ValueError, match="unknown fine-tuning setting"):
-        FineTuneConfig.from_mapping({"lr": 1e-3})
+    with pytest.raises(ValueError, match=r"^kaneko2023\.finetune: unknown fine-tuning setting"):
+        FineTuneConfig.from_mapping({"lr": 1e-3}, where="kaneko2023.finetune")
+    assert FineTuneConfig.from_mapping(None) == FineTuneConfig()
     assert FineTuneConfig.from_mapping({"learning_rate": 5e-4}).learning_rate == 5e-4
     text = write_lines(tmp_path / "he.txt", gendered_lines("he", 8))
     with pytest.raises(ValueError, match="fp16 needs a CUDA device"):

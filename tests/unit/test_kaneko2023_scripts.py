@@ -153,7 +153,7 @@ def test_table_and_figure_scripts_on_a_grid(workspace):
             path.write_text(json.dumps({"score": value, "corpus": corpus}), encoding="utf-8")
             mbe[run].append(str(path))
     _run_script(
-        "kaneko2023_table.py",
+        "kaneko2023_table1.py",
         input={
             "per_pair": [str(p) for p in per_pair],
             "probes": [str(p["summary"]) for p in probes],

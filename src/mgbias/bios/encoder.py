@@ -29,10 +29,12 @@ this module imports nothing of :mod:`mgbias.bios`. It imports torch only where a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from mgbias.settings import settings_from_mapping
 
 if TYPE_CHECKING:
     import torch
@@ -68,14 +70,9 @@ class EncoderSettings:
         """The settings of a config section (None without one); unknown keys rejected."""
         if not section:
             return None
-        section = dict(section)
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(section) - known)
-        if unknown:
-            raise ValueError(f"{where}: unknown keys {unknown}; known: {sorted(known)}")
-        if "model" not in section:
+        if isinstance(section, Mapping) and "model" not in section:
             raise ValueError(f"{where}: no 'model' (a key of models:)")
-        settings = cls(**section)
+        settings = settings_from_mapping(cls, section, where)
         if settings.labels not in LABEL_SETS:
             raise ValueError(f"{where}.labels: {settings.labels!r} is not one of {LABEL_SETS}")
         if settings.max_len < settings.max_pieces + 2:

@@ -34,6 +34,7 @@ from mgbias.bios.fairness import balance_genders, gender_gap, split_by_title
 from mgbias.bios.spaces import as_space
 from mgbias.bios.training import TrainSettings
 from mgbias.seeds import check_seed, derive_seed
+from mgbias.settings import settings_from_mapping
 
 #: The texts a run can train on: the scrubbed bio (``bio``) or the unscrubbed one (``raw``).
 TEXTS = {"scrubbed": "bio", "raw": "raw"}
@@ -74,17 +75,11 @@ class ClassifierSettings:
         they are the experiment grid's (``worlds``, ``monolingual``, ``texts``,
         ``samplings``, ``variants``, ``runs``, ``transfer``) or the encoder's
         (``encoder``: :class:`mgbias.bios.encoder.EncoderSettings`)."""
-        section = dict(section or {})
+        values = dict(section or {})
         grid = {"worlds", "monolingual", "texts", "samplings", "variants", "runs", "transfer"}
-        grid.add("encoder")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(section) - known - grid)
-        if unknown:
-            raise ValueError(f"{where}: unknown keys {unknown}; known: {sorted(known | grid)}")
-        values = {k: v for k, v in section.items() if k in known}
         if "skip" in values:
             values["skip"] = tuple(values["skip"])
-        return cls(**values)
+        return settings_from_mapping(cls, values, where, ignore=grid | {"encoder"})
 
     def train_settings(self, seed: int) -> TrainSettings:
         """The :class:`mgbias.bios.training.TrainSettings` of one run."""

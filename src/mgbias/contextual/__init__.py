@@ -16,8 +16,8 @@ One job per module:
 - :mod:`.plan`: which words of a corpus each experiment reads;
 - experiments, pure functions on vectors: :mod:`.direction` (Exp. 1 swap PCA, Exp. 6 LDA
   and Eq. 2), :mod:`.direct_bias` (Exp. 2), :mod:`.clustering` (Exp. 3),
-  :mod:`.classification` (Exp. 4), :mod:`.knn` (Exp. 5), :mod:`.spanish` (Exp. 6–9:
+  :mod:`.classification` (Exp. 4), :mod:`.knn` (Exp. 5), :mod:`.grammatical_gender` (Exp. 6–9:
   d_s and d_g, Table 6's forms, Table 7's lists), :mod:`.repeated` (runs, seeds);
 - :mod:`.run`: every experiment per layer on cached vectors; :mod:`.steps`: the file-level
-  steps of ``scripts/contextual_*.py`` and ``mgbias probe``.
+  steps of ``scripts/basta2020_{vectors,probes}.py`` and ``mgbias probe``.
 """

@@ -12,15 +12,18 @@ vectors; without them, the professions split by the sign of their bias stand in 
 (the demo's planted associations). Exp. 5 takes the ``n_knn`` most female- and most
 male-biased professions by ``profession_bias`` (default: the lists' scores).
 
-Exp. 6–9 (:mod:`.spanish`) run where the plan holds nouns of grammatical gender (Spanish,
-French or German with a token analyser): the directions ``d_pca``, ``d_g`` and ``d_s`` (experiment
-``directions``), the direct bias of feminine, masculine and all profession forms on
-``d_s`` and ``d_g`` (``direct_bias_forms``, Table 6), and k-means and the SVM on the
-semantic and the grammar list (``clustering_lists``, ``classification_lists``, Table 7).
-Without static vectors the semantic list is the professions by their bias and the grammar
-list the professions' masculine and feminine forms. The summary also holds each noun's and
-profession's mean ``cos`` with ``d_s`` and ``d_g`` (Figs. 8–9) and the count of every
-profession in the corpus (Fig. 1).
+Exp. 6–9 (:mod:`.grammatical_gender`) run where the plan holds nouns of grammatical
+gender (Spanish, French or German with a token analyser): the directions ``d_pca``,
+``d_g`` and ``d_s`` (experiment ``directions``), the direct bias of feminine, masculine
+and all profession forms on ``d_s`` and ``d_g`` (``direct_bias_forms``, Table 6), and
+k-means and the SVM on the semantic and the grammar list (``clustering_lists``,
+``classification_lists``, Table 7). Without static vectors the semantic list is the
+professions by their bias and the grammar list the professions' masculine and feminine
+forms. Their results are each layer's ``grammatical_gender`` entry of the summary (older
+summaries: ``spanish``), with each noun's and profession's mean ``cos`` with ``d_s`` and
+``d_g`` (Figs. 8–9); the summary's ``grammatical_gender_lists`` says where the lists came
+from.
+The summary also holds the count of every profession in the corpus (Fig. 1).
 """
 
 from __future__ import annotations
@@ -34,20 +37,25 @@ import pandas as pd
 from mgbias.contextual.biased_words import BiasedWords
 from mgbias.contextual.classification import classification_experiment
 from mgbias.contextual.clustering import clustering_experiment
-from mgbias.contextual.columns import COLUMNS, EXPERIMENTS, SPANISH_EXPERIMENTS
+from mgbias.contextual.columns import (
+    COLUMNS,
+    EXPERIMENTS,
+    GRAMMATICAL_GENDER_EXPERIMENTS,
+    GRAMMATICAL_GENDER_KEY,
+)
 from mgbias.contextual.direct_bias import contextual_direct_bias
 from mgbias.contextual.direction import swap_pca
-from mgbias.contextual.hidden import WordVectors
-from mgbias.contextual.lists import ProbeLists
-from mgbias.contextual.plan import ProbePlan
-from mgbias.contextual.spanish import (
+from mgbias.contextual.grammatical_gender import (
     direction_projections,
     form_direct_bias,
     form_genders,
     grammar_list,
+    grammatical_gender_directions,
     semantic_list,
-    spanish_directions,
 )
+from mgbias.contextual.hidden import WordVectors
+from mgbias.contextual.lists import ProbeLists
+from mgbias.contextual.plan import ProbePlan
 from mgbias.contextual.words import words as split_words
 
 __all__ = ["COLUMNS", "EXPERIMENTS", "ProbeResults", "run_probes", "stand_in_lists"]
@@ -96,7 +104,7 @@ def run_probes(
     lists: ProbeLists,
     *,
     layers: Iterable[str] | None = None,
-    experiments: Iterable[int] = EXPERIMENTS + SPANISH_EXPERIMENTS,
+    experiments: Iterable[int] = EXPERIMENTS + GRAMMATICAL_GENDER_EXPERIMENTS,
     biased: BiasedWords | None = None,
     extended: BiasedWords | None = None,
     profession_bias: Mapping[str, float] | None = None,
@@ -119,7 +127,7 @@ def run_probes(
     grammar lists are ``semantic`` and ``grammar`` (from static vectors) when given.
     """
     experiments = sorted(set(experiments))
-    known = EXPERIMENTS + SPANISH_EXPERIMENTS
+    known = EXPERIMENTS + GRAMMATICAL_GENDER_EXPERIMENTS
     bad = [e for e in experiments if e not in known]
     if bad:
         raise ValueError(f"experiments {bad}: expected some of {list(known)}")
@@ -143,22 +151,22 @@ def run_probes(
     classify_idx, classify_words = _select(plan, vectors, plan.occurrences, extended.labels())
     knn_idx, knn_list = _select(plan, vectors, plan.occurrences, knn_bias)
 
-    spanish = len(plan.nouns) > 0
-    spanish_data: dict = {}
-    if spanish:
+    gendered_nouns = len(plan.nouns) > 0
+    noun_data: dict = {}
+    if gendered_nouns:
         keep = np.asarray(vectors.found, dtype=bool)[plan.nouns]
-        spanish_data["nouns"] = (
+        noun_data["nouns"] = (
             plan.nouns[keep],
             [plan.words[k] for k in plan.nouns[keep]],
             plan.noun_masculine[keep],
         )
-        spanish_data["lists"] = {}
+        noun_data["lists"] = {}
         for name, labels in (
             ("semantic", semantic.labels() if semantic else semantic_list(bias)),
             ("grammar", grammar.labels() if grammar else grammar_list(lists.profession_pairs)),
         ):
             found = _select(plan, vectors, plan.occurrences, labels)
-            spanish_data["lists"][name] = (labels, *found)
+            noun_data["lists"][name] = (labels, *found)
     rows, summary = [], {"layers": {}}
     for layer in layers:
         matrix = vectors.layer(layer)
@@ -226,10 +234,10 @@ def run_probes(
                     n_items=result.n_items,
                 )
             )
-        if spanish and set(SPANISH_EXPERIMENTS) & set(experiments):
-            done["spanish"] = _spanish_probes(
+        if gendered_nouns and set(GRAMMATICAL_GENDER_EXPERIMENTS) & set(experiments):
+            done[GRAMMATICAL_GENDER_KEY] = _grammatical_gender_probes(
                 layer, matrix, plan, rows, experiments, direct_idx, direct_words,
-                spanish_data, runs=runs, seed=seed, n_components=n_components,
+                noun_data, runs=runs, seed=seed, n_components=n_components,
                 n_lda_train=n_lda_train, n_train=n_train, svm_gamma=svm_gamma,
             )  # fmt: skip
         summary["layers"][layer] = done
@@ -253,7 +261,7 @@ def run_probes(
         "pca_pairs": len(plan.pca_female),
         **{f"swap_{k}": v for k, v in plan.swap_counts.items() if k != "refused"},
     }
-    if spanish:
+    if gendered_nouns:
         noun_words = [plan.words[k] for k in plan.nouns]
         for label, flag in (("feminine", False), ("masculine", True)):
             chosen = {w for w, m in zip(noun_words, plan.noun_masculine, strict=True) if m == flag}
@@ -269,8 +277,10 @@ def run_probes(
         plan.sentences[: plan.n_corpus], set(bias) | {w.lower() for w in lists.professions}
     )
     summary["lists"] = "static vectors" if biased is not stand_in else "professions (stand-in)"
-    if spanish:
-        summary["spanish_lists"] = "static vectors" if semantic or grammar else "professions"
+    if gendered_nouns:
+        summary[f"{GRAMMATICAL_GENDER_KEY}_lists"] = (
+            "static vectors" if semantic or grammar else "professions"
+        )
     return ProbeResults(rows, summary, table1)
 
 
@@ -285,7 +295,7 @@ def profession_counts(sentences: Iterable[str], professions: set[str]) -> dict[s
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
-def _spanish_probes(
+def _grammatical_gender_probes(
     layer: str,
     matrix: np.ndarray,
     plan: ProbePlan,
@@ -306,7 +316,7 @@ def _spanish_probes(
     done: dict = {}
     if 6 in experiments or 7 in experiments:
         noun_idx, noun_words, noun_male = data["nouns"]
-        directions = spanish_directions(
+        directions = grammatical_gender_directions(
             matrix[plan.pca_female], matrix[plan.pca_male], matrix[noun_idx], noun_words,
             noun_male, n_components=n_components, n_train=n_lda_train, runs=runs,
             seed=seed,

@@ -69,7 +69,7 @@ def read_corpus(path: str | Path, max_sentences: int = 0) -> list[str]:
 class StaticLists:
     """Lists derived from static vectors: biased, extended, professions' original bias,
     and in a language that marks gender on professions the semantic and grammar lists of
-    Exp. 8-9 (:func:`mgbias.contextual.spanish.static_spanish_lists`)."""
+    Exp. 8-9 (:func:`mgbias.contextual.grammatical_gender.static_grammatical_gender_lists`)."""
 
     biased: BiasedWords
     extended: BiasedWords
@@ -161,9 +161,9 @@ def static_lists(
     ranked = biased_words(vectors, n_biased + n_extended, direction=g, top_n=top_n, exclude=exclude)
     semantic = grammar = None
     if noun_genders is not None and lists.profession_pairs:
-        from mgbias.contextual.spanish import static_spanish_lists
+        from mgbias.contextual.grammatical_gender import static_grammatical_gender_lists
 
-        semantic, grammar = static_spanish_lists(
+        semantic, grammar = static_grammatical_gender_lists(
             vectors,
             lists.definitional,
             noun_genders,
@@ -189,9 +189,9 @@ def grammatical_nouns(
 ) -> CorpusNouns | None:
     """The corpus's nouns of known gender by the spaCy pipeline's morphology
     (:func:`~.plan.corpus_nouns`), in a language that marks gender on professions; None
-    in one that does not. Tagged once, they serve the static Spanish lists and Exp. 6
-    (``plan_corpus(nouns=...)``). ``spacy_model``: a spaCy pipeline or a name of
-    ``analysers`` (:func:`load_analyser`).
+    in one that does not. Tagged once, they serve the static grammatical-gender lists
+    (Exp. 8–9) and Exp. 6 (``plan_corpus(nouns=...)``). ``spacy_model``: a spaCy pipeline
+    or a name of ``analysers`` (:func:`load_analyser`).
 
     Raises
     ------

@@ -86,6 +86,7 @@ from mgbias.genders import FEMALE, MALE, opposite
 from mgbias.languages import PIVOT
 from mgbias.layout import MIRROR_NEWS_CRAWL, MIRROR_OPUS_ZIP
 from mgbias.seeds import check_seed
+from mgbias.settings import settings_from_mapping
 
 __all__ = [
     "DEFAULT_CORPORA",
@@ -262,18 +263,11 @@ class WorldSpec:
         return values
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> WorldSpec:
-        """Build a spec from a mapping (e.g. a config section); unknown keys are an error."""
-        known = {field.name for field in dataclasses.fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown world spec key(s) {unknown}; expected keys among {sorted(known)}"
-            )
-        missing = sorted({"name", "seed", "languages"} - set(values))
-        if missing:
-            raise ValueError(f"world spec is missing required key(s) {missing}")
-        return cls(**values)
+    def from_mapping(cls, values: Mapping[str, Any], where: str = "WorldSpec") -> WorldSpec:
+        """Build a spec from a mapping (e.g. a config section or world.json's ``spec``,
+        named by ``where``); unknown keys are an error, and ``name``, ``seed`` and
+        ``languages`` are required (:func:`mgbias.settings.settings_from_mapping`)."""
+        return settings_from_mapping(cls, values, where, what="world spec key(s)")
 
 
 _SHARES = (

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mgbias.seeds import check_seed
+from mgbias.settings import settings_from_mapping
 
 __all__ = ["RCSLSConfig"]
 
@@ -83,13 +84,12 @@ class RCSLSConfig:
         check_seed(self.seed)
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> RCSLSConfig:
-        """Build from a mapping (a config section); unknown keys are an error."""
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(f"unknown RCSLS setting(s) {unknown}; expected among {sorted(known)}")
-        return cls(**values)
+    def from_mapping(
+        cls, values: Mapping[str, Any] | None, where: str = "RCSLSConfig"
+    ) -> RCSLSConfig:
+        """Build from a mapping (a config section, named by ``where``); unknown keys are an
+        error, missing ones take the defaults (:func:`mgbias.settings.settings_from_mapping`)."""
+        return settings_from_mapping(cls, values, where, what="RCSLS setting(s)")
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready values."""

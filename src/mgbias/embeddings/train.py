@@ -35,6 +35,7 @@ import numpy as np
 from mgbias.atomic import atomic_path
 from mgbias.embeddings.vectors import Vectors
 from mgbias.seeds import check_seed
+from mgbias.settings import settings_from_mapping
 
 __all__ = ["SkipgramConfig", "concatenate_corpus", "train_skipgram", "zero_filled_allocations"]
 
@@ -90,15 +91,12 @@ class SkipgramConfig:
         check_seed(self.seed)
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> SkipgramConfig:
-        """Build from a mapping (a config section); unknown keys are an error."""
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown fastText setting(s) {unknown}; expected among {sorted(known)}"
-            )
-        return cls(**values)
+    def from_mapping(
+        cls, values: Mapping[str, Any] | None, where: str = "SkipgramConfig"
+    ) -> SkipgramConfig:
+        """Build from a mapping (a config section, named by ``where``); unknown keys are an
+        error, missing ones take the defaults (:func:`mgbias.settings.settings_from_mapping`)."""
+        return settings_from_mapping(cls, values, where, what="fastText setting(s)")
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as keyword arguments of ``fasttext.train_unsupervised``."""

@@ -44,7 +44,7 @@ import json
 import logging
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,7 @@ from mgbias.mlm.sequences import Encoded, encode_lines, group_blocks
 from mgbias.mlm.text_lines import iter_text_lines
 from mgbias.mlm.unmasked import default_max_length
 from mgbias.seeds import check_seed
+from mgbias.settings import settings_from_mapping
 
 __all__ = [
     "PRECISIONS",
@@ -212,13 +213,12 @@ class FineTuneConfig:
         return asdict(self)
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> FineTuneConfig:
-        """Build from a mapping (a config section); unknown keys are an error."""
-        known = [field.name for field in fields(cls)]
-        unknown = sorted(set(values) - set(known))
-        if unknown:
-            raise ValueError(f"unknown fine-tuning setting(s) {unknown}; expected among {known}")
-        return cls(**values)
+    def from_mapping(
+        cls, values: Mapping[str, Any] | None, where: str = "FineTuneConfig"
+    ) -> FineTuneConfig:
+        """Build from a mapping (a config section, named by ``where``); unknown keys are an
+        error, missing ones take the defaults (:func:`mgbias.settings.settings_from_mapping`)."""
+        return settings_from_mapping(cls, values, where, what="fine-tuning setting(s)")
 
 
 def optimizer_and_schedule(

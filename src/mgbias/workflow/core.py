@@ -333,7 +333,7 @@ def kaneko2023_runs(config: Mapping[str, Any]) -> list[dict[str, Any]]:
     and source with ``r = None`` (the original model, kept out of the correlations).
 
     Each is ``{run, model, corpus, language, r, seed}`` as
-    ``scripts/kaneko2023_table.py`` reads them (``run`` = a unique name,
+    ``scripts/kaneko2023_table1.py`` reads them (``run`` = a unique name,
     ``model`` = the base, ``corpus`` = the source), plus ``scored``, the model
     whose outputs the run reads (the fine-tuned model, or the base for the
     original, named ``{base}-{source}-{lang}-original``).

@@ -55,7 +55,7 @@ def test_fetch_shard_then_extract(tmp_path: Path) -> None:
     assert {f["path"] for f in expected["files"]} <= set(paths)
     with serve_directory(tmp_path / "mirror") as base:
         run_script(
-            "bios_fetch_shard.py",
+            "download_bios_shard.py",
             input={"listing": str(tmp_path / "mirror" / listing_path(SNAP))},
             output={"manifest": str(tmp_path / "manifest.json")},
             params={

@@ -64,13 +64,13 @@ def test_scripts_and_cli_agree_and_the_cache_is_reused(workspace, capsys):
                                         lang="en", probes=PROBES),
               "log": [], "threads": 1}  # fmt: skip
     _run_script(
-        "contextual_vectors.py",
+        "basta2020_vectors.py",
         input=SimpleNamespace(corpus=str(workspace / "corpus.txt")),
         output=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
         **common,
     )
     _run_script(
-        "contextual_probes.py",
+        "basta2020_probes.py",
         input=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
         output=SimpleNamespace(table=str(out / "table.csv"), summary=str(out / "summary.json")),
         **common,
@@ -119,13 +119,13 @@ def test_static_vectors_give_the_same_lists_to_the_scripts_and_the_cli(workspace
                                         lang="en", probes={**PROBES, **sizes}),
               "log": [], "threads": 1}  # fmt: skip
     _run_script(
-        "contextual_vectors.py",
+        "basta2020_vectors.py",
         input=SimpleNamespace(corpus=str(workspace / "corpus.txt"), static=str(vec)),
         output=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
         **common,
     )
     _run_script(
-        "contextual_probes.py",
+        "basta2020_probes.py",
         input=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
         output=SimpleNamespace(table=str(out / "table.csv"), summary=str(out / "summary.json")),
         **common,

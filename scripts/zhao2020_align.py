@@ -33,7 +33,9 @@ def dictionary(key):
 
 with job_log(smk.log[0]) as log:
     torch.set_num_threads(smk.threads)
-    config = RCSLSConfig.from_mapping({**smk.params.rcsls, "seed": smk.params.seed})
+    config = RCSLSConfig.from_mapping(
+        {**smk.params.rcsls, "seed": smk.params.seed}, where="zhao2020.rcsls"
+    )
     result = align_files(
         smk.input.src,
         smk.input.tgt,

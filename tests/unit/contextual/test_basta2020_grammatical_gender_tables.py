@@ -1,16 +1,18 @@
-"""Basta et al. (2020), Spanish: Tables 6-7 and Figures 1, 7-9 from probe rows and summaries."""
+"""Basta et al. (2020), grammatical gender (Spanish, French, German): Tables 6-7 and
+Figures 1, 7-9 from probe rows and summaries."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
-from mgbias.report.basta2020_spanish import (
+from mgbias.report.basta2020_grammatical_gender import (
     TABLE6_COLUMNS,
     direction_figure,
     figure_layer,
+    grammatical_gender_pca_figure,
+    layer_results,
     profession_figure,
-    spanish_pca_figure,
     table6,
     table6_markdown,
     table7,
@@ -76,11 +78,11 @@ def test_table7_in_percent_with_range_and_lda_note():
     assert markdown.count("## ") == 2  # layer 2 and the concatenation
 
 
-def test_spanish_figures_write_pngs(tmp_path):
-    spanish_pca_figure(_frame(), tmp_path / "f7.png")
+def test_grammatical_gender_figures_write_pngs(tmp_path):
+    grammatical_gender_pca_figure(_frame(), tmp_path / "f7.png")
     assert (tmp_path / "f7.png").stat().st_size > 0
     with pytest.raises(ValueError, match="no Spanish"):
-        spanish_pca_figure(_frame()[lambda f: f.experiment == "pca"], tmp_path / "x.png")
+        grammatical_gender_pca_figure(_frame()[lambda f: f.experiment == "pca"], tmp_path / "x.png")
     projections = {
         "nouns": {"casa": {"n": 3, "semantic": 0.1, "grammatical": -0.4, "masculine": False},
                   "libro": {"n": 2, "semantic": -0.1, "grammatical": 0.5, "masculine": True}},
@@ -88,8 +90,9 @@ def test_spanish_figures_write_pngs(tmp_path):
                         "médico": {"n": 2, "semantic": 0.1, "grammatical": 0.3, "form": "male"}},
     }  # fmt: skip
     summary = {
-        "layers": {"1": {"spanish": {}}, "2": {"spanish": {"projections": projections}},
-                   "concat": {"spanish": {}}},
+        "layers": {"1": {"grammatical_gender": {}},
+                   "2": {"grammatical_gender": {"projections": projections}},
+                   "concat": {"grammatical_gender": {}}},
         "profession_counts": {"médico": 5, "médica": 2},
     }  # fmt: skip
     assert figure_layer(summary) == "2"
@@ -104,6 +107,22 @@ def test_spanish_figures_write_pngs(tmp_path):
     assert (tmp_path / "f1.png").stat().st_size > 0
     with pytest.raises(ValueError, match="no 'profession_counts'"):
         profession_figure([JOB], [{"layers": {}}], tmp_path / "f1.png")
+
+
+def test_summaries_written_before_the_rename_are_still_read(tmp_path):
+    # one release of fallback: Exp. 6-9 under the layer's old key "spanish"
+    projections = {"nouns": {"casa": {"n": 1, "semantic": 0.1, "grammatical": -0.4,
+                                      "masculine": False}}}  # fmt: skip
+    old = {"layers": {"1": {"spanish": {}}, "3": {"spanish": {"projections": projections}},
+                      "concat": {"spanish": {}}, "4": {"pca": {}}}}  # fmt: skip
+    assert figure_layer(old) == "3"
+    assert layer_results(old["layers"]["3"]) == {"projections": projections}
+    assert layer_results(old["layers"]["4"]) is None
+    # the new key wins where a summary holds both
+    both = {"grammatical_gender": {"directions": 1}, "spanish": {"directions": 2}}
+    assert layer_results(both) == {"directions": 1}
+    direction_figure([JOB], [old], tmp_path / "nouns.png", "nouns")
+    assert (tmp_path / "nouns.png").stat().st_size > 0
 
 
 def test_grammatical_jobs_are_the_spanish_ones():

@@ -3,7 +3,7 @@ probe`` gives the same numbers).
 
 Snakemake interface
 -------------------
-input.plan : the probe plan and its static lists (scripts/contextual_vectors.py)
+input.plan : the probe plan and its static lists (scripts/basta2020_vectors.py)
 input.vectors : the word-vector cache
 params.lang : str
 params.probes : dict

@@ -9,7 +9,7 @@ input.original : list of paths
 input.inbias : list of paths
     ``scripts/inbias.py``'s JSON per (world, src, tgt) of ``params.inbias_keys``.
 input.bli : list of paths
-    ``scripts/bli.py``'s JSON per (world, src, tgt) of ``params.bli_keys``.
+    ``scripts/zhao2020_bli.py``'s JSON per (world, src, tgt) of ``params.bli_keys``.
 params.original_keys : list of [world, lang]
 params.inbias_keys, params.bli_keys : lists of [world, src, tgt]
 output.table : CSV

@@ -8,7 +8,7 @@ Figures 1, 7-9 from the probe results.
   accuracy (%) of the semantic and the grammar list, with Exp. 6's LDA accuracy (held out
   by noun type) and ``⟨d_pca, d_g⟩`` beside;
 - :func:`profession_figure` (Figure 1: how often each profession occurs, per domain);
-- :func:`spanish_pca_figure` (Figure 7: the swap PCA's variance in the domains of a
+- :func:`grammatical_gender_pca_figure` (Figure 7: the swap PCA's variance in the domains of a
   language with grammatical gender: es, fr, de);
 - :func:`direction_figure` (Figures 8 and 9: nouns and professions plotted on ``d_s``
   (x) and ``d_g`` (y), coloured by grammatical gender; the paper does not name the axes),
@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from mgbias.contextual.columns import GRAMMATICAL_GENDER_KEY, OLD_GRAMMATICAL_GENDER_KEYS
 from mgbias.report.basta2020 import (
     JOB_COLUMNS,
     _format,
@@ -41,8 +42,9 @@ __all__ = [
     "TABLE7_COLUMNS",
     "direction_figure",
     "figure_layer",
+    "layer_results",
     "profession_figure",
-    "spanish_pca_figure",
+    "grammatical_gender_pca_figure",
     "table6",
     "table6_markdown",
     "table7",
@@ -169,14 +171,15 @@ def table7_markdown(table: pd.DataFrame) -> str:
     return "\n".join(parts)
 
 
-def spanish_pca_figure(frame: pd.DataFrame, path: str | Path) -> None:
+def grammatical_gender_pca_figure(frame: pd.DataFrame, path: str | Path) -> None:
     """Figure 7: the swap PCA's variance (PC1..PC10) in the domains with Exp. 6 rows."""
-    spanish = frame[frame.experiment == "directions"][list(JOB_COLUMNS)].drop_duplicates()
-    if spanish.empty:
+    jobs = frame[frame.experiment == "directions"][list(JOB_COLUMNS)].drop_duplicates()
+    if jobs.empty:
         raise ValueError(
-            "spanish_pca_figure: no Spanish, French or German (Exp. 6) job in the probe results"
+            "grammatical_gender_pca_figure: no Spanish, French or German (Exp. 6) job in the "
+            "probe results"
         )
-    keys = set(map(tuple, spanish.to_numpy().tolist()))
+    keys = set(map(tuple, jobs.to_numpy().tolist()))
     chosen = frame[[tuple(r) in keys for r in frame[list(JOB_COLUMNS)].to_numpy().tolist()]]
     pca_figure(chosen, path)
 
@@ -204,9 +207,31 @@ def profession_figure(
     _save(figure, path)
 
 
+def layer_results(done: Mapping) -> Mapping | None:
+    """Exp. 6-9's results in one layer's summary entry, or None where it has none.
+
+    They are under ``"grammatical_gender"``
+    (:data:`~mgbias.contextual.columns.GRAMMATICAL_GENDER_KEY`); summaries written before
+    the rename hold them under ``"spanish"``, still read for one release.
+
+    Examples
+    --------
+    >>> layer_results({"grammatical_gender": {"directions": {}}})
+    {'directions': {}}
+    >>> layer_results({"spanish": {"projections": {}}})
+    {'projections': {}}
+    >>> layer_results({"pca": {}}) is None
+    True
+    """
+    for key in (GRAMMATICAL_GENDER_KEY, *OLD_GRAMMATICAL_GENDER_KEYS):
+        if key in done:
+            return done[key]
+    return None
+
+
 def figure_layer(summary: Mapping) -> str:
     """The layer of Figures 8-9: the last numbered layer with Exp. 6 results."""
-    layers = [x for x, done in summary.get("layers", {}).items() if "spanish" in done]
+    layers = [x for x, done in summary.get("layers", {}).items() if layer_results(done) is not None]
     numbered = [x for x in _layer_order(layers) if x != "concat"]
     if not numbered:
         raise ValueError("no layer of the summary holds Exp. 6 (Spanish, French, German) results")
@@ -226,7 +251,7 @@ def direction_figure(
     panels = []
     for job, summary in zip(jobs, summaries, strict=True):
         layer = figure_layer(summary)
-        points = summary["layers"][layer]["spanish"].get("projections", {}).get(kind, {})
+        points = layer_results(summary["layers"][layer]).get("projections", {}).get(kind, {})
         where = f"{job['domain']} ({job.get('lang', '')})"
         title = f"{where}: {job['model']}, {job['world']}, layer {layer}"
         panels.append((title, points))

@@ -6,17 +6,17 @@ import numpy as np
 import pytest
 
 from mgbias.contextual.direction import type_split
-from mgbias.contextual.repeated import run_rng
-from mgbias.contextual.spanish import (
+from mgbias.contextual.grammatical_gender import (
     direction_projections,
     form_direct_bias,
     form_genders,
     grammar_list,
+    grammatical_gender_directions,
     semantic_list,
-    spanish_directions,
-    static_spanish_lists,
+    static_grammatical_gender_lists,
     variance_share,
 )
+from mgbias.contextual.repeated import run_rng
 from mgbias.embeddings.vectors import Vectors
 
 DIM = 32
@@ -47,7 +47,7 @@ def _planted(seed=0, n_pairs=300, n_types=40, per_type=20, overlap=0.6):
 
 def test_directions_recover_the_plants_and_ds_is_orthogonal_to_dg():
     female, male, noun_rows, nouns, masc, d_g, other, d_pca = _planted()
-    result = spanish_directions(female, male, noun_rows, nouns, masc, n_train=10, runs=4)
+    result = grammatical_gender_directions(female, male, noun_rows, nouns, masc, n_train=10, runs=4)
     assert result.pca @ d_pca > 0.99
     assert result.grammatical.direction @ d_g > 0.95  # 0.973
     # Eq. 2: d_s is the planted semantic part, unit, orthogonal to d_g to 1e-6
@@ -146,7 +146,7 @@ def test_static_lists_rank_on_the_two_directions():
         words.append(f"rol{letters[t]}")
         rows.append((1 if t % 2 else -1) * 2 * d_s + 0.1 * rng.normal(size=DIM))
     vectors = Vectors(words, np.array(rows))
-    semantic, grammar = static_spanish_lists(
+    semantic, grammar = static_grammatical_gender_lists(
         vectors,
         [("ella", "él"), ("mujer", "hombre"), ("madre", "padre")],
         genders,
@@ -167,12 +167,14 @@ def test_a_near_chance_grammatical_direction_is_flagged_weak_and_logged(caplog):
     female, male, noun_rows, nouns, masc, *_ = _planted()
     noise = np.random.default_rng(5).normal(size=noun_rows.shape)
     with caplog.at_level("WARNING", logger="mgbias.contextual.direction"):
-        weak = spanish_directions(female, male, noise, nouns, masc, n_train=10, runs=4)
+        weak = grammatical_gender_directions(female, male, noise, nouns, masc, n_train=10, runs=4)
     assert weak.grammatical.held_out.mean < 0.6 and weak.grammatical.weak
     assert weak.to_dict()["lda"]["weak"] is True
     assert "below 0.60" in caplog.text
     caplog.clear()
     with caplog.at_level("WARNING", logger="mgbias.contextual.direction"):
-        strong = spanish_directions(female, male, noun_rows, nouns, masc, n_train=10, runs=4)
+        strong = grammatical_gender_directions(
+            female, male, noun_rows, nouns, masc, n_train=10, runs=4
+        )
     assert not strong.grammatical.weak and strong.to_dict()["lda"]["weak"] is False
     assert "below" not in caplog.text

@@ -1,14 +1,16 @@
-"""Experiments 6–9 of Basta et al. (2020, §5.3.2): Spanish, where gender is also grammatical
-(and, beyond the paper, French and German, run the same way).
+"""Experiments 6–9 of Basta et al. (2020, §5.3.2), the grammatical-gender experiments:
+Spanish, where gender is also grammatical (and, beyond the paper, French and German, run
+the same way).
 
-- **Exp. 6** (:func:`spanish_directions`, Fig. 7): the *semantic* direction ``d_pca`` is the
-  pair-centred PCA of swapped definitional words (Exp. 1, :func:`~.direction.swap_pca`);
-  the *grammatical* direction ``d_g`` is the LDA of masculine versus feminine noun
-  occurrences, held out by noun type (:func:`~.direction.grammatical_direction`); the
-  direction used is ``d_s = d_pca − ⟨d_pca, d_g⟩ d_g`` (Eq. 2,
-  :func:`~.direction.orthogonalise`). The paper notes a "slight decrease" of the variance
-  explained after Eq. 2: :func:`variance_share` gives the share of the pair-centred
-  variance along ``d_pca`` and along ``d_s``.
+- **Exp. 6** (:func:`grammatical_gender_directions`, Fig. 7): the *semantic* direction
+  ``d_pca`` is the pair-centred PCA of swapped definitional words (Exp. 1,
+  :func:`~.direction.swap_pca`); the *grammatical* direction ``d_g`` is the LDA of
+  masculine versus feminine noun occurrences, held out by noun type
+  (:func:`~.direction.grammatical_direction`); the direction used is
+  ``d_s = d_pca − ⟨d_pca, d_g⟩ d_g`` (Eq. 2, :func:`~.direction.orthogonalise`). The
+  paper notes a "slight decrease" of the variance explained after Eq. 2:
+  :func:`variance_share` gives the share of the pair-centred variance along ``d_pca``
+  and along ``d_s``.
 - **Exp. 7** (:func:`form_direct_bias`, Table 6, Fig. 9): direct bias (Eq. 1, c = 1) of
   profession occurrences, separately for the feminine forms, the masculine forms and both
   pooled (Table 6's "together", 0.098, is no mean of its other two rows; here it is
@@ -17,7 +19,7 @@
 - **Exp. 8–9** (Table 7): k-means (Exp. 3) and the RBF SVM (Exp. 4) on two lists: the
   *semantic* list (male- versus female-biased words) and the *grammar* list (masculine
   versus feminine words). With static vectors they are the top words along ``d_s`` and
-  ``d_g`` (:func:`static_spanish_lists`); without them, the professions by their bias
+  ``d_g`` (:func:`static_grammatical_gender_lists`); without them, the professions by their bias
   (:func:`semantic_list`) and the professions' masculine and feminine forms
   (:func:`grammar_list`).
 - :func:`direction_projections` (Figs. 8 and 9): each word's mean ``cos`` with ``d_s``
@@ -41,14 +43,14 @@ from mgbias.embeddings.debias import cosines_with, direct_bias_of_rows
 
 __all__ = [
     "FORMS",
-    "SpanishDirections",
+    "GrammaticalGenderDirections",
     "direction_projections",
     "form_direct_bias",
     "form_genders",
     "grammar_list",
     "semantic_list",
-    "spanish_directions",
-    "static_spanish_lists",
+    "grammatical_gender_directions",
+    "static_grammatical_gender_lists",
     "variance_share",
 ]
 
@@ -72,7 +74,7 @@ def variance_share(female: np.ndarray, male: np.ndarray, direction: np.ndarray) 
 
 
 @dataclass(frozen=True)
-class SpanishDirections:
+class GrammaticalGenderDirections:
     """Exp. 6 of one (corpus, layer).
 
     Attributes
@@ -115,7 +117,7 @@ class SpanishDirections:
         }
 
 
-def spanish_directions(
+def grammatical_gender_directions(
     female: np.ndarray,
     male: np.ndarray,
     nouns_matrix: np.ndarray,
@@ -126,7 +128,7 @@ def spanish_directions(
     n_train: int = 3000,
     runs: int = 10,
     seed: int = 0,
-) -> SpanishDirections:
+) -> GrammaticalGenderDirections:
     """Exp. 6: ``d_pca`` from the swapped pairs, ``d_g`` from the nouns, ``d_s`` by Eq. 2.
 
     ``female``/``male`` are the ``(n, d)`` vectors of each swapped definitional word in
@@ -138,7 +140,7 @@ def spanish_directions(
         nouns_matrix, nouns, masculine, n_train=n_train, runs=runs, seed=seed
     )
     semantic, dot = orthogonalise(pca.direction, grammatical.direction)
-    return SpanishDirections(
+    return GrammaticalGenderDirections(
         pca=pca.direction,
         explained_variance_ratio=pca.explained_variance_ratio,
         grammatical=grammatical,
@@ -211,7 +213,7 @@ def direction_projections(
     return out
 
 
-def static_spanish_lists(
+def static_grammatical_gender_lists(
     vectors,
     definitional: Sequence[tuple[str, str]],
     noun_genders: Mapping[str, bool],
@@ -246,7 +248,7 @@ def static_spanish_lists(
     female = vectors.rows([f for f, _ in pairs]).astype(np.float64)
     male = vectors.rows([m for _, m in pairs]).astype(np.float64)
     masculine = [noun_genders[w] for w in nouns]
-    directions = spanish_directions(
+    directions = grammatical_gender_directions(
         female,
         male,
         vectors.rows(nouns).astype(np.float64),
