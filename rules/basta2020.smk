@@ -1,6 +1,12 @@
 # Basta et al. (2020): contextual-embedding probes (gender direction, direct bias,
 # clustering, classification, nearest neighbours) of every configured encoder on
 # every domain, every layer. Downloads in rules/download.smk. Only with `basta2020:`.
+# Planned by mgbias.workflow.basta2020.
+
+# basta2020: its keys, the schema's defaults filled in (also without the section)
+BASTA2020 = basta2020.section(config)
+BASTA2020_JOBS = basta2020.jobs(config)
+BASTA2020_ES_JOBS = basta2020.grammatical_jobs(config)
 
 
 rule basta2020_corpus:
@@ -27,10 +33,10 @@ rule basta2020_corpus:
 # One encoder pass per (model, world, domain): the probe plan and the vector cache.
 rule basta2020_vectors:
     input:
-        unpack(basta2020_static_input),
+        unpack(lambda wc: basta2020.static_input(config, wc.world, wc.domain)),
         corpus=out("basta2020_corpus"),
         model=trained_model_input,
-        lists=basta2020_lists,
+        lists=basta2020_lists_input,
         code=script_code("basta2020_vectors.py"),
     output:
         plan=out("basta2020_plan"),
@@ -52,7 +58,9 @@ rule basta2020_vectors:
         model_id=lambda wc: model_source(wc.model),
         revision=lambda wc: config["models"][wc.model].get("revision"),
         lang=lambda wc: BASTA2020["domains"][wc.domain]["lang"],
-        probes=lambda wc: canonical(basta2020_settings(wc, "vectors")),
+        probes=lambda wc: canonical(
+            basta2020.settings(config, "vectors", wc.model, wc.world, wc.domain)
+        ),
     script:
         "../scripts/basta2020_vectors.py"
 
@@ -61,7 +69,7 @@ rule basta2020_probes:
     input:
         plan=out("basta2020_plan"),
         vectors=out("basta2020_vectors"),
-        lists=basta2020_lists,
+        lists=basta2020_lists_input,
         code=script_code("basta2020_probes.py"),
     output:
         table=out("basta2020_probes"),
@@ -74,7 +82,9 @@ rule basta2020_probes:
         "../envs/mgbias.yaml"
     params:
         lang=lambda wc: BASTA2020["domains"][wc.domain]["lang"],
-        probes=lambda wc: canonical(basta2020_settings(wc, "probes")),
+        probes=lambda wc: canonical(
+            basta2020.settings(config, "probes", wc.model, wc.world, wc.domain)
+        ),
     script:
         "../scripts/basta2020_probes.py"
 

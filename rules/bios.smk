@@ -2,7 +2,7 @@
 # checkpoint plans the shards from the downloaded wet.paths.gz; per shard the WET
 # files are downloaded (rules/download.smk) and each language's bios extracted; per
 # language the shards are gathered and post-processed; Table 5 and the counts behind
-# Figure 2 sum the datasets. Only with `bios:`.
+# Figure 2 sum the datasets. Only with `bios:`. Planned by mgbias.workflow.bios.
 
 
 checkpoint bios_plan:
@@ -19,7 +19,7 @@ checkpoint bios_plan:
         snapshot="{snapshot}",
         max_files=BIOS["max_files"],
         files_per_shard=BIOS["wet_files_per_job"],
-        seed=bios_seed(),
+        seed=bios.seed(config),
     script:
         "../scripts/bios_plan.py"
 
@@ -27,8 +27,8 @@ checkpoint bios_plan:
 rule bios_extract:
     input:
         manifest=out("raw_bios_shard"),
-        names=bios_names(),
-        titles=bios_titles,
+        names=bios.names(config),
+        titles=bios_titles_input,
         code=script_code("bios_extract.py"),
     output:
         bios=out("bios_shard"),
@@ -42,9 +42,9 @@ rule bios_extract:
         mem_mb=2000,
     params:
         lang="{lang}",
-        pipeline=bios_pipeline,
+        pipeline=lambda wc: bios.pipeline(config, wc.lang),
         french_conjunction_fix=BIOS["french_conjunction_fix"],
-        dest_root=lambda wc, input: bios_dest_root(input.manifest, 3),
+        dest_root=lambda wc, input: bios.dest_root(input.manifest, 3),
     script:
         "../scripts/bios_extract.py"
 
@@ -52,8 +52,8 @@ rule bios_extract:
 rule bios_dataset:
     input:
         plans=expand(out("bios_plan"), snapshot=bios.snapshots(config)),
-        shards=bios_shard_outputs,
-        titles=bios_titles,
+        shards=lambda wc: bios.shard_outputs(config, wc.lang, bios_shards),
+        titles=bios_titles_input,
         code=script_code("bios_dataset.py"),
     output:
         dataset=out("bios_dataset"),
@@ -162,7 +162,7 @@ rule bios_split:
 
 rule bios_classifier:
     input:
-        unpack(bios_classifier_input),
+        unpack(lambda wc: bios.classifier_input(config, wc.world, wc.lang, wc.space)),
         code=script_code("bios_classifier.py"),
     output:
         metrics=out("bios_classifier"),
@@ -180,9 +180,9 @@ rule bios_classifier:
         gpu=1,
         mem_mb=4000,
     params:
-        settings=canonical(bios_classifier_settings()),
-        encoder=bios_encoder_params,
-        seeds=bios_classifier_seeds,
+        settings=canonical(bios.classifier_settings(config)),
+        encoder=lambda wc: bios.encoder_params(config, wc.space, wc.lang),
+        seeds=lambda wc: bios.classifier_seeds(config, wc.world, wc.lang),
         world="{world}",
         lang="{lang}",
         space="{space}",
@@ -194,7 +194,7 @@ rule bios_classifier:
 
 rule bios_monolingual:
     input:
-        results=bios_classifier_outputs(),
+        results=bios.classifier_outputs(config),
         code=script_code("bios_tables.py"),
     output:
         table=report(
@@ -239,10 +239,10 @@ rule bios_finetune:
         gpu=1,
         mem_mb=4000,
     params:
-        settings=canonical(bios_classifier_settings()),
-        encoder=bios_encoder_params,
-        transfer=canonical(bios_transfer_settings()),
-        seeds=bios_transfer_seeds,
+        settings=canonical(bios.classifier_settings(config)),
+        encoder=lambda wc: bios.encoder_params(config, wc.src_space),
+        transfer=canonical(bios.transfer_settings(config)),
+        seeds=lambda wc: bios.transfer_seeds(config, wc.world, wc.src, wc.tgt),
         world="{world}",
         src="{src}",
         tgt="{tgt}",
@@ -256,7 +256,7 @@ rule bios_finetune:
 
 rule bios_transfer:
     input:
-        results=bios_transfer_outputs(),
+        results=bios.transfer_outputs(config),
         code=script_code("bios_tables.py"),
     output:
         table=report(
@@ -281,7 +281,7 @@ rule bios_transfer:
 # M-BERT), monolingual per language and transferred from English.
 rule bios_table10:
     input:
-        results=bios_classifier_outputs(encoder=True),
+        results=bios.classifier_outputs(config, encoder=True),
         code=script_code("bios_tables.py"),
     output:
         table=report(
@@ -304,7 +304,7 @@ rule bios_table10:
 
 rule bios_table11:
     input:
-        results=bios_transfer_outputs(encoder=True),
+        results=bios.transfer_outputs(config, encoder=True),
         code=script_code("bios_tables.py"),
     output:
         table=report(

@@ -2,19 +2,22 @@
 # real sources (OPUS moses zips, WMT news-crawl text, the pair benchmarks).
 # Only with `demo:`.
 
+# demo: its keys, the schema's defaults filled in (also without the section)
+DEMO = demo.section(config)
+
 
 rule demo_world:
     input:
         code=script_code("demo_world.py"),
     output:
         world=out("demo_world"),
-        files=demo_world_files("{world}"),
+        files=demo.world_files(config, "{world}"),
     log:
         "logs/demo_world/{world}.log",
     conda:
         "../envs/mgbias.yaml"
     params:
-        demo=lambda wc: canonical(demo_world_settings(wc.world)),
+        demo=lambda wc: canonical(demo.world_settings(config, wc.world)),
         languages=sorted(LANGUAGES),
         corpora=sorted(CORPORA),
         seed=lambda wc: step_seed("demo_world", wc.world),
@@ -27,7 +30,7 @@ rule demo_pairs:
     input:
         code=script_code("demo_pairs.py"),
     output:
-        demo_pair_files(),
+        demo.pair_files(config),
     log:
         "logs/demo_pairs.log",
     conda:
@@ -35,8 +38,8 @@ rule demo_pairs:
     params:
         out_dir=lambda wc, output: os.path.dirname(output[0]),
         languages=[lang for lang in LANGUAGES if lang != PIVOT],
-        n_pairs=config.get("demo", {}).get("n_pairs", 0),
-        english_pair_marking=config.get("demo", {}).get("english_pair_marking", False),
+        n_pairs=DEMO["n_pairs"],
+        english_pair_marking=DEMO["english_pair_marking"],
         seed=step_seed("demo_pairs"),
     script:
         "../scripts/demo_pairs.py"
@@ -74,7 +77,7 @@ rule demo_mt_pairs:
         "../envs/mgbias.yaml"
     params:
         lang="{lang}",
-        flip=config.get("demo", {}).get("mt_flip", 0.0),
+        flip=DEMO["mt_flip"],
         seed=step_seed("demo_mt_pairs"),
     script:
         "../scripts/demo_mt_pairs.py"
@@ -88,14 +91,14 @@ rule demo_bios:
     output:
         planted=out("demo_bios_planted"),
         names=out("demo_bios_names"),
-        listings=bios_demo_outputs()["listings"],
-        wet=bios_demo_outputs()["wet"],
+        listings=bios.demo_outputs(config)["listings"],
+        wet=bios.demo_outputs(config)["wet"],
     log:
         "logs/demo_bios.log",
     conda:
         "../envs/mgbias.yaml"
     params:
-        root=lambda wc, output: bios_dest_root(output.listings[0], 3),
+        root=lambda wc, output: bios.dest_root(output.listings[0], 3),
         snapshots=bios.snapshots(config),
         n_files=BIOS["demo_files"],
         scale=BIOS["demo_scale"],

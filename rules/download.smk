@@ -12,7 +12,7 @@ rule download_corpus:
     log:
         "logs/download_corpus/{world}/{corpus}/{pair}.log",
     wildcard_constraints:
-        corpus=alternatives(URL_CORPORA),
+        corpus=alternatives(corpora.by_url(config)),
     retries: 1
     conda:
         "../envs/mgbias.yaml"
@@ -37,7 +37,7 @@ rule download_corpus_files:
     log:
         "logs/download_corpus_files/{world}/{corpus}/{pair}.log",
     wildcard_constraints:
-        corpus=alternatives(FILE_CORPORA),
+        corpus=alternatives(corpora.by_files(config)),
     retries: 1
     conda:
         "../envs/mgbias.yaml"
@@ -150,7 +150,7 @@ rule download_zhao2020:
     resources:
         runtime=240,
     params:
-        url=lambda wc: zhao2020_url(wc.source, wc.filename),
+        url=lambda wc: zhao2020.url(config, wc.source, wc.filename),
         checksums=canonical(config["checksums"]),
     script:
         "../scripts/download.py"
@@ -159,7 +159,7 @@ rule download_zhao2020:
 # Zhao et al. (2020), §4: a language's title lexicon given by URL (bios.titles).
 rule download_bios_titles:
     input:
-        source=lambda wc: local_source(bios_titles_url(wc.lang)),
+        source=lambda wc: local_source(bios.titles_url(config, wc.lang)),
         code=script_code("download.py"),
     output:
         archive=out("raw_bios_titles"),
@@ -172,7 +172,7 @@ rule download_bios_titles:
     conda:
         "../envs/mgbias.yaml"
     params:
-        url=lambda wc: bios_titles_url(wc.lang),
+        url=lambda wc: bios.titles_url(config, wc.lang),
         checksums=canonical(config["checksums"]),
     script:
         "../scripts/download.py"
@@ -183,7 +183,7 @@ rule download_bios_titles:
 # checksummed (.sha256 sidecars, sha256 in the manifest); a rerun keeps verified files.
 rule download_bios_listing:
     input:
-        source=lambda wc: local_source(bios_listing_url(wc.snapshot)),
+        source=lambda wc: local_source(bios.listing_url(config, wc.snapshot)),
         code=script_code("download.py"),
     output:
         archive=out("raw_bios_listing"),
@@ -194,7 +194,7 @@ rule download_bios_listing:
     conda:
         "../envs/mgbias.yaml"
     params:
-        url=lambda wc: bios_listing_url(wc.snapshot),
+        url=lambda wc: bios.listing_url(config, wc.snapshot),
         checksums=canonical(config["checksums"]),
     script:
         "../scripts/download.py"
@@ -203,7 +203,7 @@ rule download_bios_listing:
 rule download_bios_shard:
     input:
         listing=out("raw_bios_listing"),
-        source=lambda wc: local_source(bios_listing_url(wc.snapshot)),
+        source=lambda wc: local_source(bios.listing_url(config, wc.snapshot)),
         plan=out("bios_plan"),
         code=script_code("download_bios_shard.py"),
     output:
@@ -217,10 +217,10 @@ rule download_bios_shard:
         prefix=BIOS.get("url"),
         snapshot="{snapshot}",
         shard=lambda wc: int(wc.shard),
-        dest_root=lambda wc, input: bios_dest_root(input.listing, 3),
+        dest_root=lambda wc, input: bios.dest_root(input.listing, 3),
         max_files=BIOS["max_files"],
         files_per_shard=BIOS["wet_files_per_job"],
-        seed=bios_seed(),
+        seed=bios.seed(config),
         retries=BIOS["retries"],
     script:
         "../scripts/download_bios_shard.py"
@@ -231,11 +231,7 @@ rule download_bios_shard:
 # other downloads, e.g. the native-name pairs rewritten from the human translations).
 rule pair_downloads:
     input:
-        [
-            pair_file(config, dataset, lang)
-            for dataset in config.get("pair_datasets", {})
-            for lang in pair_dataset_languages(config, dataset)
-        ],
+        pairs.downloads(config),
 
 
 # Every shard's download of the configured snapshots (a target for `snakemake
@@ -243,4 +239,4 @@ rule pair_downloads:
 rule bios_downloads:
     input:
         plans=expand(out("bios_plan"), snapshot=bios.snapshots(config)),
-        manifests=bios_manifests,
+        manifests=lambda wc: bios.manifests(config, bios_shards),

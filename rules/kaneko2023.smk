@@ -43,7 +43,7 @@ rule kaneko2023_table1:
         per_pair=kaneko2023_inputs("pairs_per_pair"),
         probes=kaneko2023_inputs("kaneko2023_probe_summary"),
         mbe=lambda wc: [
-            path for paths in kaneko2023_mbe_results().values() for path in paths
+            path for paths in kaneko2023.mbe_results(config).values() for path in paths
         ],
         wordlists=lambda wc: [
             path
@@ -70,10 +70,8 @@ rule kaneko2023_table1:
         "../envs/mgbias.yaml"
     params:
         runs=kaneko2023_runs(config),
-        mbe=kaneko2023_mbe_results(),
-        wordlists=canonical(
-            {**KANEKO2023.get("wordlists", {}), **KANEKO2023["orientation"]}
-        ),
+        mbe=kaneko2023.mbe_results(config),
+        wordlists=canonical(kaneko2023.orienting_wordlists(config)),
         tie_rule=config["pair_tie_rule"],
         alpha=config["pair_alpha"],
     script:

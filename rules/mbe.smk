@@ -67,8 +67,8 @@ rule mbe_figure:
 # Only with `mbe_table3:`.
 rule mbe_pairs:
     input:
-        unpack(mbe_pairs_inputs),
-        wordlists=wordlist_files(mbe_table3_wordlists()),
+        unpack(lambda wc: mbe.pairs_inputs(config, wc.model, wc.dataset, wc.lang)),
+        wordlists=wordlist_files(mbe.table3_wordlists(config)),
         code=script_code("mbe_pairs.py"),
     output:
         out("mbe_pairs_result"),
@@ -78,7 +78,7 @@ rule mbe_pairs:
         "../envs/mgbias.yaml"
     params:
         mbe=canonical(config["mbe"]),
-        wordlists=canonical(mbe_table3_wordlists()),
+        wordlists=canonical(mbe.table3_wordlists(config)),
         bias_type=lambda wc: config["pair_datasets"][wc.dataset]["bias_type"],
         tie_rule=config["pair_tie_rule"],
         seed=lambda wc: step_seed("mbe_pairs", wc.model, wc.dataset, wc.lang),
@@ -125,7 +125,7 @@ rule mbe_table3:
         "../envs/mgbias.yaml"
     params:
         alpha=config["mbe"]["alpha"],
-        original=config.get("mbe_table3", {}).get("original", "eq3"),
+        original=mbe.table3_section(config)["original"],
     script:
         "../scripts/mbe_table3.py"
 
@@ -135,8 +135,8 @@ rule mbe_table3:
 # `mbe_figure2:`.
 rule mbe_preservation:
     input:
-        archive=moses_zip,
-        checksum=lambda wc: moses_zip(wc) + ".sha256",
+        archive=moses_zip_input,
+        checksum=lambda wc: moses_zip_input(wc) + ".sha256",
         wordlists=wordlist_files(),
         code=script_code("mbe_preservation.py"),
     output:
@@ -180,7 +180,7 @@ rule mbe_figure2:
 # `mbe_translations:`.
 rule mbe_translated:
     input:
-        unpack(mbe_translated_inputs),
+        unpack(lambda wc: mbe.translated_inputs(config, wc.model, wc.dataset, wc.lang)),
         wordlists=wordlist_files(),
         code=script_code("mbe_translated.py"),
     output:
@@ -193,7 +193,7 @@ rule mbe_translated:
         mbe=canonical(config["mbe"]),
         wordlists=canonical(config["wordlists"]),
         bias_type=lambda wc: config["pair_datasets"][wc.dataset]["bias_type"],
-        english_dataset=mbe_translated_english,
+        english_dataset=lambda wc: mbe.translated_english(config, wc.lang, wc.dataset),
         english_lang=PIVOT,
         seed=lambda wc: step_seed("mbe_translated", wc.model, wc.dataset, wc.lang),
     script:
@@ -202,8 +202,8 @@ rule mbe_translated:
 
 rule mbe_translations:
     input:
-        measures=mbe_translation_measures(),
-        mbe=mbe_translated_results(),
+        measures=mbe.translation_measures(config),
+        mbe=mbe.translated_results(config),
         code=script_code("mbe_translations.py"),
     output:
         csv=report(

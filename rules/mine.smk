@@ -4,8 +4,8 @@
 
 rule mine_gendered:
     input:
-        archive=moses_zip,
-        checksum=lambda wc: moses_zip(wc) + ".sha256",
+        archive=moses_zip_input,
+        checksum=lambda wc: moses_zip_input(wc) + ".sha256",
         wordlists=wordlist_files(),
         code=script_code("mine_gendered.py"),
     output:
@@ -55,7 +55,7 @@ rule mine_controlled:
         checksum=lambda wc: layout.path(
             "raw_controlled_checksum", source=wc.source, lang=wc.lang
         ),
-        wordlists=kaneko2023_wordlist_files,
+        wordlists=lambda wc: wordlist_files(kaneko2023.wordlists(config, wc.lang)),
         code=script_code("mine_controlled.py"),
     output:
         female=out("controlled_female"),
@@ -122,7 +122,7 @@ rule template_pairs:
 # dataset reads them through a file:// URL (`mbe_translations.<lang>.names`).
 rule native_name_pairs:
     input:
-        ht=native_names_ht,
+        ht=lambda wc: mbe.native_names_ht(config, wc.lang),
         code=script_code("native_name_pairs.py"),
     output:
         out("native_name_pairs"),

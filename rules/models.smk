@@ -21,7 +21,7 @@ rule train_mlm:
     benchmark:
         "logs/benchmarks/train_mlm/{model}.tsv"
     wildcard_constraints:
-        model=alternatives(TRAINED_MODELS),
+        model=alternatives(trained_models(config)),
     conda:
         "../envs/mgbias.yaml"
     threads: config["mlm_training"]["threads"]
@@ -41,7 +41,7 @@ rule train_mlm:
 # from which a killed or preempted job resumes.
 rule finetune_mlm:
     input:
-        unpack(finetune_inputs),
+        unpack(lambda wc: kaneko2023.finetune_inputs(config, wc.model)),
         code=script_code("finetune_mlm.py"),
     output:
         directory(out("model")),
@@ -50,7 +50,7 @@ rule finetune_mlm:
     benchmark:
         "logs/benchmarks/finetune_mlm/{model}.tsv"
     wildcard_constraints:
-        model=alternatives(FINETUNED_MODELS),
+        model=alternatives(finetuned_models(config)),
     conda:
         "../envs/mgbias.yaml"
     threads: KANEKO2023["threads"]
@@ -59,7 +59,7 @@ rule finetune_mlm:
         mem_mb=16000,
         runtime=240,
     params:
-        finetune=finetune_settings,
+        finetune=lambda wc: kaneko2023.finetune_settings(config, wc.model),
         model=lambda wc: model_source(finetuning(wc)["base"]),
         revision=lambda wc: config["models"][finetuning(wc)["base"]].get("revision"),
         device=config["scoring"]["device"],
@@ -128,7 +128,7 @@ rule zhao2020_align:
         runtime=60,
     params:
         rcsls=canonical(ZHAO2020["rcsls"]),
-        dico_train=lambda wc: zhao2020_dictionary(wc.src, wc.tgt, "train"),
+        dico_train=lambda wc: zhao2020.dictionary(wc.src, wc.tgt, "train"),
         seed=lambda wc: step_seed("zhao2020_align", wc.world, wc.src, wc.tgt) % 2**31,
     script:
         "../scripts/zhao2020_align.py"

@@ -3,12 +3,12 @@
 # Tables 1-4, 12 and 13 and Figure 1.
 # Vectors are trained, hard-debiased (ENDEB) and aligned (RCSLS) in rules/models.smk,
 # the demo's dictionaries and MIBs-style lists written in rules/demo.smk.
-# Only with `zhao2020:`.
+# Only with `zhao2020:`. Planned by mgbias.workflow.zhao2020.
 
 
 rule zhao2020_inbias:
     input:
-        unpack(lambda wc: zhao2020_mibs_input(wc.lang)),
+        unpack(lambda wc: zhao2020.mibs_input(config, wc.lang)),
         vec=lambda wc: zhao2020_vectors(wc.world, wc.lang),
         code=script_code("inbias.py"),
     output:
@@ -19,7 +19,7 @@ rule zhao2020_inbias:
     conda:
         "../envs/mgbias.yaml"
     params:
-        inbias=canonical(zhao2020_inbias_settings()),
+        inbias=canonical(zhao2020.inbias_settings(config)),
         lang="{lang}",
     script:
         "../scripts/inbias.py"
@@ -68,7 +68,7 @@ rule zhao2020_bli:
     threads: ZHAO2020["threads"]
     params:
         bli=canonical(ZHAO2020["bli"]),
-        dico_test=lambda wc: zhao2020_dictionary(wc.src, wc.tgt, "test"),
+        dico_test=lambda wc: zhao2020.dictionary(wc.src, wc.tgt, "test"),
     script:
         "../scripts/zhao2020_bli.py"
 
@@ -85,8 +85,8 @@ rule zhao2020_inbias_space:
     conda:
         "../envs/mgbias.yaml"
     params:
-        inbias=canonical(zhao2020_inbias_settings()),
-        lang=lambda wc: zhao2020_space_lang(wc.src),
+        inbias=canonical(zhao2020.inbias_settings(config)),
+        lang=lambda wc: zhao2020.space_lang(wc.src),
     script:
         "../scripts/inbias.py"
 
@@ -95,15 +95,15 @@ rule zhao2020_grid:
     input:
         original=[
             layout.path("zhao2020_inbias", world=w, lang=lang)
-            for w, lang in zhao2020_original_keys()
+            for w, lang in zhao2020.original_keys(config)
         ],
         inbias=[
             layout.path("zhao2020_inbias_space", world=w, src=s, tgt=t)
-            for w, s, t in zhao2020_grid_keys("inbias")
+            for w, s, t in zhao2020.grid_keys(config, "inbias")
         ],
         bli=[
             layout.path("zhao2020_bli", world=w, src=s, tgt=t)
-            for w, s, t in zhao2020_grid_keys("bli")
+            for w, s, t in zhao2020.grid_keys(config, "bli")
         ],
         code=script_code("zhao2020_grid.py"),
     output:
@@ -119,9 +119,9 @@ rule zhao2020_grid:
     conda:
         "../envs/mgbias.yaml"
     params:
-        original_keys=zhao2020_original_keys(),
-        inbias_keys=zhao2020_grid_keys("inbias"),
-        bli_keys=zhao2020_grid_keys("bli"),
+        original_keys=zhao2020.original_keys(config),
+        inbias_keys=zhao2020.grid_keys(config, "inbias"),
+        bli_keys=zhao2020.grid_keys(config, "bli"),
     script:
         "../scripts/zhao2020_grid.py"
 
@@ -235,13 +235,15 @@ use rule zhao2020_table1 as zhao2020_table13 with:
 # space and aligned to the targets (en, de), per grid world.
 rule zhao2020_figure1:
     input:
-        unpack(lambda wc: zhao2020_mibs_input(zhao2020_figure1()["lang"])),
-        spaces=zhao2020_figure1_spaces,
+        unpack(lambda wc: zhao2020.mibs_input(config, zhao2020.figure1(config)["lang"])),
+        spaces=lambda wc: zhao2020.figure1_spaces(config),
         scores=[
             layout.path(
-                "zhao2020_inbias_scores", world=w, lang=zhao2020_figure1()["lang"]
+                "zhao2020_inbias_scores",
+                world=w,
+                lang=zhao2020.figure1(config)["lang"],
             )
-            for w in zhao2020_grid_worlds()
+            for w in zhao2020.grid_worlds(config)
         ],
         code=script_code("zhao2020_figure1.py"),
     output:
@@ -258,10 +260,10 @@ rule zhao2020_figure1:
     conda:
         "../envs/mgbias.yaml"
     params:
-        lang=zhao2020_figure1()["lang"],
-        worlds=zhao2020_grid_worlds(),
-        panels=zhao2020_figure1_panels(),
-        pairs=zhao2020_figure1()["pairs"],
-        n_pairs=zhao2020_figure1()["n_pairs"],
+        lang=zhao2020.figure1(config)["lang"],
+        worlds=zhao2020.grid_worlds(config),
+        panels=zhao2020.figure1_panels(config),
+        pairs=zhao2020.figure1(config)["pairs"],
+        n_pairs=zhao2020.figure1(config)["n_pairs"],
     script:
         "../scripts/zhao2020_figure1.py"

@@ -71,6 +71,17 @@ def test_defaults_are_filled(demo_config):
     assert config["scoring"]["batch_size"] == 64
 
 
+def test_demo_settings_downstream_of_the_worlds_have_defaults(demo_config):
+    for key in ("mt_flip", "n_pairs", "english_pair_marking"):
+        del demo_config["demo"][key]
+    demo = validate_config(demo_config, SCHEMA)["demo"]
+    assert demo["mt_flip"] == 0.0 and demo["n_pairs"] == 200
+    assert demo["english_pair_marking"] is False
+    demo_config["demo"]["mt_flip"] = 1.5
+    with pytest.raises(ConfigError, match="demo.mt_flip"):
+        validate_config(demo_config, SCHEMA)
+
+
 def test_unknown_top_level_key_is_named(demo_config):
     demo_config["langauges"] = ["de"]
     with pytest.raises(ConfigError, match=r"unknown key 'langauges' at the top level"):

@@ -12,11 +12,14 @@ from mgbias.sentences import read_gendered_sentences, write_gendered_sentences
 from mgbias.workflow import (
     allows_untrained_head,
     evaluation_jobs,
+    finetuned_models,
     known_worlds,
     local_file_of_url,
     mining_jobs,
+    model_input,
     pair_file,
     pair_jobs,
+    trained_models,
     training_languages,
     training_settings,
 )
@@ -199,6 +202,23 @@ def test_a_model_trains_on_its_own_languages_and_settings_over_mlm_training():
     assert known_worlds(config) == ["planted", "planted_probe"]
     del config["demo"]
     assert known_worlds(config) == ["planted"]
+
+
+def test_trained_and_fine_tuned_models_and_their_directories_as_inputs():
+    config = {
+        "models": {
+            "hub": {"source": "org/hub"},
+            "small": {"train": {"world": "planted"}},
+            "ft": {"finetune": {"base": "hub", "rate": "r050", "repeat": 0}},
+            "tiny": {"train": {"world": "balanced"}},
+        }
+    }
+    assert trained_models(config) == ["small", "tiny"]
+    assert finetuned_models(config) == ["ft"]
+    # the workflow's own models are read from their directory, a hub model from its source
+    assert model_input(config, "small") == ["models/small"]
+    assert model_input(config, "ft") == ["models/ft"]
+    assert model_input(config, "hub") == []
 
 
 def test_models_without_mbe_get_no_mbe_jobs():

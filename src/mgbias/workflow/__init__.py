@@ -2,11 +2,14 @@
 
 Kept outside the rule files so that they are unit-tested like the rest of the library;
 nothing here touches data. :mod:`mgbias.workflow.core` holds the planning every stage
-shares (worlds, MBE, pair benchmarks, the job lists of Kaneko et al. 2023 and Basta et
-al. 2020); a family's own planning has its module (:mod:`~mgbias.workflow.zhao2020`,
+shares (worlds, models, MBE, pair benchmarks, the job lists of Kaneko et al. 2023 and
+Basta et al. 2020); the corpora and the demo world have their modules
+(:mod:`~mgbias.workflow.corpora`, :mod:`~mgbias.workflow.demo`), and so has a family's own
+planning (:mod:`~mgbias.workflow.pairs`, :mod:`~mgbias.workflow.zhao2020`,
 :mod:`~mgbias.workflow.bios`, :mod:`~mgbias.workflow.mbe`,
 :mod:`~mgbias.workflow.kaneko2023`, :mod:`~mgbias.workflow.basta2020`), imported by
-``rules/common.smk``, whose adapters pass the rules' wildcards as strings. This package
+``rules/common.smk``; the rules pass their wildcards as strings, through a lambda or an
+adapter of ``rules/common.smk``. This package
 re-exports the names of :mod:`mgbias.workflow.core` only (``from mgbias.workflow import
 pair_jobs``), so that a script importing it runs no family module.
 """
@@ -30,6 +33,7 @@ from mgbias.workflow.core import (
     demo_worlds,
     evaluation_jobs,
     expand_jobs,
+    finetuned_models,
     is_finetuned,
     kaneko2023_finetune_settings,
     kaneko2023_grid,
@@ -45,6 +49,7 @@ from mgbias.workflow.core import (
     mbe_translation_jobs,
     mining_jobs,
     model_dir,
+    model_input,
     model_is_trained,
     model_languages,
     model_source,
@@ -54,6 +59,7 @@ from mgbias.workflow.core import (
     pair_url,
     pair_variants,
     rate_tag,
+    trained_models,
     training_languages,
     training_settings,
 )
@@ -74,6 +80,7 @@ __all__ = [
     "evaluation_jobs",
     "expand_jobs",
     "FINETUNE_SEED",
+    "finetuned_models",
     "is_finetuned",
     "kaneko2023_finetune_settings",
     "kaneko2023_grid",
@@ -89,6 +96,7 @@ __all__ = [
     "mbe_translation_jobs",
     "mining_jobs",
     "model_dir",
+    "model_input",
     "model_is_trained",
     "model_languages",
     "model_source",
@@ -100,6 +108,7 @@ __all__ = [
     "pair_variants",
     "PERTURBED",
     "rate_tag",
+    "trained_models",
     "training_languages",
     "training_settings",
     "TRANSLATION_METHODS",

@@ -5,8 +5,9 @@ tables and figures.
 Plain functions of the validated configuration, on top of the job lists of
 :mod:`mgbias.workflow.core` (:func:`~mgbias.workflow.core.basta2020_jobs`,
 :func:`~mgbias.workflow.core.basta2020_grammatical_jobs`); wildcards are passed as
-strings. ``rules/common.smk`` adapts them to the rules (``rules/basta2020.smk``,
-``rules/download.smk``).
+strings. The rules call them (``rules/basta2020.smk``, ``rules/download.smk``): through
+a lambda where they take the wildcards, or an adapter of ``rules/common.smk`` that
+several rule files use.
 """
 
 from __future__ import annotations
@@ -107,8 +108,9 @@ def static_input(config: Mapping[str, Any], world: str, domain: str) -> dict[str
 
 
 def lists(config: Mapping[str, Any], domain: str, package: str) -> list[str]:
-    """The shipped list files (under ``package``, the mgbias source directory) that a
-    probe job's language reads (:func:`mgbias.contextual.lists.list_files`)."""
+    """The shipped list files (under ``package``, the mgbias source directory: relative
+    to the working directory, the paths are too) that a probe job's language reads
+    (:func:`mgbias.contextual.lists.list_files`)."""
     from mgbias.contextual.lists import list_files
 
     return [str(path) for path in list_files(domain_lang(config, domain), package)]

@@ -4,9 +4,10 @@ monolingual and transfer runs on static spaces and on a frozen encoder.
 
 Plain functions of the validated configuration (:func:`mgbias.config.validate_config`
 fills the schema's defaults and checks the classifier's grid: :func:`mgbias.config
-._check_bios`); wildcards are passed as strings. ``rules/common.smk`` adapts them to the
-rules (``rules/bios.smk``, ``rules/download.smk``, ``rules/demo.smk``); the shards of a
-snapshot, which only its plan (a checkpoint) knows, are passed in as a function.
+._check_bios`); wildcards are passed as strings. The rules call them (``rules/bios.smk``,
+``rules/download.smk``, ``rules/demo.smk``): through a lambda where they take the
+wildcards, or an adapter of ``rules/common.smk`` that several rule files use; the shards
+of a snapshot, which only its plan (a checkpoint) knows, are passed in as a function.
 """
 
 from __future__ import annotations

@@ -101,6 +101,24 @@ def is_finetuned(entry: Mapping[str, Any]) -> bool:
     return "finetune" in entry
 
 
+def trained_models(config: Mapping[str, Any]) -> list[str]:
+    """The models the workflow trains from scratch (``train``; rule ``train_mlm``), in
+    configured order."""
+    return [name for name, entry in config["models"].items() if "train" in entry]
+
+
+def finetuned_models(config: Mapping[str, Any]) -> list[str]:
+    """The models the workflow fine-tunes (``finetune``; rule ``finetune_mlm``), in
+    configured order."""
+    return [name for name, entry in config["models"].items() if is_finetuned(entry)]
+
+
+def model_input(config: Mapping[str, Any], model: str) -> list[str]:
+    """A scoring job's model input: the model's directory when the workflow trains it,
+    else nothing (a hub model is loaded by its ``source``)."""
+    return [model_dir(model)] if model_is_trained(config["models"][model]) else []
+
+
 def allows_untrained_head(config: Mapping[str, Any], model: str) -> bool:
     """Whether a model may be scored with randomly initialised MLM head weights.
 

@@ -6,8 +6,9 @@ Plain functions of the validated configuration, on top of the grid and runs of
 :mod:`mgbias.workflow.core` (:func:`~mgbias.workflow.core.kaneko2023_grid`,
 :func:`~mgbias.workflow.core.kaneko2023_runs`,
 :func:`~mgbias.workflow.core.kaneko2023_mbe_jobs`); wildcards are passed as strings.
-``rules/common.smk`` adapts them to the rules (``rules/mine.smk``, ``rules/models.smk``,
-``rules/kaneko2023.smk``, ``rules/download.smk``).
+The rules call them (``rules/mine.smk``, ``rules/models.smk``, ``rules/kaneko2023.smk``,
+``rules/download.smk``): through a lambda where they take the wildcards, or an adapter of
+``rules/common.smk`` that several rule files use.
 """
 
 from __future__ import annotations
@@ -55,6 +56,16 @@ def controlled_url(config: Mapping[str, Any], source: str, lang: str) -> str:
 def wordlists(config: Mapping[str, Any], lang: str) -> dict[str, list[str]]:
     """The gendered word lists (female, male) of ``lang``."""
     return section(config)["wordlists"][lang]
+
+
+def orienting_wordlists(config: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """Per language, the word lists that find the male side of a pair for the oriented
+    pair measures: its ``orientation`` entry, else its ``wordlists`` (none without the
+    section)."""
+    if not configured(config):
+        return {}
+    kaneko = section(config)
+    return {**kaneko["wordlists"], **kaneko["orientation"]}
 
 
 def finetuning(config: Mapping[str, Any], model: str) -> dict[str, Any]:

@@ -8,7 +8,8 @@ Plain functions of the validated configuration, on top of the job lists of
 :func:`~mgbias.workflow.core.mbe_preservation_jobs`,
 :func:`~mgbias.workflow.core.mbe_translation_jobs`,
 :func:`~mgbias.workflow.core.mbe_translated_jobs`); wildcards are passed as strings.
-``rules/common.smk`` adapts them to the rules (``rules/mbe.smk``, ``rules/mine.smk``).
+The rules call them (``rules/mbe.smk``, ``rules/mine.smk``, the ``Snakefile``'s targets),
+through a lambda where they take the wildcards.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mgbias import layout
+from mgbias.config import section_defaults
 from mgbias.languages import PIVOT
 from mgbias.workflow.core import (
     ORIGINAL,
@@ -35,9 +37,15 @@ def table3_targets(config: Mapping[str, Any]) -> list[str]:
     return [layout.path("mbe_table3"), layout.path("mbe_table3_models")]
 
 
+def table3_section(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``mbe_table3`` section, or without one the schema's defaults of its keys (so
+    that a rule's settings read the same keys either way)."""
+    return config.get("mbe_table3") or section_defaults("mbe_table3")
+
+
 def table3_wordlists(config: Mapping[str, Any]) -> dict[str, list[str]]:
     """The word lists classifying Table 3's sentences (default the mining's)."""
-    return (config.get("mbe_table3") or {}).get("wordlists") or config["wordlists"]
+    return table3_section(config).get("wordlists") or config["wordlists"]
 
 
 def pairs_inputs(config: Mapping[str, Any], model: str, dataset: str, lang: str) -> dict:

@@ -2,8 +2,10 @@
 alignment grid with ENDEB, inBias, BLI, the tables and Figure 1.
 
 Plain functions of the validated configuration (:func:`mgbias.config.validate_config`
-fills the schema's defaults); wildcards are passed as strings. ``rules/common.smk``
-adapts them to the rules (``rules/zhao2020.smk``, ``rules/models.smk``).
+fills the schema's defaults); wildcards are passed as strings. The rules call them
+(``rules/zhao2020.smk``, ``rules/models.smk``, ``rules/download.smk``): through a lambda
+where they take the wildcards, or an adapter of ``rules/common.smk`` that several rule
+files use.
 """
 
 from __future__ import annotations

@@ -63,6 +63,15 @@ def test_targets_sources_and_word_lists():
     assert kaneko2023.wordlists(config, "en") == {"female": ["she"], "male": ["he"]}
 
 
+def test_the_orienting_word_lists_are_orientations_else_the_languages_own():
+    assert kaneko2023.orienting_wordlists(validate_config(copy.deepcopy(BASE))) == {}
+    assert kaneko2023.orienting_wordlists(configured()) == {
+        "en": {"female": ["she"], "male": ["he"]}
+    }
+    names = {"female": ["she", "en_female_names"], "male": ["he", "en_male_names"]}
+    assert kaneko2023.orienting_wordlists(configured(orientation={"en": names})) == {"en": names}
+
+
 def test_a_fine_tuning_reads_its_mixture_and_dev_sets_and_its_repeats_seed():
     config = configured(repeats=2)
     model = "base-news-en-r100-s1"

@@ -37,6 +37,10 @@ def test_without_the_sections_nothing_is_planned():
     assert mbe.translation_measures(config) == [] and mbe.translated_results(config) == []
     # Table 3's word lists: the mining's
     assert mbe.table3_wordlists(config) == config["wordlists"]
+    # its settings: the schema's defaults
+    section = mbe.table3_section(config)
+    assert section["original"] == "eq3" and section["lang"] == "en"
+    assert section["models"] == [] and section["bias_controlled"] is False
 
 
 def test_table3_targets_inputs_and_word_lists():
@@ -47,6 +51,9 @@ def test_table3_targets_inputs_and_word_lists():
         "results/tables/mbe_table3_models.csv",
     ]
     assert mbe.table3_wordlists(config) == lists
+    assert mbe.table3_section(config)["original"] == "eq3"
+    male = configured(mbe_table3={"datasets": ["pairs"], "original": "male"})
+    assert mbe.table3_section(male)["original"] == "male"
     assert mbe.pairs_inputs(config, "m", "pairs", "en") == {
         "data": "data/raw/pairs/pairs/en/pairs_en.csv",
         "unmasked": "results/score/pairs/m/pairs/original/en.unmasked.parquet",
