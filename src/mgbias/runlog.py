@@ -1,4 +1,6 @@
-"""Logging for workflow scripts: everything a job prints goes to its log file."""
+"""Helpers for workflow scripts: everything a job prints goes to its log file
+(:func:`job_log`), and the job's wildcards are stamped into its records one way
+(:func:`wildcard_fields`)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import logging
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from mgbias.gc_tuning import command_gc
 
@@ -22,6 +25,48 @@ def job_log(path: str | Path | None, name: str = "mgbias") -> Iterator[logging.L
     """
     with command_gc(), _logging_to(path, name) as logger:
         yield logger
+
+
+def wildcard_fields(wildcards: Any, *names: str) -> dict[str, Any]:
+    """A job's wildcards as a plain dict, to stamp into the records it writes.
+
+    Parameters
+    ----------
+    wildcards : snakemake.io.Wildcards or similar
+        The job's wildcards (``snakemake.wildcards``): anything whose ``items()``
+        gives ``(name, value)`` pairs, such as Snakemake's ``Wildcards`` (a
+        ``Namedlist``) or a dict.
+    *names : str
+        The wildcards to keep, in the order the record lists them. With none, every
+        wildcard, in the order ``items()`` gives them.
+
+    Returns
+    -------
+    dict[str, Any]
+        Name -> value, in the order above; a new dict, so the caller may extend it.
+
+    Raises
+    ------
+    KeyError
+        If a name is not among the job's wildcards (the message lists those it has).
+    ValueError
+        If a name is given twice.
+
+    Examples
+    --------
+    >>> wildcard_fields({"model": "bert", "dataset": "crows", "lang": "en"}, "lang", "model")
+    {'lang': 'en', 'model': 'bert'}
+    """
+    fields = dict(wildcards.items())
+    if not names:
+        return fields
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"wildcard name(s) {repeated} given more than once in {list(names)}")
+    missing = [name for name in names if name not in fields]
+    if missing:
+        raise KeyError(f"the job has no wildcard(s) {missing}; it has {list(fields)}")
+    return {name: fields[name] for name in names}
 
 
 @contextlib.contextmanager
