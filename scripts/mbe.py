@@ -3,7 +3,7 @@
 from mgbias.atomic import write_json
 from mgbias.measures.mbe import mbe_of_sentences
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
-from mgbias.runlog import job_log
+from mgbias.runlog import job_log, wildcard_fields
 from mgbias.sentences import read_gender_words, read_gendered_sentences
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
@@ -36,7 +36,7 @@ with job_log(smk.log[0]) as log:
         **options,
     )
     record = {
-        **dict(smk.wildcards.items()),
+        **wildcard_fields(smk.wildcards),
         **result.to_dict(),
         "shf": baseline.score,
         "shf_p_value": baseline.p_value,

@@ -15,7 +15,7 @@ from mgbias.atomic import write_json
 from mgbias.mbe_meta import classify_pair_sentences, mbe_of_pair_sentences, oriented_original
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
 from mgbias.pair_data import load_pairs, pair_sentences
-from mgbias.runlog import job_log
+from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
@@ -54,9 +54,7 @@ with job_log(smk.log[0]) as log:
         per_pair, female, male, tie_rule=smk.params.tie_rule
     )
     record = {
-        "model": wildcards.model,
-        "dataset": wildcards.dataset,
-        "lang": wildcards.lang,
+        **wildcard_fields(wildcards, "model", "dataset", "lang"),
         "original": float(measures.loc["aula", "score"]),
         "original_male": original_male,
         "n_oriented": n_oriented,

@@ -11,7 +11,7 @@ from mgbias.corpora.checksums import verify_sidecar
 from mgbias.corpora.opus import iter_moses_zip
 from mgbias.genders import FEMALE, MALE
 from mgbias.preservation import gender_preservation, pronoun_patterns
-from mgbias.runlog import job_log
+from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
@@ -23,5 +23,5 @@ with job_log(smk.log[0]) as log:
     patterns = pronoun_patterns(smk.wildcards.lang)
     pairs = iter_moses_zip(archive, smk.params.corpus, smk.params.pivot, smk.params.code)
     counts = gender_preservation(pairs, female, male, patterns)
-    write_json(smk.output[0], {**dict(smk.wildcards.items()), **counts.to_dict()})
+    write_json(smk.output[0], {**wildcard_fields(smk.wildcards), **counts.to_dict()})
     log.info("%s: %s", archive, counts)

@@ -15,7 +15,7 @@ from mgbias.mbe_meta import mbe_of_pair_sentences
 from mgbias.mbe_translations import aligned_genders
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
 from mgbias.pair_data import load_pairs, pair_sentences
-from mgbias.runlog import job_log
+from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
@@ -51,9 +51,7 @@ with job_log(smk.log[0]) as log:
         n_permutations=options["permutations"],
     )
     record = {
-        "model": wildcards.model,
-        "dataset": wildcards.dataset,
-        "lang": wildcards.lang,
+        **wildcard_fields(wildcards, "model", "dataset", "lang"),
         "english": smk.params.english_dataset,
         **{key: result[key] for key in ("mbe", "mbe_p_value", "n_male", "n_female")},
         "n_excluded": result["n_excluded"],

@@ -10,7 +10,7 @@ from pathlib import Path
 from mgbias.atomic import write_json
 from mgbias.corpora.checksums import verify_sidecar
 from mgbias.finetune.gendered_text import mine_gendered_text
-from mgbias.runlog import job_log
+from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
@@ -32,5 +32,5 @@ with job_log(smk.log[0]) as log:
         n_dev=smk.params.n_dev,
         seed=smk.params.seed,
     )
-    write_json(smk.output.counts, {**dict(smk.wildcards.items()), **counts.to_dict()})
+    write_json(smk.output.counts, {**wildcard_fields(smk.wildcards), **counts.to_dict()})
     log.info("%s: %s", smk.input.text, counts)

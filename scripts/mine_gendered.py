@@ -8,7 +8,7 @@ from mgbias.corpora.checksums import verify_sidecar
 from mgbias.corpora.opus import iter_moses_zip
 from mgbias.genders import FEMALE, MALE
 from mgbias.mining import mine_gendered_sentences
-from mgbias.runlog import job_log
+from mgbias.runlog import job_log, wildcard_fields
 from mgbias.sentences import write_gendered_sentences
 from mgbias.wordlists import load_gender_words
 
@@ -45,6 +45,6 @@ with job_log(smk.log[0]) as log:
             n_female, n_male = write_gendered_sentences(
                 out, female, male, female_words=female_matched, male_words=male_matched
             )
-    summary = {**dict(smk.wildcards.items()), **counts.to_dict()}
+    summary = {**wildcard_fields(smk.wildcards), **counts.to_dict()}
     write_json(smk.output.counts, summary)
     log.info("%s: %s; kept %d female and %d male sentences", archive, counts, n_female, n_male)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from mgbias.atomic import write_json
 from mgbias.finetune.mixture import write_mixture
-from mgbias.runlog import job_log
+from mgbias.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
@@ -26,5 +26,5 @@ with job_log(smk.log[0]) as log:
         sampling=smk.params.sampling,
         rounding=smk.params.rounding,
     )
-    write_json(smk.output.summary, {**dict(smk.wildcards.items()), **mixture.summary()})
+    write_json(smk.output.summary, {**wildcard_fields(smk.wildcards), **mixture.summary()})
     log.info("wrote %s: %s", smk.output.text, mixture.summary())

@@ -6,7 +6,7 @@ from mgbias.mlm.unmasked_cache import read_score_cache
 from mgbias.pair_data import cluster_labels, load_pairs, pair_sentences
 from mgbias.pair_scoring import pair_measures, per_pair_table
 from mgbias.report.tables import write_csv
-from mgbias.runlog import job_log
+from mgbias.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
@@ -27,10 +27,9 @@ with job_log(smk.log[0]) as log:
         alpha=smk.params.alpha,
         clusters=None if cluster is None else cluster_labels(frame, cluster, smk.input.data),
     )
-    table.insert(0, "lang", wildcards.lang)
-    table.insert(0, "variant", wildcards.variant)
-    table.insert(0, "dataset", wildcards.dataset)
-    table.insert(0, "model", wildcards.model)
+    stamp = wildcard_fields(wildcards, "model", "dataset", "variant", "lang")
+    for position, (name, value) in enumerate(stamp.items()):
+        table.insert(position, name, value)
     table["model_id"] = stored["model_id"]
     write_csv(table, smk.output.measures)
     write_csv(per_pair_table(frame, unmasked, masked, perturb=perturb), smk.output.per_pair)

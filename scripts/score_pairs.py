@@ -7,7 +7,7 @@ from mgbias.mlm.masked_cache import pairs_sha256, write_pair_cache
 from mgbias.mlm.unmasked_cache import sentences_sha256, write_score_cache
 from mgbias.pair_data import load_pairs, pair_sentences
 from mgbias.pair_passes import score_pair_passes
-from mgbias.runlog import job_log
+from mgbias.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
@@ -34,12 +34,9 @@ with job_log(smk.log[0]) as log:
         pair_ids=frame["pair_id"].tolist(),
     )
     provenance = {
-        "model": wildcards.model,
+        **wildcard_fields(wildcards, "model", "dataset", "variant", "lang"),
         "model_id": smk.params.model_id,
         "revision": smk.params.revision or model_revision(model),
-        "dataset": wildcards.dataset,
-        "variant": wildcards.variant,
-        "lang": wildcards.lang,
         "bias_type": smk.params.bias_type,
         "data": smk.input.data,
     }

@@ -5,7 +5,7 @@ import torch
 from mgbias.mlm.load import load_mlm, model_revision
 from mgbias.mlm.unmasked import score_unmasked
 from mgbias.mlm.unmasked_cache import sentences_sha256, write_score_cache
-from mgbias.runlog import job_log
+from mgbias.runlog import job_log, wildcard_fields
 from mgbias.sentences import read_gendered_sentences
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
@@ -28,7 +28,7 @@ with job_log(smk.log[0]) as log:
         max_length=scoring["max_length"],
     )
     metadata = {
-        "model": smk.wildcards.model,
+        **wildcard_fields(smk.wildcards, "model"),
         "model_id": smk.params.model_id,
         "revision": smk.params.revision or model_revision(model),
         "sentences": smk.input.sentences,

@@ -2,7 +2,8 @@
 ``script:`` of a rule, every rule's script exists (the command line lives in
 ``mgbias.cli``, not in scripts/), and a script is named after the rule that runs it,
 or, where several rules run it, is listed in :data:`SHARED_SCRIPTS` and names them in
-its docstring."""
+its docstring. Scripts stamp a job's wildcards into its records one way,
+:func:`mgbias.runlog.wildcard_fields`."""
 
 from __future__ import annotations
 
@@ -135,3 +136,66 @@ def test_a_shared_script_names_its_rules_in_its_docstring(script):
     doc = ast.get_docstring(ast.parse((REPO / "scripts" / script).read_text(encoding="utf-8")))
     missing = sorted(rule for rule in SHARED_SCRIPTS[script] if f"``{rule}``" not in (doc or ""))
     assert not missing, f"scripts/{script}: its docstring does not name the rules {missing}"
+
+
+def wildcard_stamps(source: str) -> list[str]:
+    """The places in a script's ``source`` that copy wildcards into a record by hand:
+    ``dict(<...>wildcards.items())``, a dict literal's value ``<...>wildcards.NAME`` and
+    an argument ``<...>wildcards.NAME`` of an ``insert`` call (a table column), each as
+    ``line N: code``. :func:`mgbias.runlog.wildcard_fields` is the one way to do it."""
+
+    def is_wildcards(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Name) and node.id == "wildcards") or (
+            isinstance(node, ast.Attribute) and node.attr == "wildcards"
+        )
+
+    def is_field(node: ast.AST) -> bool:
+        return isinstance(node, ast.Attribute) and is_wildcards(node.value)
+
+    found: list[ast.expr] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Dict):
+            hits = [value for value in node.values if is_field(value)]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            hits = [
+                arg
+                for arg in node.args
+                if node.func.id == "dict"
+                and isinstance(arg, ast.Call)
+                and is_field(arg.func)
+                and arg.func.attr == "items"
+            ]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            hits = [arg for arg in node.args if node.func.attr == "insert" and is_field(arg)]
+        else:
+            hits = []
+        found += hits
+    found.sort(key=lambda hit: (hit.lineno, hit.col_offset))
+    return [f"line {hit.lineno}: {ast.unparse(hit)}" for hit in found]
+
+
+def test_the_stamp_finder_sees_each_hand_written_spelling():
+    source = (
+        "a = {**dict(smk.wildcards.items()), 'n': 1}\n"
+        "b = {'model': wildcards.model, 'n': smk.params.n}\n"
+        "table.insert(0, 'lang', smk.wildcards.lang)\n"
+        "c = {**wildcard_fields(smk.wildcards, 'model'), 'x': smk.params.x}\n"
+        "frame = load(lang=wildcards.lang)\n"
+    )
+    assert wildcard_stamps(source) == [
+        "line 1: smk.wildcards.items()",
+        "line 2: wildcards.model",
+        "line 3: smk.wildcards.lang",
+    ]
+
+
+def test_scripts_stamp_wildcards_into_records_one_way():
+    stamps = {
+        path.name: found
+        for path in sorted((REPO / "scripts").glob("*.py"))
+        if (found := wildcard_stamps(path.read_text(encoding="utf-8")))
+    }
+    assert not stamps, (
+        f"scripts copying wildcards into records by hand: {stamps}; use "
+        "mgbias.runlog.wildcard_fields(wildcards, *names)"
+    )
