@@ -80,7 +80,7 @@ def test_file_named_for_another_language_is_refused(tmp_path):
 @pytest.fixture(scope="module")
 def tiny_dir(tmp_path_factory):
     sys.path.insert(0, str(REPO / "tests"))
-    from tinymlm import save_tiny_mlm
+    from fixtures.tiny_models import save_tiny_mlm
 
     return save_tiny_mlm(tmp_path_factory.mktemp("tiny") / "model")
 

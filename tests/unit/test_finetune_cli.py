@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tinymlm import gendered_lines, save_tiny_mlm, write_lines
+from fixtures.text import gendered_lines, write_lines
+from fixtures.tiny_models import save_tiny_mlm
 
 from mgbias.cli import main
 

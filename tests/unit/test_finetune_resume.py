@@ -15,7 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from tinymlm import gendered_lines, save_tiny_mlm, write_lines
+from fixtures.text import gendered_lines, write_lines
+from fixtures.tiny_models import save_tiny_mlm
 
 from mgbias.finetune.train import FineTuneConfig, checkpoint_dir_for, finetune_mlm
 

@@ -11,15 +11,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import torch
-from tinymlm import WORDS, gendered_lines, save_tiny_mlm, write_lines
-from transformers import (
-    AlbertConfig,
-    AlbertForMaskedLM,
-    DistilBertConfig,
-    DistilBertForMaskedLM,
-    RobertaConfig,
-    RobertaForMaskedLM,
-)
+from fixtures.text import gendered_lines, write_lines
+from fixtures.tiny_models import TINY_MLM_WORDS, build_model, save_tiny_mlm
 
 from mgbias.finetune.train import FineTuneConfig, checkpoint_dir_for, finetune_mlm
 from mgbias.mlm.load import load_mlm
@@ -161,7 +154,7 @@ def test_grouped_loss_weighs_each_group_as_if_alone(base):
 
 
 def test_group_blocks_concatenates_and_drops_each_groups_remainder():
-    tokenizer = build_bert_tokenizer([*SPECIAL_TOKENS, *WORDS], model_max_length=64)
+    tokenizer = build_bert_tokenizer([*SPECIAL_TOKENS, *TINY_MLM_WORDS], model_max_length=64)
     cls, sep = tokenizer.cls_token_id, tokenizer.sep_token_id
     he, she, is_, a, cook = (tokenizer.convert_tokens_to_ids(w) for w in "he she is a cook".split())
     lines = ["he is a cook", "she is", "he"]  # 6 + 4 + 3 = 13 tokens with [CLS]/[SEP]
@@ -177,37 +170,9 @@ def test_group_blocks_concatenates_and_drops_each_groups_remainder():
     assert [len(by_line.sequences.batch(np.array([i]), 0)[0][0]) for i in range(3)] == [4, 4, 3]
 
 
-@pytest.mark.parametrize(
-    "model",
-    [
-        AlbertForMaskedLM(
-            AlbertConfig(
-                vocab_size=40,
-                embedding_size=8,
-                hidden_size=16,
-                num_hidden_layers=1,
-                num_attention_heads=2,
-                intermediate_size=32,
-            )
-        ),
-        RobertaForMaskedLM(
-            RobertaConfig(
-                vocab_size=40,
-                hidden_size=16,
-                num_hidden_layers=1,
-                num_attention_heads=2,
-                intermediate_size=32,
-                max_position_embeddings=20,
-            )
-        ),
-        DistilBertForMaskedLM(
-            DistilBertConfig(vocab_size=40, dim=16, n_layers=1, n_heads=2, hidden_dim=32)
-        ),
-    ],
-    ids=["albert", "roberta", "distilbert"],
-)
-def test_head_at_labels_equals_the_models_own_loss_beyond_bert(model):
-    model.eval()
+@pytest.mark.parametrize("family", ["albert", "roberta", "distilbert"])
+def test_head_at_labels_equals_the_models_own_loss_beyond_bert(family):
+    model = build_model(family, 40)
     generator = torch.Generator().manual_seed(0)
     input_ids = torch.randint(5, 40, (3, 9), generator=generator)
     attention_mask = torch.ones_like(input_ids)

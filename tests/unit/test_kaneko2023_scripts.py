@@ -14,8 +14,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
-import torch
-from transformers import BertConfig, BertForMaskedLM
+from fixtures.tiny_models import build_model, save_pretrained
 
 from mgbias.cli import main
 from mgbias.meta_evaluation import TABLE1_COLUMNS, correlation_with_r
@@ -36,20 +35,10 @@ def workspace(tmp_path_factory):
     tokenizer = build_bert_tokenizer(VOCAB, model_max_length=32)
     models = []
     for seed in range(len(R_GRID)):
-        torch.manual_seed(seed)
-        config = BertConfig(
-            vocab_size=len(VOCAB),
-            hidden_size=16,
-            num_hidden_layers=1,
-            num_attention_heads=2,
-            intermediate_size=32,
-            max_position_embeddings=32,
-            initializer_range=0.5,
+        model = build_model(
+            "bert", len(VOCAB), 32, seed=seed, num_hidden_layers=1, initializer_range=0.5
         )
-        directory = root / f"model{seed}"
-        BertForMaskedLM(config).save_pretrained(directory)
-        tokenizer.save_pretrained(directory)
-        models.append(directory)
+        models.append(save_pretrained(model, tokenizer, root / f"model{seed}"))
     targets = root / "targets.txt"
     targets.write_text("doctor\nengineer\nnurse\nalter_ego\n", encoding="utf-8")
     pairs = root / "pairs.csv"

@@ -149,26 +149,13 @@ def test_no_orientable_pair_gives_nan_and_bad_input_is_named():
 
 def test_stereo_direction_equals_the_pair_measures_of_the_scoring_engine():
     """From a real per-pair table: the paper-literal rows are pair_measures' scores."""
-    import torch
-    from fixtures.tiny_models import wordpiece_tokenizer
-    from transformers import BertConfig, BertForMaskedLM
+    from fixtures.tiny_models import build_model, wordpiece_tokenizer
 
     from mgbias.pair_passes import score_pair_passes
     from mgbias.pair_scoring import pair_measures, per_pair_table
 
     tokenizer = wordpiece_tokenizer()
-    torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=16,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=32,
-        max_position_embeddings=64,
-        initializer_range=0.2,
-        attn_implementation="eager",
-    )
-    model = BertForMaskedLM(config).eval()
+    model = build_model("bert", len(tokenizer), attn_implementation="eager", seed=0)
     frame = pd.DataFrame(
         {
             "pair_id": ["0", "1", "2", "3"],

@@ -222,7 +222,8 @@ def test_cli_output_mode_follows_the_umask(fixed_bert_dir, crows_csv, tmp_path):
 def test_directory_and_file_outputs_of_the_data_and_finetune_commands(tmp_path, capsys):
     """gendered-text writes a directory (record inside), mix-gendered-text a file
     (sidecar beside), finetune a model directory (record inside, base model hashed)."""
-    from tinymlm import gendered_lines, save_tiny_mlm, write_lines
+    from fixtures.text import gendered_lines, write_lines
+    from fixtures.tiny_models import save_tiny_mlm
 
     lines = gendered_lines("he", 12) + gendered_lines("she", 10)
     corpus = write_lines(tmp_path / "news.txt", lines)

@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
-from transformers import BertConfig, BertForMaskedLM
+from fixtures.tiny_models import SHAPE, build_model
+from fixtures.tiny_models import fixed_bert as build_fixed_bert
 
 from mgbias.mlm.templates import (
     TBS_COLUMNS,
@@ -51,32 +52,16 @@ def tokenizer():
     return build_bert_tokenizer(VOCAB, model_max_length=32)
 
 
-def _config():
-    return BertConfig(
-        vocab_size=len(VOCAB),
-        hidden_size=16,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=32,
-        max_position_embeddings=32,
-        initializer_range=0.2,
-    )
-
-
 @pytest.fixture(scope="module")
 def random_bert():
-    torch.manual_seed(0)
-    return BertForMaskedLM(_config()).eval()
+    """The BERT of ``build_model`` (2 layers of 16), 32 positions, seed 0."""
+    return build_model("bert", len(VOCAB), max_positions=32, seed=0)
 
 
 @pytest.fixture(scope="module")
 def fixed_bert():
-    model = BertForMaskedLM(_config())
-    with torch.no_grad():
-        for parameter in model.parameters():
-            parameter.zero_()
-        model.cls.predictions.bias.copy_(torch.log(torch.tensor(PROBABILITIES)))
-    return model.eval()
+    """The same shape, every weight 0 and the head's bias ``log PROBABILITIES``."""
+    return build_fixed_bert(PROBABILITIES, **SHAPE, max_position_embeddings=32)
 
 
 def naive_logprobs(model, ids: np.ndarray, position: int) -> np.ndarray:

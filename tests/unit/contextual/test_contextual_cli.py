@@ -9,9 +9,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 import pytest
-import torch
-from fixtures.tiny_models import bert_config, save_pretrained
-from transformers import BertForMaskedLM
+from fixtures.tiny_models import build_model, save_pretrained
 
 from mgbias.cli import main
 from mgbias.contextual.plan import ProbePlan
@@ -31,9 +29,8 @@ VOCAB = [
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory):
     root = tmp_path_factory.mktemp("probe")
-    torch.manual_seed(0)
     tokenizer = build_bert_tokenizer(VOCAB, model_max_length=32)
-    model = BertForMaskedLM(bert_config(len(VOCAB), 32)).eval()
+    model = build_model("bert", len(VOCAB), 32, seed=0)
     save_pretrained(model, tokenizer, root / "model")
     lines = []
     for p in PROFESSIONS:
@@ -170,9 +167,8 @@ def test_cli_probes_demo_text_of_a_gendered_language_with_the_demo_analyser(tmp_
     (tmp_path / "corpus.txt").write_text("\n".join(sentences) + "\n", encoding="utf-8")
     vocab = sorted({w.lower() for s in sentences for w in words(s)})
     special = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
-    torch.manual_seed(0)
     tokenizer = build_bert_tokenizer(special + vocab, model_max_length=32)
-    model = BertForMaskedLM(bert_config(len(special) + len(vocab), 32)).eval()
+    model = build_model("bert", len(special) + len(vocab), 32, seed=0)
     save_pretrained(model, tokenizer, tmp_path / "model")
     arguments = [
         "probe", "--model", str(tmp_path / "model"), "--corpus", str(tmp_path / "corpus.txt"),

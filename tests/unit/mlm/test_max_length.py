@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from transformers import BertConfig, RobertaConfig
+from fixtures.tiny_models import bert_config
+from transformers import RobertaConfig
 
 from mgbias.mlm.unmasked import default_max_length
 
@@ -12,7 +13,7 @@ UNBOUNDED = SimpleNamespace(model_max_length=int(1e30))
 
 
 def test_bert_limit_is_its_position_embeddings():
-    model = SimpleNamespace(config=BertConfig(max_position_embeddings=20))
+    model = SimpleNamespace(config=bert_config(vocab_size=10, max_positions=20))
     assert default_max_length(model, UNBOUNDED) == 20
 
 

@@ -16,13 +16,13 @@ import torch
 from fixtures.tiny_models import (
     MODEL_FAMILIES,
     bert_config,
+    bert_from_config,
     build_model,
     save_pretrained,
     tokenizer_of,
     wordpiece_tokenizer,
 )
 from safetensors.torch import load_file, save_file
-from transformers import BertForPreTraining, BertModel
 
 from mgbias.mlm.load import (
     UntrainedHeadError,
@@ -92,8 +92,7 @@ def test_a_legacy_pretraining_checkpoint_loads_and_its_unused_weights_are_info(t
     """BERT's original checkpoint layout: next-sentence head and pooler (unused by the MLM),
     LayerNorm gamma/beta, a position_ids buffer, no decoder keys (tied), pytorch_model.bin."""
     tokenizer = wordpiece_tokenizer()
-    torch.manual_seed(0)
-    saved = BertForPreTraining(bert_config(len(tokenizer))).eval()
+    saved = bert_from_config(bert_config(len(tokenizer)), head="pretraining", seed=0).eval()
     save_pretrained(saved, tokenizer, tmp_path)
     weights = load_file(tmp_path / "model.safetensors")
     legacy = {
@@ -139,7 +138,7 @@ def test_a_head_weight_of_another_shape_is_refused_like_a_missing_one(tmp_path):
 def test_the_config_of_the_saved_head_is_what_counts(tmp_path):
     """A head-less checkpoint whose config names BertForMaskedLM is refused all the same."""
     tokenizer = wordpiece_tokenizer()
-    save_pretrained(BertModel(bert_config(len(tokenizer))), tokenizer, tmp_path)
+    save_pretrained(bert_from_config(bert_config(len(tokenizer)), head="none"), tokenizer, tmp_path)
     config = json.loads((tmp_path / "config.json").read_text())
     config["architectures"] = ["BertForMaskedLM"]
     (tmp_path / "config.json").write_text(json.dumps(config))

@@ -194,12 +194,11 @@ def test_training_dropout_reaches_the_bert_config(trained):
 def test_masked_lm_loss_equals_the_full_head_loss():
     # The head runs only at labelled positions; the loss and every gradient must
     # equal BertForMaskedLM's own loss, which applies the head everywhere.
-    from transformers import BertForMaskedLM
+    from fixtures.tiny_models import bert_from_config
 
     from mgbias.mlm.train import bert_config, masked_lm_loss
 
-    torch.manual_seed(0)
-    model = BertForMaskedLM(bert_config(replace(SMALL, dropout=0.0), vocab_size=50))
+    model = bert_from_config(bert_config(replace(SMALL, dropout=0.0), vocab_size=50), seed=0)
     input_ids = torch.randint(5, 50, (6, 12))
     attention_mask = torch.ones_like(input_ids)
     attention_mask[3:, 8:] = 0
