@@ -12,23 +12,13 @@ Params: ``rcsls``: settings of :class:`mgbias.embeddings.rcsls.RCSLSConfig` (``k
 torch's CPU threads.
 """
 
-from pathlib import Path
-
 import torch
 
 from mgbias.embeddings.rcsls import RCSLSConfig
-from mgbias.embeddings.steps import align_files
+from mgbias.embeddings.steps import align_files, dictionary_path
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
-
-
-def dictionary(key):
-    """The ``dico_train`` input, or ``params.dico_train`` inside the ``dictionaries`` directory."""
-    inputs = dict(smk.input.items())
-    if key in inputs:
-        return inputs[key]
-    return str(Path(inputs["dictionaries"]) / getattr(smk.params, key))
 
 
 with job_log(smk.log[0]) as log:
@@ -39,7 +29,7 @@ with job_log(smk.log[0]) as log:
     result = align_files(
         smk.input.src,
         smk.input.tgt,
-        dictionary("dico_train"),
+        dictionary_path(dict(smk.input.items()), smk.params, "dico_train"),
         smk.output.vec,
         config,
         matrix=smk.output.matrix,

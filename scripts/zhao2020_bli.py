@@ -9,22 +9,12 @@ Params: ``bli``: ``retrievals`` (list of ``csls``/``nn``), ``k`` (CSLS neighbour
 ``maxload`` (vocabulary cap of both sides, 200000), ``center`` (bool), ``device``.
 """
 
-from pathlib import Path
-
 import torch
 
-from mgbias.embeddings.steps import bli_files
+from mgbias.embeddings.steps import bli_files, dictionary_path
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
-
-
-def dictionary(key):
-    """The ``dico_test`` input, or ``params.dico_test`` inside the ``dictionaries`` directory."""
-    inputs = dict(smk.input.items())
-    if key in inputs:
-        return inputs[key]
-    return str(Path(inputs["dictionaries"]) / getattr(smk.params, key))
 
 
 with job_log(smk.log[0]) as log:
@@ -33,7 +23,7 @@ with job_log(smk.log[0]) as log:
     results = bli_files(
         smk.input.src,
         smk.input.tgt,
-        dictionary("dico_test"),
+        dictionary_path(dict(smk.input.items()), smk.params, "dico_test"),
         retrievals=settings.get("retrievals", ["csls", "nn"]),
         k=settings.get("k", 10),
         maxload=settings.get("maxload", 200_000),

@@ -7,7 +7,7 @@ workflow job (``scripts/*.py``) and the ``mgbias`` command give the same numbers
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,12 +42,30 @@ __all__ = [
     "align_files",
     "bli_files",
     "debias_file",
+    "dictionary_path",
     "inbias_files",
     "read_inbias_scores",
     "write_matrix",
 ]
 
 logger = logging.getLogger(__name__)
+
+
+def dictionary_path(inputs: Mapping[str, Any], params: Any, key: str) -> str:
+    """A job's dictionary file: the input named ``key``, or ``params.<key>`` in ``dictionaries``.
+
+    A job gets a MUSE dictionary either as its own input (``dico_train=...``) or as a
+    file name (``params.dico_train``) inside its ``dictionaries`` input directory.
+
+    >>> dictionary_path({"dictionaries": "muse"}, type("P", (), {"dico_test": "de-en.txt"}),
+    ...                 "dico_test")
+    'muse/de-en.txt'
+    >>> dictionary_path({"dico_test": "own.txt"}, None, "dico_test")
+    'own.txt'
+    """
+    if key in inputs:
+        return str(inputs[key])
+    return str(Path(inputs["dictionaries"]) / getattr(params, key))
 
 
 def write_matrix(path: str | Path, matrix: np.ndarray) -> None:
