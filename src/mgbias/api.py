@@ -787,9 +787,11 @@ def mbe(
 
     from mgbias.measures.mbe import check_mbe_clusters
 
-    pooled_clusters = check_mbe_clusters(
-        None if male_clusters is None else list(male_clusters),
-        None if female_clusters is None else list(female_clusters),
+    male_clusters = None if male_clusters is None else list(male_clusters)
+    female_clusters = None if female_clusters is None else list(female_clusters)
+    check_mbe_clusters(
+        male_clusters,
+        female_clusters,
         len(male_sentences),
         len(female_sentences),
         test=test,
@@ -812,10 +814,8 @@ def mbe(
         max_length=max_length,
         progress=progress,
     )
-    clusters = None
-    if pooled_clusters is not None:  # pooled male first; the pass is female first
-        n_male = len(male_sentences)
-        clusters = np.concatenate([pooled_clusters[n_male:], pooled_clusters[:n_male]])
+    # in the pass's order, as the sentences: female rows first
+    clusters = None if male_clusters is None else np.array(female_clusters + male_clusters)
     result, baseline, likelihood = mbe_of_sentences(
         scores.logprobs,
         scores.attention,
