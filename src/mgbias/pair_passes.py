@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mgbias.mlm.masked import score_masked_pairs
+from mgbias.mlm.precision import DEFAULT_PRECISION
 from mgbias.mlm.spans import check_pair_texts
 from mgbias.mlm.unmasked import score_unmasked
 
@@ -26,6 +27,7 @@ def score_pair_passes(
     max_length: int | None = None,
     progress: bool = True,
     pair_ids: Sequence[str] | None = None,
+    precision: str = DEFAULT_PRECISION,
 ):
     """The two model passes every pair measure is computed from.
 
@@ -36,7 +38,8 @@ def score_pair_passes(
     ``sent_more`` (CPS, SSS, S_JSD). Both are written to caches by the
     workflow; :func:`pair_measures` needs nothing else. ``pair_ids`` (the
     dataset's id of each pair) are carried by both, so per-pair results can
-    be joined to the data by id.
+    be joined to the data by id. ``precision`` (``fp32``, ``bf16``, ``fp16``) is that
+    of both passes' forward calls (:mod:`mgbias.mlm.precision`).
     """
     if pair_ids is not None and len(pair_ids) != len(pairs):
         raise ValueError(f"{len(pair_ids)} pair ids for {len(pairs)} pairs")
@@ -48,9 +51,16 @@ def score_pair_passes(
         batch_size=batch_size,
         max_length=max_length,
         progress=progress,
+        precision=precision,
     )
     masked = score_masked_pairs(
-        model, tokenizer, pairs, batch_size=batch_size, max_length=max_length, progress=progress
+        model,
+        tokenizer,
+        pairs,
+        batch_size=batch_size,
+        max_length=max_length,
+        progress=progress,
+        precision=precision,
     )
     if pair_ids is not None:
         ids = [str(pair_id) for pair_id in pair_ids]

@@ -54,8 +54,9 @@ from transformers import PreTrainedTokenizerBase, get_linear_schedule_with_warmu
 
 from mgbias.atomic import atomic_directory
 from mgbias.finetune.checkpoint import remove_checkpoints, resume, save_checkpoint
-from mgbias.mlm.load import load_mlm, model_revision, pick_device
+from mgbias.mlm.load import load_mlm, model_revision
 from mgbias.mlm.loop import EpochOrder, LoopState, Masking, evaluate_mlm_loss, train_steps
+from mgbias.mlm.precision import PRECISIONS, check_precision
 from mgbias.mlm.sequences import Encoded, encode_lines, group_blocks
 from mgbias.mlm.text_lines import iter_text_lines
 from mgbias.mlm.unmasked import default_max_length
@@ -72,13 +73,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-PRECISIONS: dict[str, torch.dtype | None] = {
-    "fp32": None,
-    "bf16": torch.bfloat16,
-    "fp16": torch.float16,
-}
-"""Autocast dtype of each ``FineTuneConfig.precision``; weights stay in float32."""
 
 _RUN_MLM_MAX_LENGTH = 1024  # run_mlm.py caps the tokenizer's maximum at 1024
 
@@ -395,9 +389,7 @@ def finetune_mlm(
     files, dev_files = _files(text), _files(dev)
     if not files:
         raise ValueError("finetune_mlm: no training text given")
-    target = pick_device(device)
-    if cfg.precision == "fp16" and target.type != "cuda":
-        raise ValueError("precision fp16 needs a CUDA device; use bf16 or fp32 on the CPU")
+    target = check_precision(cfg.precision, device)  # fp16 needs CUDA
     autocast_dtype = PRECISIONS[cfg.precision]
     checkpoints = checkpoint_dir_for(out_dir) if checkpoint_dir is None else Path(checkpoint_dir)
 

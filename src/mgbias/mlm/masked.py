@@ -30,6 +30,12 @@ copy for nothing, which dominates with a 250k vocabulary (XLM-R, mBERT).
 ALBERT, DistilBERT and ELECTRA split; any other masked LM is run whole (same
 numbers, slower) with a logged warning.
 
+Precision
+---------
+With ``precision`` ``bf16`` or ``fp16`` the encoder and the head run under autocast;
+their logits are cast to float32 before the ``logsumexp`` and the gathers
+(:mod:`mgbias.mlm.precision`). ``fp32``, the default, is the full-precision run.
+
 Length limit
 ------------
 :func:`score_masked_pairs` cuts long sentences as :mod:`mgbias.mlm.spans` documents
@@ -54,6 +60,7 @@ from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 from mgbias.mlm.heads import Head, mlm_encoder_and_head
 from mgbias.mlm.masked_cache import PairScores, SideScores
+from mgbias.mlm.precision import DEFAULT_PRECISION, check_precision, forward_precision
 from mgbias.mlm.spans import encode_pairs
 from mgbias.mlm.unmasked import default_max_length, padding_id
 
@@ -311,30 +318,37 @@ def _run_batch(
     head: Head | None,
     batch: _Batch,
     device: torch.device,
+    precision: str = DEFAULT_PRECISION,
 ) -> np.ndarray:
-    """One forward pass over a batch of copies; the value of each of its candidates."""
+    """One forward pass over a batch of copies; the value of each of its candidates.
+
+    The encoder and the head run in ``precision``; the ``logsumexp`` and the gathers in
+    float32."""
     query_rows = torch.from_numpy(batch.query_rows).to(device)
     query_columns = torch.from_numpy(batch.query_columns).to(device)
     candidate_rows, candidate_ids = batch.candidate_rows, batch.candidate_ids
     n_queries = len(batch.query_rows)
     ids_tensor = torch.from_numpy(batch.input_ids).to(device)
     attention_mask = torch.from_numpy(batch.attention_mask).to(device)
-    if head is None:
-        logits_all = model(input_ids=ids_tensor, attention_mask=attention_mask).logits
-        vectors = logits_all[query_rows, query_columns]
-        vocabulary_head: Head = nn.Identity()
-        vocab_size = int(vectors.shape[-1])
-    else:
-        hidden = encoder(input_ids=ids_tensor, attention_mask=attention_mask)[0]
-        vectors = hidden[query_rows, query_columns]  # (Q, hidden): the head sees only these
-        vocabulary_head = head
-        vocab_size = int(model.config.vocab_size)
+    with forward_precision(precision, device):
+        if head is None:
+            logits_all = model(input_ids=ids_tensor, attention_mask=attention_mask).logits
+            vectors = logits_all[query_rows, query_columns]
+            vocabulary_head: Head = nn.Identity()
+            vocab_size = int(vectors.shape[-1])
+        else:
+            hidden = encoder(input_ids=ids_tensor, attention_mask=attention_mask)[0]
+            vectors = hidden[query_rows, query_columns]  # (Q, hidden): the head sees only these
+            vocabulary_head = head
+            vocab_size = int(model.config.vocab_size)
 
     values = np.empty(len(candidate_ids), dtype=np.float32)
     chunk = max(1, HEAD_CHUNK_ELEMENTS // max(vocab_size, 1))
     for first in range(0, n_queries, chunk):
         last = min(first + chunk, n_queries)
-        logits = vocabulary_head(vectors[first:last]).float()  # (rows, vocabulary)
+        with forward_precision(precision, device):
+            logits = vocabulary_head(vectors[first:last])
+        logits = logits.float()  # (rows, vocabulary)
         log_normaliser = torch.logsumexp(logits, dim=-1)
         selected = (candidate_rows >= first) & (candidate_rows < last)
         local_rows = torch.from_numpy(candidate_rows[selected] - first).to(device)
@@ -353,12 +367,14 @@ def _run_plan(
     batch_size: int,
     progress: bool,
     desc: str,
+    precision: str = DEFAULT_PRECISION,
 ) -> np.ndarray:
     """Run every masked copy of ``plan``; float32 log-probability per candidate.
 
     The single loop behind :func:`score_masked`, :func:`masked_logprobs_of` and
-    :func:`score_masked_pairs`.
+    :func:`score_masked_pairs`; the forward passes in ``precision``.
     """
+    device = check_precision(precision, next(model.parameters()).device)
     batches = _batch_order(sequences, plan, batch_size)
     output = np.zeros(len(plan.candidate_ids), dtype=np.float32)
     if plan.n_copies == 0:
@@ -373,7 +389,6 @@ def _run_plan(
             type(model).__name__,
         )
     sequence_lengths = np.fromiter((len(ids) for ids in sequences), np.int64, len(sequences))
-    device = next(model.parameters()).device
     was_training = model.training
     model.eval()
     bar = tqdm(total=plan.n_copies, desc=desc, unit="copy", disable=not progress)
@@ -383,7 +398,9 @@ def _run_plan(
                 batch = _build_batch(
                     sequences, sequence_lengths, plan, indices, mask_id=mask_id, pad_id=pad_id
                 )
-                output[batch.candidate_index] = _run_batch(model, encoder, head, batch, device)
+                output[batch.candidate_index] = _run_batch(
+                    model, encoder, head, batch, device, precision
+                )
                 bar.update(len(indices))
     finally:
         bar.close()
@@ -403,6 +420,7 @@ def score_masked(
     batch_size: int = 64,
     max_length: int | None = None,
     progress: bool = True,
+    precision: str = DEFAULT_PRECISION,
 ) -> list[np.ndarray]:
     """``log P(w_i | S minus w_i)`` at each listed position, that position alone masked.
 
@@ -429,6 +447,9 @@ def score_masked(
         Token limit; default :func:`masked_max_length`.
     progress : bool
         Show a tqdm progress bar.
+    precision : str
+        ``"fp32"`` (default), ``"bf16"`` or ``"fp16"`` (CUDA only): the forward passes
+        under autocast, the log-probabilities in float32 (:mod:`mgbias.mlm.precision`).
 
     Returns
     -------
@@ -461,6 +482,7 @@ def score_masked(
         batch_size=batch_size,
         progress=progress,
         desc="scoring (masked)",
+        precision=precision,
     )
     return np.split(flat, np.cumsum(counts)[:-1]) if counts else []
 
@@ -476,6 +498,7 @@ def masked_logprobs_of(
     batch_size: int = 64,
     max_length: int | None = None,
     progress: bool = True,
+    precision: str = DEFAULT_PRECISION,
 ) -> np.ndarray:
     """``log P(candidate at query position | sequence with all mask positions masked)``.
 
@@ -497,6 +520,8 @@ def masked_logprobs_of(
     candidate_ids : array-like of int
         Shape ``(n_candidates,)``, the same for every sequence, or
         ``(n_sequences, n_candidates)``.
+    precision : str
+        As for :func:`score_masked`.
 
     Returns
     -------
@@ -548,6 +573,7 @@ def masked_logprobs_of(
         batch_size=batch_size,
         progress=progress,
         desc="scoring (masked, several)",
+        precision=precision,
     )
     return flat.reshape(candidates.shape)
 
@@ -593,6 +619,7 @@ def score_masked_pairs(
     batch_size: int = 64,
     max_length: int | None = None,
     progress: bool = True,
+    precision: str = DEFAULT_PRECISION,
 ) -> PairScores:
     """Masked scores of sentence pairs for CPS, S_JSD and SSS, in one batched run.
 
@@ -617,6 +644,8 @@ def score_masked_pairs(
         :mod:`mgbias.mlm.spans`), counted, and reported in one warning.
     progress : bool
         Show a tqdm progress bar.
+    precision : str
+        As for :func:`score_masked`.
 
     Returns
     -------
@@ -670,6 +699,7 @@ def score_masked_pairs(
         batch_size=batch_size,
         progress=progress,
         desc="scoring pairs (masked)",
+        precision=precision,
     )
 
     shared_counts = [len(side.shared_positions) for side in sentences]

@@ -360,6 +360,7 @@ def template_logprobs(
     batch_size: int = 64,
     max_length: int | None = None,
     progress: bool = False,
+    precision: str = "fp32",
 ) -> pd.DataFrame:
     """``log p_tgt`` and ``log p_prior`` of the male and the female word, per target.
 
@@ -378,7 +379,7 @@ def template_logprobs(
         Template and gender words (:func:`template_spec`).
     targets : sequence of str
         Occupations, unique.
-    batch_size, max_length, progress
+    batch_size, max_length, progress, precision
         As for :func:`~mgbias.mlm.masked.masked_logprobs_of`.
 
     Returns
@@ -428,6 +429,7 @@ def template_logprobs(
         batch_size=batch_size,
         max_length=max_length,
         progress=progress,
+        precision=precision,
     ).astype(np.float64)
     n = len(targets)
     prior = logprobs[prior_of_target]

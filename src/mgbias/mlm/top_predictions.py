@@ -68,6 +68,7 @@ def top_predictions(
     *,
     k: int = 5,
     max_length: int | None = None,
+    precision: str = "fp32",
 ) -> pd.DataFrame:
     """The ``k`` most probable tokens at the ``[MASK]`` of ``sentence``, classed by gender list.
 
@@ -81,6 +82,8 @@ def top_predictions(
         Lowercased word lists (e.g. :func:`mgbias.wordlists.load_gender_words`).
     k : int
         How many tokens (default 5, as in Figure 3).
+    max_length, precision
+        As for :func:`~mgbias.mlm.masked.masked_logprobs_of`.
 
     Returns
     -------
@@ -108,6 +111,7 @@ def top_predictions(
         batch_size=1,
         max_length=max_length,
         progress=False,
+        precision=precision,
     )[0].astype(np.float64)
     special = [i for i in tokenizer.all_special_ids if 0 <= i < vocabulary.size]
     logprobs[special] = -np.inf

@@ -22,6 +22,10 @@ rather than by slicing ``[1:-1]``, so the same code serves tokenizers that add
 a different number of special tokens. Batches are sorted by length and padded
 per batch; padding never enters an average, so batched results equal
 unbatched ones to float tolerance.
+
+With ``precision`` ``bf16`` or ``fp16`` the forward pass (encoder and MLM head) runs
+under autocast and everything above is computed from its outputs cast to float32
+(:mod:`mgbias.mlm.precision`); ``fp32``, the default, is the full-precision pass.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 from mgbias.mlm.heads import mlm_encoder_and_head
+from mgbias.mlm.precision import DEFAULT_PRECISION, check_precision, forward_precision
 from mgbias.mlm.scores import SentenceScores
 
 log = logging.getLogger(__name__)
@@ -236,6 +241,7 @@ def score_unmasked(
     batch_size: int = 64,
     max_length: int | None = None,
     progress: bool = True,
+    precision: str = DEFAULT_PRECISION,
 ) -> SentenceScores:
     """Run the model once over each sentence, nothing masked, and keep what AUL/AULA/MBE need.
 
@@ -256,6 +262,10 @@ def score_unmasked(
         in one logged warning.
     progress : bool
         Show a tqdm progress bar.
+    precision : str
+        ``"fp32"`` (default), ``"bf16"`` or ``"fp16"`` (CUDA only): the forward pass
+        under autocast, the log-probabilities, attention and embeddings computed from
+        its outputs in float32 (:mod:`mgbias.mlm.precision`).
 
     Returns
     -------
@@ -266,10 +276,12 @@ def score_unmasked(
     ------
     ValueError
         If a sentence is empty or has no non-special tokens (the message names
-        its index), or ``max_length`` is invalid.
+        its index), ``max_length`` is invalid, or the precision is unknown (or
+        ``fp16`` on a model that is not on CUDA).
     RuntimeError
         If the model returns no attention weights (not loaded with eager attention).
     """
+    device = check_precision(precision, next(model.parameters()).device)
     model_limit = default_max_length(model, tokenizer)
     if max_length is None:
         max_length = model_limit
@@ -298,7 +310,6 @@ def score_unmasked(
     embeddings = np.zeros((n_sentences, hidden_size), dtype=np.float32)
 
     pad_id = padding_id(tokenizer)
-    device = next(model.parameters()).device
     split = mlm_encoder_and_head(model)
     was_training = model.training
     model.eval()
@@ -306,7 +317,7 @@ def score_unmasked(
     try:
         with torch.inference_mode():
             for indices in length_sorted_batches(encoded.lengths, batch_size):
-                batch = _score_batch(model, encoded, indices, pad_id, device, split)
+                batch = _score_batch(model, encoded, indices, pad_id, device, split, precision)
                 ids, logprob, alpha, embedding, counts = batch
                 splits = np.cumsum(counts)[:-1]
                 for position, (index, row_ids, row_logprob, row_alpha) in enumerate(
@@ -342,25 +353,30 @@ def _score_batch(
     pad_id: int,
     device: torch.device,
     split: tuple[torch.nn.Module, object] | None = None,
+    precision: str = DEFAULT_PRECISION,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One forward pass; flat per-token arrays (row-major over the batch) plus embeddings.
 
     With ``split`` (:func:`mgbias.mlm.heads.mlm_encoder_and_head` of ``model``) the
     encoder runs on the batch and the MLM head only on the kept (real, non-special)
     positions, so neither the head nor the ``log_softmax`` over the vocabulary is
-    computed for padding and special tokens; otherwise the whole model runs.
+    computed for padding and special tokens; otherwise the whole model runs. The
+    encoder and the head run in ``precision``, the rest in float32.
     """
     input_ids, attention_mask, special = pad_batch(encoded, indices, pad_id)
     input_ids = input_ids.to(device)
     attention_mask = attention_mask.to(device)
     keep = ~special.to(device)  # real, non-special positions
     encoder, head = split if split is not None else (model, None)
-    output = encoder(
-        input_ids=input_ids,
-        attention_mask=attention_mask,
-        output_attentions=True,
-        output_hidden_states=True,
-    )
+    with forward_precision(precision, device):
+        output = encoder(
+            input_ids=input_ids,
+            attention_mask=attention_mask,
+            output_attentions=True,
+            output_hidden_states=True,
+        )
+        # (B, T, V) of the whole model, or (kept tokens, V) of the head alone
+        logits = output.logits if head is None else head(output[0][keep])
     if not output.attentions:
         raise RuntimeError(
             "the model returned no attention weights; load it with attn_implementation='eager' "
@@ -369,11 +385,10 @@ def _score_batch(
     gold = input_ids[keep]
     if head is None:
         # One fused log_softmax over the whole (B, T, V) batch, then the gold ids.
-        log_probs = torch.log_softmax(output.logits.float(), dim=-1)
+        log_probs = torch.log_softmax(logits.float(), dim=-1)
         logprob = log_probs.gather(2, input_ids[:, :, None]).squeeze(2)[keep]
     else:
-        logits = head(output[0][keep]).float()  # (kept tokens, V)
-        logprob = torch.log_softmax(logits, dim=-1).gather(1, gold[:, None]).squeeze(1)
+        logprob = torch.log_softmax(logits.float(), dim=-1).gather(1, gold[:, None]).squeeze(1)
     alpha = received_attention(output.attentions, attention_mask)[keep]
     keep_weight = keep.to(torch.float32)
     last_hidden = output.hidden_states[-1].float()

@@ -67,6 +67,7 @@ def probe_model(
     batch_size: int = 64,
     max_length: int | None = None,
     model_name: str | None = None,
+    precision: str = "fp32",
 ) -> ProbeResult:
     """TBS, Figure 2's probabilities and Figure 3's top predictions of one model.
 
@@ -86,8 +87,8 @@ def probe_model(
         Lists that class the top predictions (default: the two gender words).
     k : int
         Top predictions kept.
-    batch_size, max_length
-        Of the scoring engine.
+    batch_size, max_length, precision
+        Of the scoring engine (:func:`mgbias.mlm.masked.masked_logprobs_of`).
     model_name : str, optional
         Written into the summary.
     """
@@ -100,6 +101,7 @@ def probe_model(
         target_list["target"].tolist(),
         batch_size=batch_size,
         max_length=max_length,
+        precision=precision,
     )
     table = tbs_table(logprobs, neutral=target_list["neutral"].to_numpy())
     summary = tbs_summary(table, spec)
@@ -108,7 +110,7 @@ def probe_model(
         raise ValueError(f"no Figure 3 sentence for language {lang!r}; pass one")
     top = top_predictions(
         model, tokenizer, spec.figure3_sentence, male_words, female_words, k=k,
-        max_length=max_length,
+        max_length=max_length, precision=precision,
     )  # fmt: skip
     summary.update(
         {
