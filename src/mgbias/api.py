@@ -179,6 +179,14 @@ def _as_model(model, *, revision, device, allow_untrained_head) -> MaskedLM:
     )
 
 
+def _check_precision(precision: Any, model: Any, device: str) -> None:
+    """Refuse an unknown precision, or fp16 where the model does not run on CUDA, before
+    a model loads (:func:`mgbias.mlm.precision.check_precision`)."""
+    from mgbias.mlm.precision import check_precision
+
+    check_precision(precision, model.device if isinstance(model, MaskedLM) else device)
+
+
 def _check_passes(batch_size: Any, max_length: Any) -> None:
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
@@ -311,6 +319,8 @@ class PairsReport:
         The settings of :func:`score_pairs`.
     device, cluster
         The device the model ran on; the column the pairs were clustered by (or None).
+    precision
+        The forward passes' precision (``fp32``, ``bf16``, ``fp16``).
     """
 
     summary: pd.DataFrame
@@ -329,6 +339,7 @@ class PairsReport:
     max_length: int | None
     device: str = ""
     cluster: str | None = None
+    precision: str = "fp32"
 
     @property
     def verdicts(self) -> list[str]:
@@ -399,6 +410,7 @@ def score_pairs(
     force_lang: bool = False,
     progress: bool = True,
     cluster: str | None = None,
+    precision: str = "fp32",
 ) -> PairsReport:
     """Every pair measure of a model on a pair benchmark: what ``mgbias score`` prints.
 
@@ -447,6 +459,11 @@ def score_pairs(
         A column of the data shared by pairs with a common cause (e.g. ``target``,
         the target word): the p-values and standard errors then take the clusters
         as units (:func:`mgbias.stats.cluster_sign_flip_test`); scores are unchanged.
+    precision : {"fp32", "bf16", "fp16"}
+        The forward passes' precision: ``fp32`` (default; every number reproduced
+        from the papers), or autocast to bf16 or fp16 (CUDA only) with the
+        log-probabilities still computed in float32 (:mod:`mgbias.mlm.precision`).
+        fp16 where the model would not run on CUDA is refused before it loads.
 
     Returns
     -------
@@ -471,6 +488,7 @@ def score_pairs(
         raise ValueError(f"unknown tie rule {tie_rule!r}; expected one of {TIE_RULES}")
     check_seed(seed)
     _check_passes(batch_size, max_length)
+    _check_precision(precision, model, device)
     frame = load_pair_data(
         data,
         lang=lang,
@@ -498,6 +516,7 @@ def score_pairs(
         max_length=max_length,
         progress=progress,
         pair_ids=frame["pair_id"].tolist(),
+        precision=precision,
     )
     summary = pair_measures_by_bias_type(
         frame["bias_type"].tolist(),
@@ -529,6 +548,7 @@ def score_pairs(
         max_length=max_length,
         device=handle.device,
         cluster=cluster,
+        precision=precision,
     )
 
 
@@ -594,7 +614,7 @@ class MBEReport:
         clusters, ``cluster`` too.
     model, revision : str, str or None
         The model scored.
-    seed, alpha, batch_size, max_length, device
+    seed, alpha, batch_size, max_length, device, precision
         The settings of :func:`mbe`.
     """
 
@@ -608,6 +628,7 @@ class MBEReport:
     batch_size: int
     max_length: int | None
     device: str = ""
+    precision: str = "fp32"
 
     @property
     def score(self) -> float:
@@ -702,6 +723,7 @@ def mbe(
     progress: bool = True,
     male_clusters: Sequence[str] | None = None,
     female_clusters: Sequence[str] | None = None,
+    precision: str = "fp32",
 ) -> MBEReport:
     """MBE (Kaneko et al. 2022, §3, Eq. 2) of a model on male and female sentences.
 
@@ -754,6 +776,8 @@ def mbe(
         preference for one gender word ("he" over "she") does not pass for a
         gender preference (:func:`mgbias.measures.mbe.mbe_score`); without
         them every sentence is its own unit. The score does not change.
+    precision : {"fp32", "bf16", "fp16"}
+        The forward pass's precision, as for :func:`score_pairs` (default fp32).
 
     Returns
     -------
@@ -783,6 +807,7 @@ def mbe(
     }
     check_mbe_options(**options)
     _check_passes(batch_size, max_length)
+    _check_precision(precision, model, device)
     import numpy as np
 
     from mgbias.measures.mbe import check_mbe_clusters
@@ -813,6 +838,7 @@ def mbe(
         batch_size=batch_size,
         max_length=max_length,
         progress=progress,
+        precision=precision,
     )
     # in the pass's order, as the sentences: female rows first
     clusters = None if male_clusters is None else np.array(female_clusters + male_clusters)
@@ -839,6 +865,7 @@ def mbe(
         batch_size=batch_size,
         max_length=max_length,
         device=handle.device,
+        precision=precision,
     )
 
 

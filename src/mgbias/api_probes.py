@@ -105,6 +105,7 @@ def tbs(
     revision: str | None = None,
     device: str = "auto",
     allow_untrained_head: bool = False,
+    precision: str = "fp32",
 ) -> TBSReport:
     """TBS, P(he)/P(she) and the top predictions of a masked LM (Kaneko et al. 2023,
     Figures 2 and 3).
@@ -140,6 +141,8 @@ def tbs(
         Top predictions listed; sentences per forward pass; token limit.
     revision, device, allow_untrained_head
         For loading ``model`` by name (:func:`mgbias.load_model`).
+    precision : {"fp32", "bf16", "fp16"}
+        The forward passes' precision, as for :func:`mgbias.score_pairs` (default fp32).
 
     Returns
     -------
@@ -149,7 +152,7 @@ def tbs(
     ------
     ValueError, FileNotFoundError
         An unknown language or target list, a bad target file, one word list without
-        the other; before the model loads.
+        the other, an unknown precision or fp16 off CUDA; before the model loads.
     """
     from mgbias.mlm.templates import template_spec
     from mgbias.probes.targets import template_targets
@@ -159,9 +162,10 @@ def tbs(
     if (female_words is None) != (male_words is None):
         raise ValueError("give both the female and the male word lists, or neither")
     # torch: imported once the inputs are checked
-    from mgbias.api import _as_model
+    from mgbias.api import _as_model, _check_precision
     from mgbias.probes.kaneko2023 import probe_model
 
+    _check_precision(precision, model, device)
     handle = _as_model(
         model, revision=revision, device=device, allow_untrained_head=allow_untrained_head
     )
@@ -178,6 +182,7 @@ def tbs(
         batch_size=batch_size,
         max_length=max_length,
         model_name=handle.name,
+        precision=precision,
     )
     return TBSReport(result=result, top_k=top_k)
 
@@ -257,6 +262,7 @@ def probe(
     max_length: int | None = None,
     revision: str | None = None,
     device: str = "auto",
+    precision: str = "fp32",
 ) -> ProbeReport:
     """Contextual-embedding probes of one encoder on one corpus (Basta et al. 2020, §5),
     per layer.
@@ -302,6 +308,10 @@ def probe(
     pooling, dtype, batch_size, max_length, revision, device
         How a word's pieces become one vector (``mean``, ``first``); the cached vectors'
         dtype; sentences per forward pass; token limit; hub revision; device.
+    precision : {"fp32", "bf16", "fp16"}
+        The encoder pass's precision: ``fp32`` (default; the paper's numbers), or
+        autocast to bf16 or fp16 (CUDA only), the hidden states pooled in float32
+        (:mod:`mgbias.mlm.precision`); fp16 off CUDA is refused before anything runs.
 
     Returns
     -------
@@ -317,7 +327,9 @@ def probe(
         vectors_for_plan,
     )
     from mgbias.demo.analyser import ANALYSERS
+    from mgbias.mlm.precision import check_precision
 
+    check_precision(precision, device)
     if isinstance(experiments, str):
         experiments = [int(e) for e in experiments.split(",") if e.strip()]
     experiments = list(experiments)
@@ -351,6 +363,7 @@ def probe(
             batch_size=batch_size,
             max_length=max_length,
             device=device,
+            precision=precision,
         )
     results = probe_plan(
         word_vectors,

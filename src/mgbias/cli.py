@@ -11,6 +11,7 @@ from mgbias.cli_options import (
     HelpFormatter,
     add_device_option,
     add_hidden_alias,
+    add_precision_option,
     non_negative_int,
     open_probability,
     output_directory,
@@ -71,6 +72,7 @@ def _score(args: argparse.Namespace) -> int:
             mirror=args.mirror,
             force_lang=args.force_lang,
             cluster=args.cluster,
+            precision=args.precision,
         )
     except (ValueError, OSError, ConfigError, DownloadError) as error:
         # bad data, options or model (UntrainedHeadError, ModelLoadError, no model dir)
@@ -203,6 +205,7 @@ def _mbe(args: argparse.Namespace) -> int:
             revision=args.revision,
             device=args.device,
             allow_untrained_head=args.allow_untrained_head,
+            precision=args.precision,
             **clusters,
         )
     except (ValueError, OSError) as error:
@@ -365,6 +368,7 @@ def _add_mbe_command(commands: argparse._SubParsersAction) -> None:
         "instead of refusing it (default: refuse)",
     )
     add_device_option(mbe)
+    add_precision_option(mbe)
     mbe.set_defaults(run=_mbe)
 
 
@@ -611,6 +615,7 @@ def _tbs(args: argparse.Namespace) -> int:
         revision=args.revision,
         device=args.device,
         allow_untrained_head=args.allow_untrained_head,
+        precision=args.precision,
     )
     from mgbias.probes.kaneko2023 import write_probe
 
@@ -654,6 +659,7 @@ def _probe(args: argparse.Namespace) -> int:
         max_length=args.max_length,
         revision=args.revision,
         device=args.device,
+        precision=args.precision,
     )
     print(report)
     print(json.dumps({"cache_hit": report.cache_hit, **report.table1}), file=sys.stderr)
@@ -735,6 +741,7 @@ def _add_probe_command(commands) -> None:
                        help="dtype of the cached vectors")  # fmt: skip
     _add_batch_options(probe)
     add_device_option(probe, "the encoder")
+    add_precision_option(probe, "the encoder")
     probe.set_defaults(run=_probe)
 
 
@@ -1313,6 +1320,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_batch_options(score)
     _add_untrained_head_option(score)
     add_device_option(score)
+    add_precision_option(score)
     score.set_defaults(run=_score)
     _add_mbe_command(commands)
 
@@ -1368,6 +1376,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_batch_options(tbs)
     _add_untrained_head_option(tbs)
     add_device_option(tbs)
+    add_precision_option(tbs)
     tbs.set_defaults(run=_tbs)
 
     share = commands.add_parser(
@@ -1420,6 +1429,8 @@ def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     for path, name in outputs.items():
         if path in inputs:
             raise InputError(f"{path} is both {inputs[path]} and {name}: it would be overwritten")
+    if getattr(args, "precision", None) == "fp16" and getattr(args, "device", None) == "cpu":
+        raise InputError("--precision fp16 needs a CUDA device; use bf16 or fp32 with --device cpu")
     female, male = getattr(args, "female", None), getattr(args, "male", None)
     if args.command == "tbs" and (female is None) != (male is None):
         raise InputError("give both --female-words and --male-words, or neither")

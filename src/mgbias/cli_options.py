@@ -7,7 +7,7 @@ Option names, one per concept across commands:
 - ``--vectors`` one word-vector space; ``--source-vectors`` / ``--target-vectors`` two;
 - ``--text`` running text, one sentence a line; ``--data`` a pair dataset;
 - ``--female`` / ``--male`` sentence files; ``--female-words`` / ``--male-words`` word lists;
-- ``--batch-size``, ``--device``, ``--output``, ``--seed``.
+- ``--batch-size``, ``--device``, ``--precision``, ``--output``, ``--seed``.
 
 An old spelling (``--src-emb``, ``--emb``, ``--corpus``, ``--batchsize``, ``--female`` for
 word lists) is still accepted for one release, but not shown in ``--help``
@@ -26,9 +26,11 @@ from rich_argparse import RichHelpFormatter
 __all__ = [
     "DEVICE_CHOICES",
     "HIDDEN_ALIASES",
+    "PRECISION_CHOICES",
     "HelpFormatter",
     "add_device_option",
     "add_hidden_alias",
+    "add_precision_option",
     "non_negative_int",
     "open_probability",
     "output_directory",
@@ -40,6 +42,10 @@ __all__ = [
 
 #: The devices every command that runs a model or a tensor computation accepts.
 DEVICE_CHOICES = ("auto", "cpu", "cuda")
+
+#: The precisions of a model's forward pass (:data:`mgbias.mlm.precision.PRECISIONS`; named
+#: here so that parsing the command line imports no torch).
+PRECISION_CHOICES = ("fp32", "bf16", "fp16")
 
 #: Old spelling -> the option it now spells, per command (filled by add_hidden_alias).
 HIDDEN_ALIASES: dict[str, dict[str, str]] = {}
@@ -78,6 +84,19 @@ def add_device_option(parser: argparse.ArgumentParser, what: str = "the model") 
         default="auto",
         help=f"where {what} runs: auto (CUDA when available, else CPU), cpu or cuda "
         "(default: %(default)s)",
+    )
+
+
+def add_precision_option(parser: argparse.ArgumentParser, what: str = "the model") -> None:
+    """``--precision fp32|bf16|fp16``: of the forward passes of ``what`` (autocast below fp32,
+    everything after the forward pass in float32; :mod:`mgbias.mlm.precision`)."""
+    parser.add_argument(
+        "--precision",
+        choices=PRECISION_CHOICES,
+        default="fp32",
+        help=f"precision of the forward passes of {what}: fp32 (the papers' numbers), or "
+        "autocast to bf16 or fp16 (CUDA only) with log-probabilities and hidden states "
+        "still computed in float32 (default: %(default)s)",
     )
 
 

@@ -34,7 +34,6 @@ _SETTINGS = {
     "batchsize": "batch_size",
     "device": "device",
     "precision": "precision",
-    "dtype": "precision",
     "revision": "revision",
 }
 
@@ -120,7 +119,7 @@ def cli_record(
     fields["device"] = _device(options.get("device"))
     if isinstance(options.get("model"), (str, Path)):
         fields["model"] = model_fingerprint(options["model"], options.get("revision"))
-        # no --precision: the weights load in the dtype they are stored in (float32 if unnamed)
+        # no --precision (or finetune's left at its default): the weights' stored dtype
         fields.setdefault("precision", fields["model"].get("dtype") or "float32")
     if options.get("command") == "score":
         data = _score_data(options)

@@ -1436,7 +1436,8 @@ PROVENANCE_FIELDS = [
         "`batch_size`, `device`, `precision`, `revision`",
         "sidecar",
         "the settings, where the command has them; `device` is the one used (`auto` "
-        "resolved); `precision`, without such an option, the weights' stored `dtype`",
+        "resolved); `precision` the `--precision` given (`fp32` by default), without "
+        "such an option the weights' stored `dtype`",
     ),
     (
         "`rule`, `wildcards`, `params`",
@@ -1447,7 +1448,7 @@ PROVENANCE_FIELDS = [
         "`settings`",
         "record",
         "the configuration's `seed`, `languages`, `pair_measures`, `pair_tie_rule`, "
-        "`pair_alpha`, `scoring` (batch size, device) and `mbe` sections",
+        "`pair_alpha`, `scoring` (batch size, device, precision) and `mbe` sections",
     ),
     (
         "`config_sha256`, `config_files`",

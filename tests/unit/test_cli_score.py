@@ -12,12 +12,14 @@ masking changes nothing and:
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from pathlib import Path
 
 import pandas as pd
 import pytest
+import torch
 import yaml
 
 from mgbias.cli import main
@@ -293,3 +295,63 @@ def test_score_with_clusters_tests_the_clusters(fixed_bert_dir, tmp_path, capsys
     assert main([*common, "--cluster", "occupation"]) == 2
     error = capsys.readouterr().err
     assert "no column 'occupation' to cluster the pairs by" in error and "target" in error
+
+
+def test_precision_fp32_writes_the_bytes_of_no_precision(fixed_bert_dir, crows_csv, tmp_path):
+    written = {}
+    for name, extra in (("default", []), ("fp32", ["--precision", "fp32"])):
+        out, per_pair = tmp_path / f"{name}.csv", tmp_path / f"{name}-pairs.csv"
+        command = ["score", "--model", str(fixed_bert_dir), "--data", str(crows_csv),
+                   "--device", "cpu", "--output", str(out),
+                   "--per-pair", str(per_pair)]  # fmt: skip
+        assert main([*command, *extra]) == 0
+        written[name] = (out.read_bytes(), per_pair.read_bytes())
+    assert written["default"] == written["fp32"]
+
+
+@pytest.mark.parametrize("command", ["score", "mbe", "tbs", "probe"])
+def test_precision_fp16_on_the_cpu_is_refused_before_the_model_loads(
+    command, crows_csv, tmp_path, capsys
+):
+    text = tmp_path / "text.txt"
+    text.write_text("he is here .\n", encoding="utf-8")
+    inputs = {
+        "score": ["--data", str(crows_csv)],
+        "mbe": ["--male", str(text), "--female", str(text)],
+        "tbs": [],
+        "probe": ["--text", str(text)],
+    }[command]
+    missing = tmp_path / "no-such-model"  # loading it would fail with another message
+    argv = [command, "--model", str(missing), *inputs, "--device", "cpu", "--precision", "fp16"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "mgbias: --precision fp16 needs a CUDA device; use bf16 or fp32" in err
+    assert "Traceback" not in err and "not an existing directory" not in err
+
+
+def test_precision_fp16_with_device_auto_without_cuda_is_refused_before_loading(
+    crows_csv, tmp_path, capsys
+):
+    if torch.cuda.is_available():
+        pytest.skip("CUDA is available: auto runs fp16 there")
+    argv = ["score", "--model", str(tmp_path / "no-such-model"), "--data", str(crows_csv),
+            "--precision", "fp16"]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "mgbias: precision fp16 needs a CUDA device, but the model runs on cpu" in err
+
+
+def test_bf16_scores_and_records_its_precision(fixed_bert_dir, crows_csv, tmp_path):
+    """The fixed BERT's predictions are its head's bias alone, which bf16 rounds: the
+    verdicts stay those of test_score_by_hand."""
+    out = tmp_path / "scores.csv"
+    argv = ["score", "--model", str(fixed_bert_dir), "--data", str(crows_csv),
+            "--device", "cpu", "--precision", "bf16", "--output", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    scores = dict(zip(*[pd.read_csv(out)[column] for column in ("measure", "score")], strict=True))
+    assert scores == pytest.approx(
+        {"aul": 100.0, "aula": 100.0, "cps": 0.0, "sss": 100.0, "sjsd": 0.0, "bsjsd": 0.0},
+        abs=1e-9,
+    )
+    record = json.loads((tmp_path / "scores.csv.provenance.json").read_text(encoding="utf-8"))
+    assert record["precision"] == "bf16"

@@ -189,7 +189,7 @@ def test_score_output_gets_a_sidecar_with_model_data_and_settings(
     assert (record["seed"], record["tie_rule"], record["batch_size"]) == (7, "half", 3)
     assert (record["alpha"], record["bias_type"], record["device"]) == (0.05, "gender", "cpu")
     assert record["measures"] == "aul,aula,cps,sss,sjsd,bsjsd"
-    assert record["precision"] == "float32"
+    assert record["precision"] == "fp32"  # --precision, at its default
     assert record["command"] == shlex.join(["mgbias", *argv])
     assert {"torch", "transformers"} <= set(record["libraries"])
     assert record["started"] <= record["finished"]
