@@ -9,12 +9,15 @@ whose padding mask is the attention mask. Any Hugging Face encoder works here.
 
 - :class:`EncoderSettings`: the ``bios: classifier: encoder:`` section (``model``, a key
   of ``models:``; ``name``, the space name of its runs; ``max_pieces``, ``max_len``,
-  ``batch_size``, ``cache_mb``; ``labels``: the occupations of its monolingual runs).
+  ``batch_size``, ``cache_mb``; ``labels``: the occupations of its monolingual runs;
+  ``precision``: of its forward pass, ``fp32`` (the authors'), ``bf16`` or ``fp16``).
 - :func:`encoder_inputs`: token ids and attention masks of texts (pieces truncated,
   the tokenizer's special tokens added, padded).
 - :class:`FrozenEncoder`: the last-layer hidden states of a batch, computed under
   ``no_grad`` with the model in ``eval()`` and its weights not trainable; the batch is
-  cut to its longest sequence and run in chunks of ``batch_size`` (memory bounded).
+  cut to its longest sequence and run in chunks of ``batch_size`` (memory bounded), in
+  ``precision`` (autocast below fp32, :mod:`mgbias.mlm.precision`), and the hidden
+  states are returned as float32 whatever the precision.
   Features are computed per training batch (every epoch), unless a split's features fit
   in ``cache_mb``: then :meth:`FrozenEncoder.inputs` computes them once and the
   classifier reads them as its inputs (the demo's small splits; the same numbers up to
@@ -41,6 +44,9 @@ if TYPE_CHECKING:
 
 #: The authors' M-BERT model (``models:`` key ``mbert`` in config/paper.yaml).
 PAPER_ENCODER = "bert-base-multilingual-cased"
+#: Precisions of the encoder's forward pass (:data:`mgbias.mlm.precision.PRECISIONS`; kept
+#: here so that reading the settings imports no torch).
+PRECISIONS = ("fp32", "bf16", "fp16")
 #: The occupations of the encoder's monolingual runs: the language's transfer labels
 #: (the paper does not say which; the authors' M-BERT runs read their filtered caches,
 #: the French one its 7-label cache) or all of the language's.
@@ -58,6 +64,7 @@ class EncoderSettings:
     batch_size: int = 64
     cache_mb: float = 1024
     labels: str = "transfer"
+    precision: str = "fp32"
 
     def __post_init__(self):
         if not self.name:
@@ -75,6 +82,10 @@ class EncoderSettings:
         settings = settings_from_mapping(cls, section, where)
         if settings.labels not in LABEL_SETS:
             raise ValueError(f"{where}.labels: {settings.labels!r} is not one of {LABEL_SETS}")
+        if settings.precision not in PRECISIONS:
+            raise ValueError(
+                f"{where}.precision: {settings.precision!r} is not one of {PRECISIONS}"
+            )
         if settings.max_len < settings.max_pieces + 2:
             raise ValueError(
                 f"{where}: max_len {settings.max_len} cannot hold max_pieces "
@@ -124,7 +135,11 @@ class FrozenEncoder:
         batch_size: int = 64,
         name: str = "",
         cache_mb: float = 0,
+        precision: str = "fp32",
     ):
+        from mgbias.mlm.precision import check_precision
+
+        check_precision(precision, next(model.parameters()).device)
         limit = getattr(model.config, "max_position_embeddings", None)
         n_special = tokenizer.num_special_tokens_to_add()
         if limit is not None and max_pieces + n_special > limit:
@@ -137,6 +152,7 @@ class FrozenEncoder:
         self.tokenizer = tokenizer
         self.max_pieces, self.max_len, self.batch_size = max_pieces, max_len, batch_size
         self.cache_mb = cache_mb
+        self.precision = precision
         self.name = name
         self.dim = int(model.config.hidden_size)
         self.revision: str | None = None
@@ -150,9 +166,12 @@ class FrozenEncoder:
         revision: str | None = None,
         device: str | None = None,
     ) -> FrozenEncoder:
-        """The encoder ``source`` (hub id or directory) on ``device`` (auto: CUDA if any)."""
+        """The encoder ``source`` (hub id or directory) on ``device`` (auto: CUDA if any);
+        fp16 off CUDA is refused before it loads."""
         from mgbias.mlm.load import load_encoder
+        from mgbias.mlm.precision import check_precision
 
+        check_precision(settings.precision, device)
         model, tokenizer, commit = load_encoder(source, revision=revision, device=device)
         encoder = cls(
             model,
@@ -162,6 +181,7 @@ class FrozenEncoder:
             batch_size=settings.batch_size,
             name=settings.name,
             cache_mb=settings.cache_mb,
+            precision=settings.precision,
         )
         encoder.revision = commit
         return encoder
@@ -188,9 +208,11 @@ class FrozenEncoder:
         return features, mask[:, :length]
 
     def __call__(self, ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        """``batch x T x dim`` hidden states, T the batch's longest sequence (the columns
-        after it are padding in every row)."""
+        """``batch x T x dim`` hidden states, float32, T the batch's longest sequence (the
+        columns after it are padding in every row); the forward pass in ``precision``."""
         import torch
+
+        from mgbias.mlm.precision import forward_precision
 
         if not len(ids):
             return torch.zeros(0, 1, self.dim, device=self.device)
@@ -201,6 +223,7 @@ class FrozenEncoder:
         with torch.no_grad():
             for start in range(0, len(ids), self.batch_size):
                 chunk = slice(start, start + self.batch_size)
-                states = self.model(input_ids=ids[chunk], attention_mask=mask[chunk])
+                with forward_precision(self.precision, self.device):
+                    states = self.model(input_ids=ids[chunk], attention_mask=mask[chunk])
                 out.append(states.last_hidden_state.float())
         return torch.cat(out)

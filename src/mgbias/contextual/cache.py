@@ -4,7 +4,8 @@ Tensors: ``vectors`` ``(n, n_layers, d)`` (float32 or float16), ``layers`` (int6
 state indices), ``sentence_index``, ``word_index``, ``n_pieces`` (int64) and ``found``
 (bool). The header's metadata holds one JSON object under ``"mgbias"``: the *key* the
 vectors were made with (model id, revision, input hash, layers, pooling, dtype,
-max_length, :data:`CACHE_FORMAT`) and the number of hidden states. safetensors writes
+max_length, the forward pass's precision where it is not ``fp32``, :data:`CACHE_FORMAT`)
+and the number of hidden states. safetensors writes
 tensors in a fixed order with no timestamp, so equal vectors give equal bytes.
 
 :func:`cached_word_vectors` reads the file when its key matches and calls the model only
@@ -61,9 +62,14 @@ def cache_key(
     pooling: str,
     dtype: str,
     max_length: int | None,
+    precision: str = "fp32",
 ) -> dict:
-    """What identifies a cache: a vector file is reused only when every entry is equal."""
-    return {
+    """What identifies a cache: a vector file is reused only when every entry is equal.
+
+    ``precision`` (of the forward pass, :mod:`mgbias.mlm.precision`) is an entry only
+    where it is not ``fp32``: a cache written before the option existed, in full
+    precision, keeps its key and its bytes."""
+    key = {
         "cache_format": CACHE_FORMAT,
         "model_id": str(model_id),
         "revision": revision,
@@ -75,6 +81,9 @@ def cache_key(
         "dtype": dtype,
         "max_length": max_length,
     }
+    if precision != "fp32":
+        key["precision"] = precision
+    return key
 
 
 def write_word_vectors(vectors: WordVectors, path: str | Path, key: dict) -> None:

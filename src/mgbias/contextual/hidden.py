@@ -14,6 +14,11 @@ layers are those requested; ``"concat"`` needs them all and is assembled on read
 length and padded per batch; padding is masked, so batched vectors equal unbatched ones to
 float tolerance. Words whose pieces were all cut by the length limit are marked
 ``found = False`` (rows of zeros) and counted.
+
+The forward pass runs in ``precision`` (``fp32``, the default; ``bf16``; ``fp16`` on CUDA:
+autocast, :mod:`mgbias.mlm.precision`); the hidden states are cast to float32 before they
+are pooled, so the vectors are float32 whatever the precision (``dtype`` then sets how they
+are stored).
 """
 
 from __future__ import annotations
@@ -28,6 +33,12 @@ from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 from mgbias.contextual.words import word_spans
+from mgbias.mlm.precision import (
+    DEFAULT_PRECISION,
+    check_precision,
+    forward_precision,
+    precision_record,
+)
 from mgbias.mlm.unmasked import default_max_length, length_sorted_batches, padding_id
 
 __all__ = [
@@ -206,6 +217,7 @@ def extract_word_vectors(
     max_length: int | None = None,
     dtype: str = "float32",
     progress: bool = True,
+    precision: str = DEFAULT_PRECISION,
 ) -> WordVectors:
     """Vectors of the target words in the requested layers, one forward pass per batch.
 
@@ -230,17 +242,21 @@ def extract_word_vectors(
         Token limit with special tokens (default :func:`~mgbias.mlm.unmasked.default_max_length`).
     dtype
         ``"float32"`` or ``"float16"`` for the stored vectors.
+    precision
+        Of the forward pass: ``"fp32"`` (default), ``"bf16"`` or ``"fp16"`` (CUDA only);
+        the hidden states are pooled in float32 either way.
 
     Raises
     ------
     ValueError
-        Bad ``pooling``/``dtype``/targets, a word index beyond a sentence's words, or a
-        tokenizer without character offsets.
+        Bad ``pooling``/``dtype``/targets, a word index beyond a sentence's words, a
+        tokenizer without character offsets, or an unknown precision (or fp16 off CUDA).
     """
     if pooling not in POOLINGS:
         raise ValueError(f"pooling {pooling!r}: expected one of {POOLINGS}")
     if dtype not in DTYPES:
         raise ValueError(f"dtype {dtype!r}: expected one of {DTYPES}")
+    device = check_precision(precision, next(model.parameters()).device)
     if not getattr(tokenizer, "is_fast", False):
         raise ValueError("a fast tokenizer is needed (character offsets of the pieces)")
     encoder = getattr(model, "base_model", model)
@@ -305,7 +321,6 @@ def extract_word_vectors(
     input_ids = [np.asarray(ids, dtype=np.int64) for ids in encoded["input_ids"]]
     lengths = np.fromiter((len(ids) for ids in input_ids), dtype=np.int64, count=len(input_ids))
     pad_id = padding_id(tokenizer)
-    device = next(model.parameters()).device
     was_training = model.training
     model.eval()
     bar = tqdm(total=len(run), desc="hidden states", unit="sent", disable=not progress)
@@ -316,7 +331,7 @@ def extract_word_vectors(
                 if numbers:
                     out[numbers] = _pooled_batch(
                         encoder, input_ids, rows, pieces, targets_of_row, stored, pooling, pad_id,
-                        device,
+                        device, precision,
                     )  # fmt: skip
                 bar.update(len(rows))
     finally:
@@ -330,14 +345,20 @@ def extract_word_vectors(
         word_index=targets[:, 1].copy(),
         found=found,
         n_pieces=n_pieces,
-        metadata={"pooling": pooling, "max_length": max_length, "dtype": dtype},
+        metadata={
+            "pooling": pooling,
+            "max_length": max_length,
+            "dtype": dtype,
+            **precision_record(precision),  # none for fp32: the bytes caches had
+        },
     )
 
 
 def _pooled_batch(
-    encoder, input_ids, rows, pieces, targets_of_row, stored, pooling, pad_id, device
+    encoder, input_ids, rows, pieces, targets_of_row, stored, pooling, pad_id, device, precision
 ) -> np.ndarray:
-    """One forward pass over ``rows``; pooled vectors of their targets, in row order."""
+    """One forward pass over ``rows`` in ``precision``; pooled vectors of their targets, in
+    row order, float32."""
     lengths = [len(input_ids[row]) for row in rows]
     width = max(lengths)
     ids = np.full((len(rows), width), pad_id, dtype=np.int64)
@@ -354,11 +375,12 @@ def _pooled_batch(
             flat += [b * width + p for p in positions]
             weight += [1.0 / len(positions)] * len(positions)
             t += 1
-    output = encoder(
-        input_ids=torch.from_numpy(ids).to(device),
-        attention_mask=torch.from_numpy(mask).to(device),
-        output_hidden_states=True,
-    )
+    with forward_precision(precision, device):
+        output = encoder(
+            input_ids=torch.from_numpy(ids).to(device),
+            attention_mask=torch.from_numpy(mask).to(device),
+            output_hidden_states=True,
+        )
     states = output.hidden_states
     owner_t = torch.tensor(owner, device=device)
     flat_t = torch.tensor(flat, device=device)

@@ -32,6 +32,7 @@ from mgbias.contextual.run import ProbeResults, run_probes
 from mgbias.contextual.swap import Analyser, Swapper
 from mgbias.errors import InputError
 from mgbias.mlm.load import load_encoder
+from mgbias.mlm.precision import check_precision
 from mgbias.textio import read_text
 
 __all__ = [
@@ -299,12 +300,16 @@ def vectors_for_plan(
     max_length: int | None = None,
     device: str | None = None,
     n_hidden_states: int | None = None,
+    precision: str = "fp32",
 ) -> tuple[WordVectors, bool]:
     """The plan's vectors from ``cache`` if its key matches, else from one encoder pass.
 
     ``n_hidden_states`` resolves ``layers`` names without loading the model; default: read
-    from the model's config (``AutoConfig``, no weights).
+    from the model's config (``AutoConfig``, no weights). ``precision`` is the encoder
+    pass's (:mod:`mgbias.mlm.precision`; part of the cache key where it is not fp32);
+    fp16 off CUDA is refused before anything loads.
     """
+    check_precision(precision, device)
     if n_hidden_states is None:
         from transformers import AutoConfig
 
@@ -321,6 +326,7 @@ def vectors_for_plan(
         pooling=pooling,
         dtype=dtype,
         max_length=max_length,
+        precision=precision,
     )
 
     def compute() -> WordVectors:
@@ -335,6 +341,7 @@ def vectors_for_plan(
             batch_size=batch_size,
             max_length=max_length,
             dtype=dtype,
+            precision=precision,
         )
 
     return cached_word_vectors(cache, key, compute)

@@ -313,3 +313,20 @@ def test_the_scripts_write_tables_10_and_11_from_an_encoder_model_directory(tmp_
     (row11,) = csv.DictReader(open(tmp_path / "table11.csv", encoding="utf-8"))
     assert (row11["table"], row11["src"], row11["tgt"], row11["runs"]) == ("11", "en", "de", "2")
     assert "| EN→DE | 100.00 |" in (tmp_path / "table11.md").read_text()
+
+
+def test_bf16_features_are_float32_and_close_to_fp32():
+    texts = ["she is a nurse .", "he works here", "the man is a doctor"]
+    full = tiny_encoder()
+    half = tiny_encoder()
+    half.precision = "bf16"
+    ids, mask = (torch.as_tensor(array) for array in full.inputs(texts))
+    expected, features = full(ids, mask), half(ids, mask)
+    assert features.dtype == torch.float32
+    assert 0 < float((features - expected).abs().max()) < 0.1
+    with pytest.raises(ValueError, match="fp16 needs a CUDA device"):
+        FrozenEncoder(full.model, full.tokenizer, max_pieces=8, max_len=12, precision="fp16")
+    settings = EncoderSettings.from_config({"model": "mbert", "precision": "bf16"})
+    assert settings.precision == "bf16" and EncoderSettings(model="m").precision == "fp32"
+    with pytest.raises(ValueError, match="encoder.precision: 'fp8' is not one of"):
+        EncoderSettings.from_config({"model": "mbert", "precision": "fp8"})

@@ -168,3 +168,27 @@ def test_not_a_cache_is_named(tmp_path):
     bad.write_bytes(b"nonsense")
     with pytest.raises(ValueError, match="bad.safetensors"):
         read_word_vectors(bad)
+
+
+def test_bf16_hidden_states_are_float32_and_close_to_fp32(tiny_bert):
+    """Autocast runs the encoder in bf16; the pooled vectors stay float32 (the tiny
+    BERT's hidden states are O(1): bf16 keeps them to about 0.05 here)."""
+    model, tokenizer = tiny_bert
+    full = extract_word_vectors(model, tokenizer, SENTENCES, TARGETS, progress=False)
+    half = extract_word_vectors(
+        model, tokenizer, SENTENCES, TARGETS, progress=False, precision="bf16"
+    )
+    assert half.vectors.dtype == np.float32 and half.metadata["precision"] == "bf16"
+    assert "precision" not in full.metadata  # fp32 caches keep the bytes they had
+    difference = np.abs(half.vectors - full.vectors).max()
+    assert 0 < difference < 0.1, difference
+    with pytest.raises(ValueError, match="fp16 needs a CUDA device"):
+        extract_word_vectors(model, tokenizer, SENTENCES, TARGETS, precision="fp16")
+
+
+def test_the_cache_key_names_a_precision_other_than_fp32():
+    common = dict(model_id="tiny", revision=None, sentences=SENTENCES, targets=TARGETS,
+                  layers=["2"], pooling="mean", dtype="float32", max_length=None)  # fmt: skip
+    assert cache_key(**common) == cache_key(**common, precision="fp32")
+    assert "precision" not in cache_key(**common)
+    assert cache_key(**common, precision="bf16") == {**cache_key(**common), "precision": "bf16"}
