@@ -11,6 +11,7 @@ params.model_id, params.revision : the encoder (hub id or directory) and its rev
 params.lang : str, ``en`` or ``es``
 params.probes : dict
     ``layers``, ``pooling``, ``dtype``, ``batch_size``, ``max_length``, ``device``,
+    ``precision``,
     ``n_pca_sentences``, ``max_per_word``, ``seed``, ``spacy``, ``n_biased``,
     ``n_extended``, ``top_n`` (:mod:`mgbias.contextual.steps`); ``lists``: ``shipped``
     (default) or ``demo`` (the demo lexicon's occupations, their bias the planted one).
@@ -81,6 +82,7 @@ with job_log(smk.log[0] if smk.log else None) as log:
         batch_size=options.get("batch_size", 64),
         max_length=options.get("max_length"),
         device=options.get("device", "auto"),
+        precision=options.get("precision", "fp32"),
     )
     log.info(
         "%d targets in %d sentences (%d swapped twins); cache %s",

@@ -9,7 +9,8 @@ params.model_id : str
 params.revision : str or None
 params.allow_untrained_head : bool
 params.scoring : dict
-    The configuration's ``scoring`` section (``device``, ``batch_size``, ``max_length``).
+    The configuration's ``scoring`` section (``device``, ``batch_size``, ``max_length``,
+    ``precision``).
 params.lang : str
     Language of the template (``mgbias/resources/templates.yaml``: en, de, es, fr).
 params.targets : str
@@ -37,6 +38,7 @@ output.top : CSV
 import torch
 
 from mgbias.mlm.load import load_mlm
+from mgbias.mlm.precision import check_precision
 from mgbias.probes.kaneko2023 import probe_model, write_probe
 from mgbias.runlog import job_log
 
@@ -45,6 +47,7 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 with job_log(smk.log[0]) as log:
     torch.set_num_threads(smk.threads)
     scoring = smk.params.scoring
+    check_precision(scoring["precision"], scoring["device"])  # fp16 needs CUDA: before loading
     model, tokenizer = load_mlm(
         smk.params.model_id,
         revision=smk.params.revision,
@@ -64,6 +67,7 @@ with job_log(smk.log[0]) as log:
         batch_size=scoring["batch_size"],
         max_length=scoring["max_length"],
         model_name=smk.params.model_id,
+        precision=scoring["precision"],
     )
     write_probe(
         result,

@@ -4,6 +4,7 @@ import torch
 
 from mgbias.mlm.load import load_mlm, model_revision
 from mgbias.mlm.masked_cache import pairs_sha256, write_pair_cache
+from mgbias.mlm.precision import check_precision, precision_record
 from mgbias.mlm.unmasked_cache import sentences_sha256, write_score_cache
 from mgbias.pair_data import load_pairs, pair_sentences
 from mgbias.pair_passes import score_pair_passes
@@ -19,6 +20,7 @@ with job_log(smk.log[0]) as log:
     pairs = pair_sentences(frame, perturb=wildcards.variant == "perturbed")
     if not pairs:
         raise ValueError(f"{smk.input.data}: no {smk.params.bias_type} pairs")
+    check_precision(scoring["precision"], scoring["device"])  # fp16 needs CUDA: before loading
     model, tokenizer = load_mlm(
         smk.params.model_id,
         revision=smk.params.revision,
@@ -32,6 +34,7 @@ with job_log(smk.log[0]) as log:
         batch_size=scoring["batch_size"],
         max_length=scoring["max_length"],
         pair_ids=frame["pair_id"].tolist(),
+        precision=scoring["precision"],
     )
     provenance = {
         **wildcard_fields(wildcards, "model", "dataset", "variant", "lang"),
@@ -39,6 +42,7 @@ with job_log(smk.log[0]) as log:
         "revision": smk.params.revision or model_revision(model),
         "bias_type": smk.params.bias_type,
         "data": smk.input.data,
+        **precision_record(scoring["precision"]),
     }
     sentences = [sentence for pair in pairs for sentence in pair]
     write_score_cache(

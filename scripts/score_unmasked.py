@@ -3,6 +3,7 @@
 import torch
 
 from mgbias.mlm.load import load_mlm, model_revision
+from mgbias.mlm.precision import check_precision, precision_record
 from mgbias.mlm.unmasked import score_unmasked
 from mgbias.mlm.unmasked_cache import sentences_sha256, write_score_cache
 from mgbias.runlog import job_log, wildcard_fields
@@ -14,6 +15,7 @@ with job_log(smk.log[0]) as log:
     torch.set_num_threads(smk.threads)
     scoring = smk.params.scoring
     _, sentences = read_gendered_sentences(smk.input.sentences)
+    check_precision(scoring["precision"], scoring["device"])  # fp16 needs CUDA: before loading
     model, tokenizer = load_mlm(
         smk.params.model_id,
         revision=smk.params.revision,
@@ -26,6 +28,7 @@ with job_log(smk.log[0]) as log:
         sentences,
         batch_size=scoring["batch_size"],
         max_length=scoring["max_length"],
+        precision=scoring["precision"],
     )
     metadata = {
         **wildcard_fields(smk.wildcards, "model"),
@@ -35,6 +38,7 @@ with job_log(smk.log[0]) as log:
         "input_sha256": sentences_sha256(sentences),
         "n_sentences": len(sentences),
         "n_truncated": scores.n_truncated,
+        **precision_record(scoring["precision"]),
     }
     write_score_cache(scores, smk.output.cache, metadata)
     log.info("scored %d sentences with %s", len(sentences), smk.params.model_id)

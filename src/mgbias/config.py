@@ -270,6 +270,7 @@ def _check_references(config: Mapping[str, Any]) -> None:
         _check_configured(model.get("languages", []), f"models.{name}.languages", languages)
     _check_pair_datasets(config)
     _check_mbe(config)
+    _check_precisions(config)
     if "demo" in config:
         missing = [w for w in config["worlds"] if w not in demo_worlds(config)]
         if missing:
@@ -331,6 +332,29 @@ def _check_mbe(config: Mapping[str, Any]) -> None:
             f"p < alpha = {alpha} (the smallest p-value is 1 / (permutations + 1)); "
             f"expected at least {math.floor(1.0 / alpha)}"
         )
+
+
+def _check_precisions(config: Mapping[str, Any]) -> None:
+    """fp16 is not asked of a section whose device is the CPU (fp16 autocast needs CUDA;
+    :mod:`mgbias.mlm.precision`)."""
+    basta2020 = config.get("basta2020") or {}
+    classifier = (config.get("bios") or {}).get("classifier") or {}
+    sections = [
+        ("scoring", config.get("scoring") or {}, "scoring.device"),
+        ("basta2020.vectors", basta2020.get("vectors") or {}, "basta2020.vectors.device"),
+        (
+            "bios.classifier.encoder",
+            {**(classifier.get("encoder") or {}), "device": classifier.get("device")},
+            "bios.classifier.device",
+        ),
+    ]
+    for key, section, device_key in sections:
+        device = str(section.get("device") or "auto")
+        if section.get("precision") == "fp16" and device == "cpu":
+            raise ConfigError(
+                f"key '{key}.precision': fp16 needs a CUDA device, but {device_key} is cpu; "
+                "expected bf16 or fp32 on the CPU (or the device auto or cuda)"
+            )
 
 
 def _check_pair_datasets(config: Mapping[str, Any]) -> None:

@@ -69,6 +69,23 @@ def test_defaults_are_filled(demo_config):
         "cluster": "gender_words",
     }
     assert config["scoring"]["batch_size"] == 64
+    assert config["scoring"]["precision"] == "fp32"  # the papers' numbers
+
+
+def test_fp16_on_a_cpu_device_is_refused_with_its_key(demo_config):
+    demo_config["scoring"].update(precision="fp16", device="cpu")
+    with pytest.raises(ConfigError, match=r"key 'scoring.precision': fp16 needs a CUDA device, "
+                       r"but scoring.device is cpu"):  # fmt: skip
+        validate_config(demo_config, SCHEMA)
+    demo_config["scoring"]["device"] = "auto"  # CUDA where the jobs find it; checked there
+    validate_config(demo_config, SCHEMA)
+    demo_config["scoring"]["precision"] = "fp8"
+    with pytest.raises(ConfigError, match=r"key 'scoring.precision': expected one of"):
+        validate_config(demo_config, SCHEMA)
+    demo_config["scoring"]["precision"] = "bf16"
+    demo_config["basta2020"]["vectors"] = {"precision": "fp16", "device": "cpu"}
+    with pytest.raises(ConfigError, match=r"key 'basta2020.vectors.precision': fp16 needs"):
+        validate_config(demo_config, SCHEMA)
 
 
 def test_demo_settings_downstream_of_the_worlds_have_defaults(demo_config):

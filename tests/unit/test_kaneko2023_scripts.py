@@ -68,7 +68,7 @@ def _probe(workspace, index: int) -> dict[str, Path]:
             "model_id": str(workspace.models[index]),
             "revision": None,
             "allow_untrained_head": False,
-            "scoring": {"device": "cpu", "batch_size": 8, "max_length": None},
+            "scoring": {"device": "cpu", "batch_size": 8, "max_length": None, "precision": "fp32"},
             "lang": "en",
             "targets": str(workspace.targets),
             "templates": None,

@@ -242,7 +242,8 @@ def encoder_params(
     """The encoder's settings, source (hub id or directory) and revision for a run of
     ``space``, else None (a static space); for a monolingual run (its ``lang``) with
     ``labels: transfer``, the ``occupations`` it keeps (the transfer labels of its
-    language)."""
+    language). ``precision`` is left out at its default, fp32, so that the params and
+    the records of runs made before the option are unchanged."""
     if not is_encoder(config, space):
         return None
     settings = encoder(config)
@@ -251,6 +252,8 @@ def encoder_params(
         "source": model_source(config, settings.model),
         "revision": config["models"][settings.model].get("revision"),
     }
+    if params["precision"] == "fp32":
+        del params["precision"]
     if lang and settings.labels == "transfer":
         from mgbias.bios.experiment import transfer_labels
 
