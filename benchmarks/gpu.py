@@ -39,6 +39,15 @@ Runs on CUDA when ``torch.cuda.is_available()``, else on the CPU, and prints one
   first 20 sentences.
 - ``masked_copies_per_s``: masked copies the engine scores per second in that
   comparison.
+- ``bf16_speedup_unmasked``, ``bf16_speedup_masked``: time of the engine's passes in
+  fp32 divided by their time in bf16 (``precision``: autocast, the log-probabilities
+  in float32; :mod:`mgbias.mlm.precision`) with the benchmark's model, on the device:
+  :func:`mgbias.mlm.unmasked.score_unmasked` over both sentences of the
+  ``--naive-pairs`` demo pairs, :func:`mgbias.mlm.masked.score_masked_pairs` over the
+  pairs (CPS, SSS and S_JSD's copies); the seconds of each are ``fp32_unmasked_s``,
+  ``bf16_unmasked_s``, ``fp32_masked_s`` and ``bf16_masked_s``, and
+  ``bf16_max_abs_difference`` is the largest difference of an unmasked
+  log-probability. On a CPU without bf16 instructions bf16 is emulated, and slower.
 
 Ratios use process CPU time on CPU (one torch thread, ``--threads``; see
 ``benchmarks/scoring.py``, Timing) and wall time on CUDA (``ratio_clock``). The
@@ -47,7 +56,7 @@ command and the breakdown alternating), with torch's default threads as the comm
 runs, or ``--score-threads`` (``OMP_NUM_THREADS``). On a shared CPU, wall times
 depend on the other work; ``--score-threads 1`` and the CPU seconds do much less.
 An existing model in ``--workdir`` is used again (built by an earlier run), and
-``--only`` runs some parts: ``score`` (the call), ``ratios``, ``naive``.
+``--only`` runs some parts: ``score`` (the call), ``ratios``, ``naive``, ``precision``.
 
 Sizes. Full: an mBERT-sized random BERT (12 layers, hidden 768, 12 heads,
 vocabulary 119,547), 1,508 naive pairs, the scoring ratios on 2,000 and 200
@@ -78,7 +87,14 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from scoring import bench_engine, bench_masked, naive_vs_engine, random_words
+from scoring import (
+    bench_engine,
+    bench_masked,
+    best_times,
+    naive_vs_engine,
+    random_words,
+    synchronize,
+)
 from transformers import BertConfig, BertForMaskedLM
 
 from mgbias.demo.pairs import crows_pairs_path, demo_pairs, render_pair, write_demo_pairs
@@ -330,7 +346,52 @@ def bench_naive(model_dir: Path, pairs: list[tuple[str, str]], device: str, cloc
     }
 
 
-PARTS = ("score", "ratios", "naive")
+def bench_precision(
+    model_dir: Path, pairs: list[tuple[str, str]], device: str, clock: str, repeats: int
+) -> dict:
+    """``bf16_speedup_unmasked`` and ``bf16_speedup_masked``: the engine's passes in fp32
+    and in bf16, alternating, the minimum of ``repeats`` rounds after a warm-up each."""
+    from mgbias.mlm.load import load_mlm
+    from mgbias.mlm.masked import score_masked_pairs
+    from mgbias.mlm.unmasked import score_unmasked
+
+    model, tokenizer = load_mlm(str(model_dir), device=device)
+    sentences = [sentence for pair in pairs for sentence in pair]
+
+    def unmasked(precision: str):
+        def run():
+            scores = score_unmasked(
+                model, tokenizer, sentences, progress=False, precision=precision
+            )
+            synchronize(device)
+            return scores
+
+        return run
+
+    def masked(precision: str):
+        def run() -> None:
+            score_masked_pairs(model, tokenizer, pairs, progress=False, precision=precision)
+            synchronize(device)
+
+        return run
+
+    results = {}
+    for name, runs in (("unmasked", unmasked), ("masked", masked)):
+        full, half = best_times(runs("fp32"), runs("bf16"), repeats=repeats)
+        full_s, half_s = getattr(full, clock), getattr(half, clock)
+        results[f"fp32_{name}_s"] = round(full_s, 4)
+        results[f"bf16_{name}_s"] = round(half_s, 4)
+        results[f"bf16_speedup_{name}"] = round(full_s / half_s, 3)
+    full_scores, half_scores = unmasked("fp32")(), unmasked("bf16")()
+    difference = max(
+        float(np.abs(one - other).max())
+        for one, other in zip(full_scores.logprobs, half_scores.logprobs, strict=True)
+    )
+    results["bf16_max_abs_difference"] = f"{difference:.2e}"
+    return results
+
+
+PARTS = ("score", "ratios", "naive", "precision")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -386,6 +447,8 @@ def main(argv: list[str] | None = None) -> None:
             say("scoring_ratio_masked", masked[f"masked_over_encoder{suffix}"])
         if "naive" in parts:
             say_all(bench_naive(model, pairs, device, clock))
+        if "precision" in parts:
+            say_all(bench_precision(model, pairs, device, clock, max(repeats, 3)))
 
 
 def say(name: str, value: object) -> None:
