@@ -17,7 +17,7 @@ Runs on CUDA when ``torch.cuda.is_available()``, else on the CPU, and prints one
   (:func:`mgbias.load_model`: tokenizer and weights, moved to the device),
   ``score_data_s`` (:func:`mgbias.load_pair_data`), ``score_tokenize_s`` (the
   engine's tokenization of the sentences and of the pairs, timed on its own),
-  ``score_forward_s`` (:func:`mgbias.pair_passes.score_pair_passes`, both model
+  ``score_forward_s`` (:func:`mgbias.pairs.passes.score_pair_passes`, both model
   passes, less ``score_tokenize_s``), ``score_measures_s`` (the CPS score with its
   sign test and bootstrap standard error, the verdicts and the per-pair table),
   ``score_write_s`` (the two CSV files) and ``score_provenance_s`` (their
@@ -149,18 +149,18 @@ def lap(name):
 def steps():
     import torch
     import mgbias
-    import mgbias.cli, mgbias.cli_provenance, mgbias.corpora.download, mgbias.pair_data
-    import mgbias.pair_passes, mgbias.pair_scoring, mgbias.report.tables
+    import mgbias.cli, mgbias.cli_provenance, mgbias.corpora.download, mgbias.pairs.data
+    import mgbias.pairs.passes, mgbias.pairs.scoring, mgbias.tabular
     from mgbias.api import pair_verdicts
     from mgbias.cli import build_parser
     from mgbias.cli_provenance import write_cli_sidecars
     from mgbias.mlm.spans import check_pair_texts, encode_pairs
     from mgbias.mlm.unmasked import default_max_length, encode_sentences
-    from mgbias.pair_data import pair_sentences
-    from mgbias.pair_passes import score_pair_passes
-    from mgbias.pair_scoring import pair_measures_by_bias_type, per_pair_table
+    from mgbias.pairs.data import pair_sentences
+    from mgbias.pairs.passes import score_pair_passes
+    from mgbias.pairs.scoring import pair_measures_by_bias_type, per_pair_table
     from mgbias.provenance import now
-    from mgbias.report.tables import write_csv
+    from mgbias.tabular import write_csv
     lap("imports")
     if device.startswith("cuda"):
         torch.zeros(1, device=device)

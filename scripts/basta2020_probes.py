@@ -23,8 +23,8 @@ from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.plan import ProbePlan
 from mgbias.contextual.steps import StaticLists, probe_plan
 from mgbias.demo.probes import demo_probe_lists
-from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
+from mgbias.tabular import write_csv
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

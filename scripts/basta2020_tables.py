@@ -48,8 +48,8 @@ from mgbias.report.basta2020_grammatical_gender import (
     table7,
     table7_markdown,
 )
-from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
+from mgbias.tabular import write_csv
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -27,8 +27,8 @@ import pandas as pd
 from mgbias.atomic import read_json
 from mgbias.provenance import job_provenance
 from mgbias.report.kaneko2023_figures import figure2, figure2_frame, figure3, figure3_frame
-from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
+from mgbias.tabular import write_csv
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

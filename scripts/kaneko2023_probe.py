@@ -1,5 +1,5 @@
 """Template probes of one model (Kaneko et al. 2023): TBS, Figure 2's probabilities, Figure 3's
-top predictions (:func:`mgbias.probes.kaneko2023.probe_model`; ``mgbias tbs`` gives the same
+top predictions (:func:`mgbias.finetune.probe.probe_model`; ``mgbias tbs`` gives the same
 numbers).
 
 Snakemake interface
@@ -15,7 +15,7 @@ params.lang : str
     Language of the template (``mgbias/resources/templates.yaml``: en, de, es, fr).
 params.targets : str
     Target list: ``bolukbasi2016`` (English, 320 professions, 21 neutral), ``demo``, or a
-    file (:func:`mgbias.probes.targets.template_targets`).
+    file (:func:`mgbias.finetune.probe_targets.template_targets`).
 params.templates : str or None
     Another templates file (default: the shipped one).
 params.sentence : str or None
@@ -37,9 +37,9 @@ output.top : CSV
 
 import torch
 
+from mgbias.finetune.probe import probe_model, write_probe
 from mgbias.mlm.load import load_mlm
 from mgbias.mlm.precision import check_precision
-from mgbias.probes.kaneko2023 import probe_model, write_probe
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)

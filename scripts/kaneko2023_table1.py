@@ -1,5 +1,6 @@
 """Table 1 of Kaneko et al. (2023): correlation with r of every measure of the bias-controlled
-models (:func:`mgbias.meta_evaluation.collect_scores`, :func:`~mgbias.meta_evaluation.table1`).
+models (:func:`mgbias.finetune.meta_evaluation.collect_scores`,
+:func:`~mgbias.finetune.meta_evaluation.table1`).
 
 Snakemake interface
 -------------------
@@ -35,7 +36,7 @@ output.orientation : CSV, one row per run
     one_side, same_gender, mixed.
 """
 
-from mgbias.meta_evaluation import collect_scores, table1
+from mgbias.finetune.meta_evaluation import collect_scores, table1
 from mgbias.provenance import job_provenance
 from mgbias.report.kaneko2023 import table1_markdown
 from mgbias.report.tables import write_csv, write_table

@@ -1,17 +1,17 @@
 """Figure 2 of Kaneko et al. (2022): gender preservation per language, with its table.
 
 Inputs: ``results`` (JSON records of ``scripts/mbe_preservation.py``). Outputs:
-``table`` (CSV, :data:`mgbias.preservation.PRESERVATION_COLUMNS`) and ``figure`` (PNG).
+``table`` (CSV, :data:`mgbias.kaneko2022.preservation.PRESERVATION_COLUMNS`) and ``figure`` (PNG).
 """
 
 import pandas as pd
 
 from mgbias.atomic import read_json
-from mgbias.preservation import PRESERVATION_COLUMNS, preservation_rows
+from mgbias.kaneko2022.preservation import PRESERVATION_COLUMNS, preservation_rows
 from mgbias.provenance import job_provenance
 from mgbias.report.figures import preservation_figure
-from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
+from mgbias.tabular import write_csv
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

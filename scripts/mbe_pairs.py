@@ -5,16 +5,16 @@ it, original variant), ``measures`` (its pair measures; ``aula`` is Eq. 3, the o
 score), ``per_pair`` (its per-pair table, for the male-oriented Eq. 3). Params: ``mbe``
 (weighting, test, permutations, ...), ``wordlists`` (female and male English lists),
 ``bias_type``, ``tie_rule``, ``seed``. Output: one JSON record with the columns
-of :data:`mgbias.mbe_meta.MODEL_COLUMNS`. The model does not run: MBE and Shf come
+of :data:`mgbias.kaneko2022.meta.MODEL_COLUMNS`. The model does not run: MBE and Shf come
 from the unmasked pass, whose sentences are checked against the benchmark's.
 """
 
 import pandas as pd
 
 from mgbias.atomic import write_json
-from mgbias.mbe_meta import classify_pair_sentences, mbe_of_pair_sentences, oriented_original
+from mgbias.kaneko2022.meta import classify_pair_sentences, mbe_of_pair_sentences, oriented_original
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
-from mgbias.pair_data import load_pairs, pair_sentences
+from mgbias.pairs.data import load_pairs, pair_sentences
 from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
 

@@ -3,14 +3,14 @@
 Inputs: ``archive`` (the Moses zip mined by ``mine_gendered``). Params: ``corpus``,
 ``pivot``, ``code`` (the corpus's language code), ``wordlists`` (the mining's English
 lists). Output: JSON with ``world``, ``corpus``, ``lang`` and the counts of
-:class:`mgbias.preservation.Preservation` (before downsampling).
+:class:`mgbias.kaneko2022.preservation.Preservation` (before downsampling).
 """
 
 from mgbias.atomic import write_json
 from mgbias.corpora.checksums import verify_sidecar
 from mgbias.corpora.opus import iter_moses_zip
 from mgbias.genders import FEMALE, MALE
-from mgbias.preservation import gender_preservation, pronoun_patterns
+from mgbias.kaneko2022.preservation import gender_preservation, pronoun_patterns
 from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
 

@@ -1,14 +1,14 @@
 """The rows behind Table 3 of Kaneko et al. (2022): one per model and pair benchmark.
 
 Inputs: ``results`` (the JSON records of ``scripts/mbe_pairs.py``). Output: a CSV with
-the columns of :data:`mgbias.mbe_meta.MODEL_COLUMNS`.
+the columns of :data:`mgbias.kaneko2022.meta.MODEL_COLUMNS`.
 """
 
 from mgbias.atomic import read_json
-from mgbias.mbe_meta import model_table
+from mgbias.kaneko2022.meta import model_table
 from mgbias.provenance import job_provenance
-from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
+from mgbias.tabular import write_csv
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -3,14 +3,14 @@
 Inputs: ``measures`` (the pair measures CSV of every job, in the order of ``params.jobs``),
 ``mbe`` (the JSON of ``scripts/mbe_translated.py`` per ``params.mbe_jobs``). Params:
 ``jobs`` (``lang``, ``method``, ``dataset``, ``model`` per input), ``mbe_jobs``, ``alpha``.
-Outputs: ``csv`` (:data:`mgbias.mbe_translations.TRANSLATION_COLUMNS`) and its Markdown
+Outputs: ``csv`` (:data:`mgbias.kaneko2022.translations.TRANSLATION_COLUMNS`) and its Markdown
 copy.
 """
 
 import pandas as pd
 
 from mgbias.atomic import read_json
-from mgbias.mbe_translations import translations_markdown, translations_table
+from mgbias.kaneko2022.translations import translations_markdown, translations_table
 from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_table
 from mgbias.runlog import job_log

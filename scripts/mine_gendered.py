@@ -7,9 +7,9 @@ from mgbias.atomic import write_json
 from mgbias.corpora.checksums import verify_sidecar
 from mgbias.corpora.opus import iter_moses_zip
 from mgbias.genders import FEMALE, MALE
-from mgbias.mining import mine_gendered_sentences
+from mgbias.kaneko2022.mining import mine_gendered_sentences
+from mgbias.kaneko2022.sentences import write_gendered_sentences
 from mgbias.runlog import job_log, wildcard_fields
-from mgbias.sentences import write_gendered_sentences
 from mgbias.wordlists import load_gender_words
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)

@@ -4,11 +4,11 @@ Inputs: ``ht`` (the human translations of one language: any pair dataset file).
 Params: ``lang`` (an entry of ``mgbias/resources/native_names.yaml``), ``seed``.
 Output: the same pairs, in order, as a CrowS-Pairs CSV in which every transliterated
 English first name is replaced by a native name of the same gender
-(:mod:`mgbias.native_names`).
+(:mod:`mgbias.kaneko2022.native_names`).
 """
 
-from mgbias.native_names import replace_names, shipped_name_table, write_named_pairs
-from mgbias.pair_data import load_pairs
+from mgbias.kaneko2022.native_names import replace_names, shipped_name_table, write_named_pairs
+from mgbias.pairs.data import load_pairs
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)

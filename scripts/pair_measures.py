@@ -3,10 +3,10 @@ and the per-pair table (one row per pair, for error analysis)."""
 
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache
 from mgbias.mlm.unmasked_cache import read_score_cache
-from mgbias.pair_data import cluster_labels, load_pairs, pair_sentences
-from mgbias.pair_scoring import pair_measures, per_pair_table
-from mgbias.report.tables import write_csv
+from mgbias.pairs.data import cluster_labels, load_pairs, pair_sentences
+from mgbias.pairs.scoring import pair_measures, per_pair_table
 from mgbias.runlog import job_log, wildcard_fields
+from mgbias.tabular import write_csv
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -4,8 +4,8 @@ import pandas as pd
 
 from mgbias.atomic import read_json
 from mgbias.provenance import SUMMARY_COLUMNS, summary_row
-from mgbias.report.tables import write_csv
 from mgbias.runlog import job_log
+from mgbias.tabular import write_csv
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -6,8 +6,8 @@ from mgbias.mlm.load import load_mlm, model_revision
 from mgbias.mlm.masked_cache import pairs_sha256, write_pair_cache
 from mgbias.mlm.precision import check_precision, precision_record
 from mgbias.mlm.unmasked_cache import sentences_sha256, write_score_cache
-from mgbias.pair_data import load_pairs, pair_sentences
-from mgbias.pair_passes import score_pair_passes
+from mgbias.pairs.data import load_pairs, pair_sentences
+from mgbias.pairs.passes import score_pair_passes
 from mgbias.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)

@@ -2,12 +2,12 @@
 
 import torch
 
+from mgbias.kaneko2022.sentences import read_gendered_sentences
 from mgbias.mlm.load import load_mlm, model_revision
 from mgbias.mlm.precision import check_precision, precision_record
 from mgbias.mlm.unmasked import score_unmasked
 from mgbias.mlm.unmasked_cache import sentences_sha256, write_score_cache
 from mgbias.runlog import job_log, wildcard_fields
-from mgbias.sentences import read_gendered_sentences
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

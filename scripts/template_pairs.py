@@ -8,8 +8,8 @@ paper's templates), else a demo language, rendered by the demo grammar
 
 from mgbias.demo.lexicon import LANGUAGES
 from mgbias.demo.templates import demo_template_pairs
+from mgbias.kaneko2022.template_pairs import shipped_templates, template_pairs, write_template_pairs
 from mgbias.runlog import job_log
-from mgbias.template_pairs import shipped_templates, template_pairs, write_template_pairs
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

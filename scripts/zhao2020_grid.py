@@ -19,9 +19,9 @@ output.table : CSV
 
 from mgbias.atomic import read_json
 from mgbias.provenance import job_provenance
-from mgbias.report.tables import write_csv
 from mgbias.report.zhao2020 import grid_table
 from mgbias.runlog import job_log
+from mgbias.tabular import write_csv
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -35,8 +35,8 @@ from mgbias.measures.registry import PAIR_MEASURES, verdict
 if TYPE_CHECKING:
     import pandas as pd
 
+    from mgbias.kaneko2022.mining import MiningCounts
     from mgbias.measures.mbe import MBEResult
-    from mgbias.mining import MiningCounts
 
 __all__ = [
     "DEFAULT_FEMALE_WORDS",
@@ -218,10 +218,10 @@ def load_pair_data(
     ----------
     data : path, name or DataFrame
         A CrowS-Pairs or multilingual CrowS-Pairs CSV, a StereoSet JSON or a
-        translated CrowS-Pairs JSON (:func:`mgbias.pair_data.load_pairs`); the
+        translated CrowS-Pairs JSON (:func:`mgbias.pairs.data.load_pairs`); the
         name of a shipped benchmark (``crows_pairs``, ``multilingual_crows_pairs``,
         ``stereoset``) or of a ``pair_datasets`` key of ``config``, downloaded once
-        into ``cache_dir`` (:func:`mgbias.named_pairs.resolve_pair_data`); or a
+        into ``cache_dir`` (:func:`mgbias.pairs.named.resolve_pair_data`); or a
         DataFrame with ``sent_more`` and ``sent_less`` columns (``pair_id``,
         ``stereo_antistereo`` and ``bias_type`` are filled in when absent: the row
         number, ``""``, and ``bias_type``).
@@ -247,7 +247,7 @@ def load_pair_data(
     import pandas as pd
 
     from mgbias.datasets.frame import ALL_BIAS_TYPES, filter_bias_type
-    from mgbias.pair_data import load_pairs
+    from mgbias.pairs.data import load_pairs
 
     if isinstance(data, pd.DataFrame):
         missing = [column for column in ("sent_more", "sent_less") if column not in data.columns]
@@ -270,7 +270,7 @@ def load_pair_data(
             frame["stereo_antistereo"] = ""
         frame = filter_bias_type(frame, bias_type)
     else:
-        from mgbias.named_pairs import DEFAULT_CACHE, resolve_pair_data
+        from mgbias.pairs.named import DEFAULT_CACHE, resolve_pair_data
 
         path = resolve_pair_data(
             str(data),
@@ -310,7 +310,7 @@ class PairsReport:
         the rows over every pair (``bias_type`` ``"all"``).
     per_pair : pandas.DataFrame
         One row per pair: both sentences, every measure's sentence scores,
-        ``bias_type`` and the edge flags (:func:`mgbias.pair_scoring.per_pair_table`).
+        ``bias_type`` and the edge flags (:func:`mgbias.pairs.scoring.per_pair_table`).
     model, revision : str, str or None
         The model scored.
     data : str
@@ -420,8 +420,8 @@ def score_pairs(
     al. 2020, §3, the sum of ``log P(u_i | U \\ u_i, M)`` over shared tokens;
     SSS: Kaneko et al. 2022, App. A; S_JSD: Steinborn et al. 2022, Eqs. 1-3),
     exactly as the workflow's ``score_pairs`` and ``pair_measures`` rules do
-    (:func:`mgbias.pair_passes.score_pair_passes`,
-    :func:`mgbias.pair_scoring.pair_measures`), so the numbers are the
+    (:func:`mgbias.pairs.passes.score_pair_passes`,
+    :func:`mgbias.pairs.scoring.pair_measures`), so the numbers are the
     workflow's for the same data and seed.
 
     Parameters
@@ -477,8 +477,8 @@ def score_pairs(
     """
     from mgbias.datasets.frame import ALL_BIAS_TYPES
     from mgbias.measures.preference import TIE_RULES
-    from mgbias.pair_data import cluster_labels, pair_sentences
-    from mgbias.pair_scoring import parse_measures, per_pair_table
+    from mgbias.pairs.data import cluster_labels, pair_sentences
+    from mgbias.pairs.scoring import parse_measures, per_pair_table
     from mgbias.seeds import check_seed
 
     names = parse_measures(measures if isinstance(measures, str) else ",".join(measures))
@@ -502,8 +502,8 @@ def score_pairs(
     data_name = "DataFrame" if hasattr(data, "columns") else str(data)
     clusters = None if cluster is None else cluster_labels(frame, cluster, data_name)
     # torch: loaded once the data are in hand
-    from mgbias.pair_passes import score_pair_passes
-    from mgbias.pair_scoring import pair_measures_by_bias_type
+    from mgbias.pairs.passes import score_pair_passes
+    from mgbias.pairs.scoring import pair_measures_by_bias_type
 
     handle = _as_model(
         model, revision=revision, device=device, allow_untrained_head=allow_untrained_head
@@ -888,8 +888,8 @@ class MinedSentences:
     male_words, female_words : list of str
         Aligned with ``male`` (``female``): the word-list entries found in each
         sentence's English side, each as its lowercase tokens joined by a space,
-        sorted and joined by ``"|"`` (:data:`mgbias.mining.WORD_SEPARATOR`), e.g.
-        ``"ex wife|she"`` (:func:`mgbias.mining.gender_words_of`).
+        sorted and joined by ``"|"`` (:data:`mgbias.kaneko2022.mining.WORD_SEPARATOR`), e.g.
+        ``"ex wife|she"`` (:func:`mgbias.gender_words.gender_words_of`).
     """
 
     male: list[str]
@@ -916,7 +916,7 @@ def mine(
     (or the reverse; whole-word, case-insensitive) give their target-language
     side to ``female`` (``male``); the two sets are downsampled to equal sizes
     with ``seed``. The workflow's ``mine_gendered`` rule runs the same code
-    (:func:`mgbias.mining.mine_gendered_sentences`) on an OPUS archive.
+    (:func:`mgbias.kaneko2022.mining.mine_gendered_sentences`) on an OPUS archive.
 
     Parameters
     ----------
@@ -946,7 +946,7 @@ def mine(
         unknown word list; no gendered sentence of one gender.
     """
     from mgbias.corpora.opus import iter_parallel_text
-    from mgbias.mining import mine_gendered_sentences
+    from mgbias.kaneko2022.mining import mine_gendered_sentences
     from mgbias.seeds import check_seed
     from mgbias.wordlists import load_gender_words
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from mgbias.api import MaskedLM
     from mgbias.contextual.run import ProbeResults
-    from mgbias.probes.kaneko2023 import ProbeResult
+    from mgbias.finetune.probe import ProbeResult
 
 __all__ = ["ProbeReport", "TBSReport", "probe", "tbs"]
 
@@ -46,7 +46,7 @@ class TBSReport:
         ``targets`` (one row per target: log-probabilities, associations, bias),
         ``summary`` (``tbs``, ``n_targets``, ``p_male``, ``p_female``, ``n_neutral``,
         the gender words, the sentence, ...) and ``top`` (the top predictions)
-        (:class:`mgbias.probes.kaneko2023.ProbeResult`).
+        (:class:`mgbias.finetune.probe.ProbeResult`).
     top_k : int
         Top predictions listed.
     """
@@ -118,7 +118,7 @@ def tbs(
     probabilities over the gender-neutral targets (Figure 2); the top predictions of
     ``sentence`` (Figure 3) are classed female, male or neither by the word lists. The
     workflow's ``scripts/kaneko2023_probe.py`` computes the same numbers
-    (:func:`mgbias.probes.kaneko2023.probe_model`).
+    (:func:`mgbias.finetune.probe.probe_model`).
 
     Parameters
     ----------
@@ -154,8 +154,8 @@ def tbs(
         An unknown language or target list, a bad target file, one word list without
         the other, an unknown precision or fp16 off CUDA; before the model loads.
     """
+    from mgbias.finetune.probe_targets import template_targets
     from mgbias.mlm.templates import template_spec
-    from mgbias.probes.targets import template_targets
 
     template_spec(lang, templates, figure3_sentence=sentence)
     template_targets(targets, lang)
@@ -163,7 +163,7 @@ def tbs(
         raise ValueError("give both the female and the male word lists, or neither")
     # torch: imported once the inputs are checked
     from mgbias.api import _as_model, _check_precision
-    from mgbias.probes.kaneko2023 import probe_model
+    from mgbias.finetune.probe import probe_model
 
     _check_precision(precision, model, device)
     handle = _as_model(

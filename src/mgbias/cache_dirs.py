@@ -3,7 +3,7 @@
 ``$MGBIAS_CACHE_DIR`` when set, else ``$XDG_CACHE_HOME/mgbias`` (``~/.cache/mgbias``).
 Below it: ``vec/`` (parsed word vectors, :mod:`mgbias.embeddings.veccache`),
 ``sha256/`` (digests of large files, :mod:`mgbias.file_hashes`) and the named pair
-benchmarks that ``mgbias score --data NAME`` downloads (:mod:`mgbias.named_pairs`).
+benchmarks that ``mgbias score --data NAME`` downloads (:mod:`mgbias.pairs.named`).
 Removing the root loses nothing but time.
 """
 

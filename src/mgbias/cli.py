@@ -24,7 +24,7 @@ from mgbias.config import ConfigError, check_config_file, schema_path
 from mgbias.errors import InputError
 from mgbias.genders import FEMALE, MALE
 from mgbias.measures.registry import PAIR_MEASURES
-from mgbias.named_pairs import DEFAULT_CACHE
+from mgbias.pairs.named import DEFAULT_CACHE
 from mgbias.share import add_arguments as add_share_arguments
 from mgbias.share import run_action as run_share
 
@@ -79,7 +79,7 @@ def _score(args: argparse.Namespace) -> int:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
     print(report)
-    from mgbias.report.tables import write_csv
+    from mgbias.tabular import write_csv
 
     # outputs; a provenance record of each belongs right after its write
     if args.output:
@@ -105,7 +105,7 @@ def _check_outputs(**paths: Path | None) -> None:
 
 def _mined_table(path: Path) -> tuple[list[str], list[str], dict[str, list[str]] | None]:
     """Male and female sentences of a mined-sentences TSV, and their gender words if it has them."""
-    from mgbias.sentences import read_gender_words, read_gendered_sentences
+    from mgbias.kaneko2022.sentences import read_gender_words, read_gendered_sentences
 
     if not Path(path).is_file():
         raise FileNotFoundError(f"{path}: no such file (expected mined sentences, a TSV)")
@@ -218,7 +218,7 @@ def _mbe(args: argparse.Namespace) -> int:
         f"relabellings of {units}, seed {args.seed}; MBE > 50: the male sentences have the "
         "higher AULA)"
     )
-    from mgbias.report.tables import write_csv
+    from mgbias.tabular import write_csv
 
     # outputs; a provenance record of each belongs right after its write
     if args.output:
@@ -617,7 +617,7 @@ def _tbs(args: argparse.Namespace) -> int:
         allow_untrained_head=args.allow_untrained_head,
         precision=args.precision,
     )
-    from mgbias.probes.kaneko2023 import write_probe
+    from mgbias.finetune.probe import write_probe
 
     write_probe(
         report.result, targets_path=args.output, summary_path=args.summary, top_path=args.top
@@ -664,7 +664,7 @@ def _probe(args: argparse.Namespace) -> int:
     print(report)
     print(json.dumps({"cache_hit": report.cache_hit, **report.table1}), file=sys.stderr)
     from mgbias.atomic import write_json
-    from mgbias.report.tables import write_csv
+    from mgbias.tabular import write_csv
 
     if args.output:
         write_csv(report.frame, args.output)
@@ -1435,7 +1435,7 @@ def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     if args.command == "tbs" and (female is None) != (male is None):
         raise InputError("give both --female-words and --male-words, or neither")
     if args.command == "score" and Path(args.data).is_file():
-        from mgbias.pair_data import check_file_language
+        from mgbias.pairs.data import check_file_language
 
         check_file_language(args.data, args.lang, force=args.force_lang)
 

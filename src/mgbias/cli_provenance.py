@@ -73,7 +73,7 @@ def _score_data(options: Mapping[str, Any]) -> Path | None:
     data = options.get("data")
     if data is None or Path(data).is_file():
         return Path(data) if data is not None else None
-    from mgbias.named_pairs import resolve_pair_data
+    from mgbias.pairs.named import resolve_pair_data
 
     try:
         return Path(

@@ -5,7 +5,7 @@ the single description of every key; this module applies its defaults, turns
 jsonschema errors into messages that name the key and what was expected, adds
 the checks a schema cannot express (ISO language codes, cross-references
 between sections), and fills in the pair datasets that name a shipped
-``benchmark`` (:mod:`mgbias.pair_benchmarks`).
+``benchmark`` (:mod:`mgbias.pairs.benchmarks`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from mgbias.errors import InputError
 from mgbias.languages import ISO_639_1, PIVOT
-from mgbias.pair_benchmarks import benchmark_checksums, load_benchmarks
+from mgbias.pairs.benchmarks import benchmark_checksums, load_benchmarks
 from mgbias.resources import resource_path
 from mgbias.workflow import (
     BASTA2020_GRAMMATICAL,
@@ -488,7 +488,7 @@ def _check_mbe_translations(config: dict, datasets: dict) -> None:
                     f"of the configured pair_datasets {list(datasets)}"
                 )
         if "names" in entry:
-            from mgbias.native_names import shipped_name_specs
+            from mgbias.kaneko2022.native_names import shipped_name_specs
 
             if lang not in shipped_name_specs():
                 raise ConfigError(

@@ -137,7 +137,7 @@ _KANEKO2023 = [
         "Kaneko et al. (2023), Table 1: Pearson and Spearman correlation of each measure "
         "with the male rate r, per language, corpus and base model; the paper's values as "
         "`reported`",
-        "mgbias.meta_evaluation:TABLE1_COLUMNS",
+        "mgbias.finetune.meta_evaluation:TABLE1_COLUMNS",
     ),
     Output(
         "kaneko2023_table1_markdown",
@@ -476,7 +476,7 @@ _OUTPUTS = [
         "mbe_preservation",
         "gender preservation of one parallel corpus: mined male (female) sentences whose "
         "English side has he (she), and how many translations hold a translation of it",
-        "JSON: `world`, `corpus`, `lang`, mgbias.preservation:Preservation counts",
+        "JSON: `world`, `corpus`, `lang`, mgbias.kaneko2022.preservation:Preservation counts",
     ),
     Output(
         "mbe_figure2_table",
@@ -484,7 +484,7 @@ _OUTPUTS = [
         "mbe_figure2",
         "gender preservation per world, corpus, language and gender: Kaneko et al. (2022), "
         "Figure 2's data",
-        "mgbias.preservation:PRESERVATION_COLUMNS",
+        "mgbias.kaneko2022.preservation:PRESERVATION_COLUMNS",
     ),
     Output(
         "mbe_figure2",
@@ -508,7 +508,7 @@ _OUTPUTS = [
         "mbe_translations",
         "Eq. 3 (AULA) per language, model and method (HT, MT, Tmp) with Diff = method − HT: "
         "Kaneko et al. (2022), Tables 4 and 5",
-        "mgbias.mbe_translations:TRANSLATION_COLUMNS",
+        "mgbias.kaneko2022.translations:TRANSLATION_COLUMNS",
     ),
     Output(
         "mbe_translations_markdown",
@@ -523,7 +523,7 @@ _OUTPUTS = [
         "mbe_pairs",
         "Table 3 input, one model on one pair benchmark: the original score (Eq. 3, AULA) "
         "and MBE and Shf over its sentences classified by the English gender words",
-        "JSON: mgbias.mbe_meta:MODEL_COLUMNS",
+        "JSON: mgbias.kaneko2022.meta:MODEL_COLUMNS",
     ),
     Output(
         "mbe_table3_models",
@@ -531,7 +531,7 @@ _OUTPUTS = [
         "mbe_table3_models",
         "per model and pair benchmark: original score, MBE, Shf, sentence counts "
         "(Kaneko et al. 2022, the rows behind Table 3)",
-        "mgbias.mbe_meta:MODEL_COLUMNS",
+        "mgbias.kaneko2022.meta:MODEL_COLUMNS",
     ),
     Output(
         "mbe_table3",
@@ -539,7 +539,7 @@ _OUTPUTS = [
         "mbe_table3",
         "Shf and MBE against the original score across models: Spearman, Pearson, "
         "Direction, Diff, signed_diff (Kaneko et al. 2022, Table 3)",
-        "mgbias.mbe_meta:TABLE3_COLUMNS",
+        "mgbias.kaneko2022.meta:TABLE3_COLUMNS",
     ),
     Output(
         "mbe_table3_markdown",
@@ -554,7 +554,7 @@ _OUTPUTS = [
         "results/pairs/measures/{model}/{dataset}/{variant}/{lang}.csv",
         "pair_measures",
         "one job's pair measures (AUL, AULA, CPS, SSS, S_JSD, binarized S_JSD)",
-        "mgbias.pair_scoring:MEASURE_COLUMNS",
+        "mgbias.pairs.scoring:MEASURE_COLUMNS",
     ),
     Output(
         "pairs_per_pair",

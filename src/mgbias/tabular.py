@@ -1,6 +1,7 @@
 """How a table is written: CSV (atomically, no index, a fixed float format) and a
-GitHub-flavoured Markdown rendering. Below every package that writes one, the report's
-included (:mod:`mgbias.report.tables` re-exports both)."""
+GitHub-flavoured Markdown rendering. Below every package that writes one, so that none
+imports them from the report (:mod:`mgbias.report.tables` re-exports both for its own
+modules)."""
 
 from __future__ import annotations
 

@@ -318,8 +318,8 @@ def test_english_pair_measures_stay_neutral_with_the_knob_on(probed):
     # 50.25, 49.0 and AULA 48.75, 50.25, 50.25, every p > 0.3 (balanced: 47.25-52.5).
     from mgbias.demo.pairs import demo_pairs, render_pair
     from mgbias.mlm.load import load_mlm
-    from mgbias.pair_passes import score_pair_passes
-    from mgbias.pair_scoring import pair_measures
+    from mgbias.pairs.passes import score_pair_passes
+    from mgbias.pairs.scoring import pair_measures
 
     pairs = [render_pair(pair, "en") for pair in demo_pairs(0, 400)]
     model, tokenizer = load_mlm(str(probed["planted"][4]), device="cpu")

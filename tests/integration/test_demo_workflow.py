@@ -15,8 +15,8 @@ import pytest
 from transformers import AutoTokenizer
 
 from mgbias.demo.lexicon import first_names
-from mgbias.native_names import shipped_name_specs
-from mgbias.pair_data import load_pairs
+from mgbias.kaneko2022.native_names import shipped_name_specs
+from mgbias.pairs.data import load_pairs
 
 REPO = Path(__file__).resolve().parents[2]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))

@@ -104,7 +104,7 @@ def test_public_names_are_not_shadowed_by_subpackages():
     assert set(mgbias.__all__) == PUBLIC_NAMES
     modules = {info.name for info in pkgutil.iter_modules(mgbias.__path__)}
     assert not PUBLIC_NAMES & modules
-    for name in ("mgbias.finetune.train", "mgbias.probes.kaneko2023", "mgbias.bios.pipeline"):
+    for name in ("mgbias.finetune.train", "mgbias.finetune.probe", "mgbias.bios.pipeline"):
         importlib.import_module(name)
     for name in mgbias.__all__:
         assert not inspect.ismodule(getattr(mgbias, name)), name

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mgbias.errors import EncodingError, InputError, WeightsError
-from mgbias.pair_data import load_pairs
+from mgbias.pairs.data import load_pairs
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -25,7 +25,7 @@ from mgbias.atomic import (
     file_mode,
     write_json,
 )
-from mgbias.report.tables import write_csv
+from mgbias.tabular import write_csv
 
 # umask -> (file mode, directory mode), as ``open()`` and ``mkdir`` give them
 MODES = {0o022: (0o644, 0o755), 0o077: (0o600, 0o700), 0o002: (0o664, 0o775)}

@@ -161,7 +161,7 @@ def _report(request):
 @SETTINGS
 @given(data=damaged(CROWS))
 def test_crows_pairs_csv(tmp_path, data):
-    from mgbias.pair_data import load_pairs
+    from mgbias.pairs.data import load_pairs
 
     _read("crows_csv", tmp_path / "pairs.csv", data, lambda p: load_pairs(str(p)))
 
@@ -169,7 +169,7 @@ def test_crows_pairs_csv(tmp_path, data):
 @SETTINGS
 @given(data=damaged(MULTILINGUAL))
 def test_multilingual_crows_pairs_csv(tmp_path, data):
-    from mgbias.pair_data import load_pairs
+    from mgbias.pairs.data import load_pairs
 
     path = tmp_path / "cps_translated_de_formatted.csv"
     _read("multilingual_csv", path, data, lambda p: load_pairs(str(p), lang="de"))
@@ -178,7 +178,7 @@ def test_multilingual_crows_pairs_csv(tmp_path, data):
 @SETTINGS
 @given(data=damaged(STEREOSET))
 def test_stereoset_json(tmp_path, data):
-    from mgbias.pair_data import load_pairs
+    from mgbias.pairs.data import load_pairs
 
     _read("stereoset_json", tmp_path / "dev.json", data, lambda p: load_pairs(str(p)))
 
@@ -186,7 +186,7 @@ def test_stereoset_json(tmp_path, data):
 @SETTINGS
 @given(data=damaged(TRANSLATED))
 def test_translated_crows_pairs_json(tmp_path, data):
-    from mgbias.pair_data import load_pairs
+    from mgbias.pairs.data import load_pairs
 
     _read("translated_json", tmp_path / "ja.json", data, lambda p: load_pairs(str(p)))
 
@@ -215,7 +215,7 @@ def test_sentence_files(tmp_path, data):
 @SETTINGS
 @given(data=damaged(GENDERED_TSV))
 def test_gendered_sentence_file(tmp_path, data):
-    from mgbias.sentences import read_gendered_sentences
+    from mgbias.kaneko2022.sentences import read_gendered_sentences
 
     _read("gendered_tsv", tmp_path / "sentences.tsv", data, read_gendered_sentences)
 

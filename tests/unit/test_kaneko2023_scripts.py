@@ -17,7 +17,7 @@ import pytest
 from fixtures.tiny_models import build_model, save_pretrained
 
 from mgbias.cli import main
-from mgbias.meta_evaluation import TABLE1_COLUMNS, correlation_with_r
+from mgbias.finetune.meta_evaluation import TABLE1_COLUMNS, correlation_with_r
 from mgbias.mlm.wordpiece import build_bert_tokenizer
 
 REPO = Path(__file__).resolve().parents[2]

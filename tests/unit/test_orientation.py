@@ -151,8 +151,8 @@ def test_stereo_direction_equals_the_pair_measures_of_the_scoring_engine():
     """From a real per-pair table: the paper-literal rows are pair_measures' scores."""
     from fixtures.tiny_models import build_model, wordpiece_tokenizer
 
-    from mgbias.pair_passes import score_pair_passes
-    from mgbias.pair_scoring import pair_measures, per_pair_table
+    from mgbias.pairs.passes import score_pair_passes
+    from mgbias.pairs.scoring import pair_measures, per_pair_table
 
     tokenizer = wordpiece_tokenizer()
     model = build_model("bert", len(tokenizer), attn_implementation="eager", seed=0)

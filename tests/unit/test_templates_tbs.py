@@ -18,6 +18,7 @@ import torch
 from fixtures.tiny_models import SHAPE, build_model
 from fixtures.tiny_models import fixed_bert as build_fixed_bert
 
+from mgbias.finetune.probe_targets import template_targets
 from mgbias.mlm.templates import (
     TBS_COLUMNS,
     TemplateSpec,
@@ -32,7 +33,6 @@ from mgbias.mlm.templates import (
 )
 from mgbias.mlm.top_predictions import gender_class, top_predictions
 from mgbias.mlm.wordpiece import build_bert_tokenizer
-from mgbias.probes.targets import template_targets
 from mgbias.wordlists.professions import load_professions
 
 VOCAB = [

@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 
 from mgbias.cli import main
+from mgbias.kaneko2022.sentences import read_gendered_sentences, write_gendered_sentences
 from mgbias.report.tables import mbe_markdown, mbe_table, mining_table
 from mgbias.seeds import derive_seed
-from mgbias.sentences import read_gendered_sentences, write_gendered_sentences
 from mgbias.workflow import (
     allows_untrained_head,
     evaluation_jobs,

@@ -18,7 +18,7 @@ import pytest
 import yaml
 from snakerun import checked, planned_jobs, snakemake
 
-from mgbias.pair_scoring import PAIR_MEASURES
+from mgbias.pairs.scoring import PAIR_MEASURES
 from mgbias.seeds import derive_seed
 
 pytestmark = pytest.mark.workflow

@@ -79,7 +79,7 @@ def test_every_jobs_code_inputs_are_its_scripts_import_closure(tmp_path):
     [
         ("mlm/scores.py", {"score_pairs", "score_unmasked", "pair_measures", "mbe"}),
         ("mlm/unmasked_cache.py", {"score_unmasked", "mbe"}),
-        ("sentences.py", {"mbe", "mine_gendered"}),
+        ("kaneko2022/sentences.py", {"mbe", "mine_gendered"}),
     ],
 )
 def test_a_change_to_a_once_forgotten_module_plans_its_rules(tiny_copy, module, rules):

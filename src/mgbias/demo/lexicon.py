@@ -130,7 +130,7 @@ ENGLISH_GENDER_ADJECTIVES: dict[str, str] = {MALE: "male", FEMALE: "female"}
 def demo_targets(lang: str) -> list[str]:
     """The occupations as the targets of a template probe in ``lang``: the English nouns,
     elsewhere each occupation's masculine and feminine form (once where both are the same),
-    in :data:`OCCUPATIONS` order (:func:`mgbias.probes.targets.template_targets`,
+    in :data:`OCCUPATIONS` order (:func:`mgbias.finetune.probe_targets.template_targets`,
     ``"demo"``)."""
     if lang not in LANGUAGES:
         raise ValueError(f"the demo world has no language {lang!r}; expected one of {LANGUAGES}")

@@ -20,7 +20,7 @@ Reading and matching
 The corpus is one sentence per line (plain or gzip UTF-8, :mod:`mgbias.mlm.text_lines`;
 blank lines are skipped, surrounding whitespace stripped, as distributed: no
 re-splitting, no de-duplication). A sentence's gender is
-:func:`mgbias.mining.gender_of`: whole-word, case-insensitive matching on Unicode word
+:func:`mgbias.gender_words.gender_of`: whole-word, case-insensitive matching on Unicode word
 tokens, so the same code serves English and the German, Spanish and French lists
 (``kaneko2023_{lang}_{female,male}``). Disjointness of the outputs is by corpus line: a
 sentence repeated in the corpus can be drawn once for training and once for development.
@@ -32,7 +32,7 @@ replacement (:meth:`numpy.random.Generator.choice`); the first ``n_dev`` draws a
 development set, the rest the training set. Each output keeps the corpus order. The
 female and male draws use the two streams spawned from
 ``numpy.random.SeedSequence(seed)`` (female first), as
-:func:`mgbias.mining.downsample_to_equal`, so the same seed gives the same bytes.
+:func:`mgbias.kaneko2022.mining.downsample_to_equal`, so the same seed gives the same bytes.
 """
 
 from __future__ import annotations
@@ -48,7 +48,9 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from mgbias.atomic import atomic_paths
-from mgbias.mining import BOTH, FEMALE, MALE, gender_of, one_line, split_lines
+from mgbias.gender_words import BOTH, gender_of
+from mgbias.genders import FEMALE, MALE
+from mgbias.kaneko2022.mining import one_line, split_lines
 from mgbias.mlm.text_lines import iter_text_lines
 from mgbias.seeds import check_seed
 

@@ -44,7 +44,7 @@ from typing import Literal
 import numpy as np
 
 from mgbias.atomic import atomic_path
-from mgbias.mining import FEMALE, MALE
+from mgbias.genders import FEMALE, MALE
 from mgbias.seeds import check_seed, derive_seed
 
 __all__ = ["ROUNDING", "SAMPLING", "Mixture", "mixture_indices", "mixture_sizes", "write_mixture"]

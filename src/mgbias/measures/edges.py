@@ -34,7 +34,7 @@ With ``tie_rule="exclude"`` a measure drops its edge pairs (and its ties)
 from ``n``; with ``"neutral"`` (default) or ``"half"`` they stay, scored as
 above. Identical sentences get identical numbers: the scoring engine may
 differ in the last float bits between two batch positions of the same
-input, so :func:`mgbias.pair_scoring.pair_measures` copies one side's
+input, so :func:`mgbias.pairs.scoring.pair_measures` copies one side's
 numbers to the other for identical pairs before any measure runs.
 
 Every measure reports ``n_edge``, the number of its edge pairs.

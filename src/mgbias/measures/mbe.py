@@ -371,7 +371,7 @@ def mbe_score(
         it smaller than ``alpha``.
     male_clusters, female_clusters : sequences, optional
         A cluster label per male (female) sentence, e.g. the gender words that
-        put it in its set (:func:`mgbias.mining.gender_words_of`); give both
+        put it in its set (:func:`mgbias.gender_words.gender_words_of`); give both
         or neither. The permutation test then relabels whole clusters, not
         sentences (:mod:`mgbias.measures.mbe_permutation`, "Clusters"), so a
         preference must be shared by the gender words, beyond their

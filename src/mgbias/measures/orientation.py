@@ -10,7 +10,7 @@ and about men in others. A score that should rise with r needs each pair's
 by its gendered words is the project's reading):
 
 - the **modified words** of a pair are the words not shared by its two
-  sentences: the two word sequences (:func:`mgbias.mining.english_tokens`:
+  sentences: the two word sequences (:func:`mgbias.gender_words.english_tokens`:
   lowercased runs of letters and digits) aligned with
   ``difflib.SequenceMatcher`` as in :func:`mgbias.tokens.shared_token_indices`
   (Nangia et al.'s convention, on words instead of a model's subwords, so
@@ -40,10 +40,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mgbias.gender_words import english_tokens
 from mgbias.measures.cps import NANGIA_ROUND_TO
 from mgbias.measures.edges import EDGE_FLAGS, PairEdges
 from mgbias.measures.preference import PairPreferenceResult, compare_pairs
-from mgbias.mining import english_tokens
 from mgbias.tokens import shared_token_indices
 
 __all__ = [
@@ -68,7 +68,7 @@ ORIENTATIONS = (MALE_MORE, MALE_LESS, "no_gender_word", "one_side", "same_gender
 PAIR_SCORE_MEASURES = ("sss", "cps", "aul", "aula")
 
 #: Decimals each measure's sentence scores are rounded to before comparing, as
-#: :func:`mgbias.pair_scoring.pair_measures` does (CPS: Nangia et al.'s 3).
+#: :func:`mgbias.pairs.scoring.pair_measures` does (CPS: Nangia et al.'s 3).
 ROUND_TO: dict[str, int | None] = {"cps": NANGIA_ROUND_TO}
 
 #: Columns of :func:`oriented_pair_scores`.
@@ -323,7 +323,7 @@ def oriented_pair_scores(
     Parameters
     ----------
     per_pair : pandas.DataFrame
-        :func:`mgbias.pair_scoring.per_pair_table` (``mgbias score --per-pair``,
+        :func:`mgbias.pairs.scoring.per_pair_table` (``mgbias score --per-pair``,
         the workflow's per-pair CSV): ``{measure}_more``, ``{measure}_less`` and
         the edge flags.
     orientation : sequence of str
@@ -332,7 +332,7 @@ def oriented_pair_scores(
         Any of ``sss``, ``cps``, ``aul``, ``aula``.
     tie_rule : str
         As for :func:`~mgbias.measures.preference.compare_pairs`; CPS rounds to 3
-        decimals as :func:`mgbias.pair_scoring.pair_measures` does.
+        decimals as :func:`mgbias.pairs.scoring.pair_measures` does.
 
     Returns
     -------
@@ -341,7 +341,7 @@ def oriented_pair_scores(
         (% of oriented pairs preferring the male sentence,
         :func:`oriented_preference`) and ``direction = "stereo"`` (the
         paper-literal % of all pairs preferring ``sent_more``, as
-        :func:`~mgbias.pair_scoring.pair_measures`). ``n`` = pairs in the
+        :func:`~mgbias.pairs.scoring.pair_measures`). ``n`` = pairs in the
         denominator, ``n_preferred`` = pairs won by the male (stereo:
         ``sent_more``) sentence, ``n_pairs`` = pairs in the table,
         ``n_unorientable`` = pairs dropped for the male direction (0 for stereo).

@@ -11,7 +11,7 @@ from it (:func:`measures_markdown`; ``python -m mgbias.measures.registry``).
 
 Nothing heavy is imported: functions are named, not loaded
 (:meth:`Measure.load`). How each pair measure is computed from the cached
-passes: :data:`mgbias.pair_scoring.PAIR_COMPUTE` (one adapter per pair measure
+passes: :data:`mgbias.pairs.scoring.PAIR_COMPUTE` (one adapter per pair measure
 here; a pair measure registered without one fails on import).
 """
 

@@ -60,7 +60,7 @@ def preservation_figure(frame: pd.DataFrame, path: str | Path) -> None:
 
     One panel per (world, corpus), grouped bars for male and female sentences: the
     percentage of mined sentences with English "he" ("she") whose translation holds a
-    translation of it (``mgbias.preservation``), with n under each language.
+    translation of it (``mgbias.kaneko2022.preservation``), with n under each language.
     """
     panels = sorted(frame.groupby(["world", "corpus"]).groups)
     languages = sorted(frame["lang"].unique())

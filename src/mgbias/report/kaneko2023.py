@@ -1,6 +1,6 @@
 """Kaneko, Bollegala & Okazaki (2023), Table 1 as Markdown.
 
-The long table (:func:`mgbias.meta_evaluation.table1`) has one row per
+The long table (:func:`mgbias.finetune.meta_evaluation.table1`) has one row per
 (language, corpus, base model, measure, direction) with Pearson's and
 Spearman's correlation of the score with the male rate r and their
 p-values, then the paper's values (``source = "reported"``). The Markdown
@@ -14,7 +14,7 @@ import math
 
 import pandas as pd
 
-from mgbias.meta_evaluation import MEASURE_ORDER
+from mgbias.finetune.meta_evaluation import MEASURE_ORDER
 from mgbias.report.tables import markdown
 
 __all__ = ["table1_markdown"]
@@ -64,7 +64,7 @@ def table1_markdown(table: pd.DataFrame, *, alpha: float = 0.05) -> str:
     Parameters
     ----------
     table : pandas.DataFrame
-        :func:`mgbias.meta_evaluation.table1`.
+        :func:`mgbias.finetune.meta_evaluation.table1`.
     alpha : float
         Level of the ‡ mark (two-sided p-value of the coefficient).
     """

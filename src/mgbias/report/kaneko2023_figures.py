@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from mgbias.atomic import atomic_path  # noqa: E402
-from mgbias.meta_evaluation import RUN_COLUMNS, check_runs  # noqa: E402
+from mgbias.finetune.meta_evaluation import RUN_COLUMNS, check_runs  # noqa: E402
 from mgbias.report.figures import PNG_METADATA  # noqa: E402
 
 __all__ = [
@@ -94,7 +94,7 @@ def figure2_frame(runs: Any, summaries: Sequence[Mapping[str, Any]]) -> pd.DataF
     Parameters
     ----------
     runs
-        The models (:func:`mgbias.meta_evaluation.check_runs` input or output).
+        The models (:func:`mgbias.finetune.meta_evaluation.check_runs` input or output).
     summaries : sequence of mappings
         :func:`mgbias.mlm.templates.tbs_summary` of each run, in the order of
         ``runs`` (``p_male``, ``p_female``, ``male_word``, ``female_word``,

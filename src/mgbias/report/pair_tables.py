@@ -4,7 +4,7 @@ Steinborn et al. (2022) Tables 2 and 3.
 The long table (``results/tables/pairs_scores.csv``) has one row per (model,
 dataset, variant, language, measure) with ``score``, ``se``, ``p_value``,
 ``significant``, ``n`` and ``n_edge`` in the units of
-:func:`mgbias.pair_scoring.pair_measures`: percent of pairs in which
+:func:`mgbias.pairs.scoring.pair_measures`: percent of pairs in which
 ``sent_more`` is preferred, the raw mean for ``sjsd``. Every printed score
 carries its bootstrap standard error and, when its test rejects "no
 preference" (``p_value < alpha``; the sign test against 50, the t-test

@@ -8,7 +8,7 @@
     The public sentence-pair benchmarks by name (URL template, languages,
     file format, pinned sha256): ``mgbias score --data NAME`` and a
     configuration's ``pair_datasets: {x: {benchmark: NAME}}`` refer to them
-    (:mod:`mgbias.pair_benchmarks`).
+    (:mod:`mgbias.pairs.benchmarks`).
 ``templates.yaml``
     The template probes per language (Kurita et al.'s template, the gender
     words, the article rule, the sentence of Kaneko et al.'s 2023 Figure 3):

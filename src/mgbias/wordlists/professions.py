@@ -11,7 +11,7 @@ stereotype-neutral" occupations, read here as the 21 entries with both scores
 ("alter_ego"); targets spell them with a space.
 
 The template probes take it (``bolukbasi2016``) among their target lists
-(:func:`mgbias.probes.targets.template_targets`).
+(:func:`mgbias.finetune.probe_targets.template_targets`).
 """
 
 from __future__ import annotations

@@ -416,7 +416,7 @@ def mbe_preservation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     section = config.get("mbe_figure2")
     if section is None:
         return []
-    from mgbias.preservation import pronoun_translations
+    from mgbias.kaneko2022.preservation import pronoun_translations
 
     corpora = section.get("corpora") or list(config["corpora"])
     known = pronoun_translations()

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from mgbias.pair_data import load_pairs
+from mgbias.pairs.data import load_pairs
 
 ITEMS = [
     {

@@ -6,9 +6,9 @@ import pytest
 
 from mgbias.demo.machine_translation import write_machine_translation
 from mgbias.demo.pairs import crows_pairs_path, write_demo_pairs
-from mgbias.pair_data import load_pairs, pair_sentences
-from mgbias.pair_passes import score_pair_passes
-from mgbias.pair_scoring import pair_measures
+from mgbias.pairs.data import load_pairs, pair_sentences
+from mgbias.pairs.passes import score_pair_passes
+from mgbias.pairs.scoring import pair_measures
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ import pytest
 from scipy import stats
 
 from mgbias.demo.world import balanced, parallel_corpus
-from mgbias.preservation import gender_preservation, pronoun_patterns
+from mgbias.kaneko2022.preservation import gender_preservation, pronoun_patterns
 from mgbias.wordlists import load_gender_words
 
 LANGUAGES = ("de", "es", "fr")

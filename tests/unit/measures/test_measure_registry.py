@@ -11,7 +11,7 @@ import yaml
 from mgbias.cli import build_parser
 from mgbias.config import schema_path
 from mgbias.measures.registry import MEASURES, PAIR_MEASURES, by_name, measures_markdown
-from mgbias.pair_scoring import MASKED, UNMASKED, parse_measures
+from mgbias.pairs.scoring import MASKED, UNMASKED, parse_measures
 from mgbias.report.pair_tables import MEASURE_ORDER
 
 REPO = Path(__file__).resolve().parents[3]

@@ -20,7 +20,7 @@ from mgbias.measures.edges import EDGE_FLAGS, EDGE_RULES, PairEdges, pair_edges
 from mgbias.measures.sjsd import js_distance
 from mgbias.mlm.masked_cache import PairScores, SideScores
 from mgbias.mlm.scores import SentenceScores
-from mgbias.pair_scoring import PAIR_MEASURES, pair_measures, per_pair_table
+from mgbias.pairs.scoring import PAIR_MEASURES, pair_measures, per_pair_table
 
 NOISE = 1e-7
 # (shared more, shared less, modified more, modified less) per pair

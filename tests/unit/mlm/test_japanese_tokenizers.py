@@ -11,8 +11,8 @@ from fixtures.tiny_models import build_model, save_pretrained
 from transformers import BertJapaneseTokenizer
 
 from mgbias.mlm.load import load_mlm
-from mgbias.pair_passes import score_pair_passes
-from mgbias.pair_scoring import pair_measures
+from mgbias.pairs.passes import score_pair_passes
+from mgbias.pairs.scoring import pair_measures
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + (
     "さくら 翔 は 医者 看護 です 。 彼 彼女 に 興味 が ある 美 咲 蓮 ##師 師".split()

@@ -44,7 +44,7 @@ from mgbias.api import MaskedLM
 from mgbias.mlm.masked import score_masked_pairs
 from mgbias.mlm.precision import check_precision, forward_precision, precision_record
 from mgbias.mlm.unmasked import score_unmasked
-from mgbias.pair_passes import score_pair_passes
+from mgbias.pairs.passes import score_pair_passes
 
 #: The swapped gender words and the other words of the pairs (all in the tiny vocabulary).
 SWAPS = [("he", "she"), ("man", "woman"), ("actor", "actress")]

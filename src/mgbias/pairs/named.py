@@ -2,7 +2,7 @@
 
 ``mgbias score --data multilingual_crows_pairs --lang de`` looks the name up
 among the benchmarks shipped with the package
-(:mod:`mgbias.pair_benchmarks`: CrowS-Pairs, multilingual CrowS-Pairs,
+(:mod:`mgbias.pairs.benchmarks`: CrowS-Pairs, multilingual CrowS-Pairs,
 StereoSet), or, given a workflow configuration, among its ``pair_datasets``;
 downloads that language's file once into a cache directory through the
 workflow's own downloader (atomic, sha256 sidecar, pinned checksums), and
@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from mgbias.cache_dirs import cache_root
 from mgbias.config import load_config
-from mgbias.pair_benchmarks import benchmark_checksums, load_benchmarks
+from mgbias.pairs.benchmarks import benchmark_checksums, load_benchmarks
 from mgbias.workflow import pair_dataset_languages, pair_file, pair_url
 
 __all__ = ["DEFAULT_CACHE", "benchmarks_config", "mirrored_url", "resolve_pair_data"]

@@ -143,7 +143,7 @@ def test_split_lines_rejects_overlapping_selections(tmp_path):
 
     import numpy as np
 
-    from mgbias.mining import split_lines
+    from mgbias.kaneko2022.mining import split_lines
 
     source = tmp_path / "lines.txt"
     source.write_text("a\nb\nc", encoding="utf-8")

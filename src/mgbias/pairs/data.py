@@ -5,7 +5,7 @@ multilingual CrowS-Pairs CSV, StereoSet JSON, translated CrowS-Pairs JSON) and
 keeps one bias type;
 :func:`pair_sentences` gives the ``(sent_more, sent_less)`` of each row,
 perturbed if asked (Steinborn et al. 2022, Table 3). Both the model passes
-(:mod:`mgbias.pair_passes`) and the measures (:mod:`mgbias.pair_scoring`)
+(:mod:`mgbias.pairs.passes`) and the measures (:mod:`mgbias.pairs.scoring`)
 use them, without depending on each other.
 """
 

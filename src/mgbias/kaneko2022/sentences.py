@@ -6,9 +6,9 @@ is the order of the score cache built from the file.
 
 A file written by the mining rule has a third column, ``gender_words``: the
 English word-list entries that made the row's sentence gendered (tokens joined
-by a space, entries joined by :data:`mgbias.mining.WORD_SEPARATOR`, e.g.
+by a space, entries joined by :data:`mgbias.kaneko2022.mining.WORD_SEPARATOR`, e.g.
 ``ex wife|she``). Readers accept both forms; :func:`read_gender_words` tells
-them apart. (This module does not import :mod:`mgbias.mining`, so that a change
+them apart. (This module does not import :mod:`mgbias.kaneko2022.mining`, so that a change
 to the mining code does not rerun the scoring rules that read these files.)
 """
 
@@ -85,7 +85,7 @@ def write_gendered_sentences(
     female_words, male_words
         Optional (both or neither): each sentence's gender words, aligned item by
         item with ``female`` and ``male`` (e.g. the lines of the words files of
-        :func:`mgbias.mining.mine_gendered_sentences`). With them the header is
+        :func:`mgbias.kaneko2022.mining.mine_gendered_sentences`). With them the header is
         ``gender<TAB>sentence<TAB>gender_words``; without, ``gender<TAB>sentence``.
 
     Raises
@@ -147,7 +147,7 @@ def read_gender_words(path: str | Path) -> list[str] | None:
     """Return the ``gender_words`` column in row order, or None for a 2-column file.
 
     Each item is one sentence's word-list entries joined by
-    :data:`mgbias.mining.WORD_SEPARATOR`; split it to get the entries.
+    :data:`mgbias.kaneko2022.mining.WORD_SEPARATOR`; split it to get the entries.
 
     Raises
     ------

@@ -8,7 +8,7 @@ sign test) on:
 - **MT**, a machine translation of the same pairs in the same layout (optional: the
   paper's was never released);
 - **Tmp**, template pairs that differ only in the gender slot
-  (:mod:`mgbias.template_pairs`; the male sentence is S_s);
+  (:mod:`mgbias.kaneko2022.template_pairs`; the male sentence is S_s);
 
 and **MBE** (Eq. 2) over the translated sentences, each taking the gender of its English
 original (Step 1 with the English pairs ↔ their translations as the parallel corpus,
@@ -17,7 +17,7 @@ translations.
 
 and, for Table 6, Eq. 3 on **HT_name**, the human translations with every transliterated
 English first name replaced by a native one of the same gender
-(:mod:`mgbias.native_names`).
+(:mod:`mgbias.kaneko2022.native_names`).
 
 *Diff* = method − HT (signed), as the paper prints it; HT's own Diff is empty.
 """
@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 
-from mgbias.mining import gender_of
+from mgbias.gender_words import gender_of
 from mgbias.tabular import markdown
 
 #: The methods in the paper's row order; HT first (the reference of Diff). HT_name is
@@ -64,7 +64,7 @@ def aligned_genders(
     (the human translations keep CrowS-Pairs' order). Returns one entry per sentence,
     in the unmasked pass's order (``sent_more``, ``sent_less`` of pair 0, then pair 1,
     ...): ``"female"``, ``"male"``, ``"both"`` or ``None``
-    (:func:`mgbias.mining.gender_of` on the English sentence).
+    (:func:`mgbias.gender_words.gender_of` on the English sentence).
 
     Raises
     ------

@@ -1,6 +1,6 @@
 """Every pair measure of one model on one pair dataset, from its two passes.
 
-The passes (:mod:`mgbias.pair_passes`: the model once unmasked for AUL and
+The passes (:mod:`mgbias.pairs.passes`: the model once unmasked for AUL and
 AULA, once over the masked copies for CPS, SSS and S_JSD) are all this module
 needs; it never runs a model. Scores are in the papers' units: percent of pairs in which the
 stereotypical sentence (``sent_more``) is preferred for AUL, AULA, CPS, SSS
@@ -32,7 +32,7 @@ from mgbias.measures.preference import TIE_RULES, PairPreferenceResult, compare_
 from mgbias.measures.registry import MEASURES, PAIR_MEASURES
 from mgbias.measures.sjsd import binarized_sjsd, js_distance_sums, sjsd, sjsd_pair_scores
 from mgbias.measures.sss import sss, sss_sentence_scores
-from mgbias.pair_data import pair_sentences
+from mgbias.pairs.data import pair_sentences
 
 log = logging.getLogger(__name__)
 
@@ -353,7 +353,7 @@ def per_pair_table(frame: pd.DataFrame, unmasked, masked, *, perturb: bool = Fal
         The pair table the passes were computed on (a loader's output, one
         bias type selected), in the same order.
     unmasked, masked : SentenceScores, PairScores
-        The two passes (:func:`mgbias.pair_passes.score_pair_passes`, or the workflow's caches).
+        The two passes (:func:`mgbias.pairs.passes.score_pair_passes`, or the workflow's caches).
     perturb : bool
         Whether the passes scored the perturbed sentences; the table then
         shows those.

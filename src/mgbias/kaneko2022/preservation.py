@@ -16,8 +16,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from mgbias.gender_words import english_tokens, gender_of
 from mgbias.genders import FEMALE, MALE
-from mgbias.mining import english_tokens, gender_of
 from mgbias.yaml_lines import loads_yaml
 
 #: The English pronoun each gender's sentences are checked for.
@@ -91,7 +91,7 @@ def gender_preservation(
     """Count, over ``(english, target)`` pairs, the mined male (female) sentences whose
     English side has "he" ("she"), and those whose target matches ``patterns[gender]``.
 
-    A pair is mined as in :func:`mgbias.mining.mine_parallel`: its English side has
+    A pair is mined as in :func:`mgbias.kaneko2022.mining.mine_parallel`: its English side has
     words of exactly one of the lists ``female`` and ``male``, and its target side is
     not empty.
     """

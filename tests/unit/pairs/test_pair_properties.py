@@ -33,8 +33,8 @@ from hypothesis import strategies as st
 from mgbias.measures.preference import TIE_RULES
 from mgbias.mlm.masked import score_masked_pairs
 from mgbias.mlm.unmasked import score_unmasked
-from mgbias.pair_passes import score_pair_passes
-from mgbias.pair_scoring import PAIR_MEASURES, pair_measures
+from mgbias.pairs.passes import score_pair_passes
+from mgbias.pairs.scoring import PAIR_MEASURES, pair_measures
 
 # about 5 minutes on 2 cores: in `make test`, not in `make test-unit`
 pytestmark = pytest.mark.properties

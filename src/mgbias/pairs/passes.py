@@ -2,7 +2,7 @@
 
 The model runs once unmasked over all sentences (AUL, AULA) and once over the
 batched masked copies (CPS, SSS, S_JSD); the workflow caches both and
-:func:`mgbias.pair_scoring.pair_measures` computes every measure from them,
+:func:`mgbias.pairs.scoring.pair_measures` computes every measure from them,
 so a change to a measure never runs the model again.
 """
 

@@ -8,8 +8,7 @@ import pytest
 
 from mgbias.demo.pairs import crows_pairs_path, write_demo_pairs
 from mgbias.genders import FEMALE, MALE
-from mgbias.mbe_translations import translations_markdown, translations_table
-from mgbias.native_names import (
+from mgbias.kaneko2022.native_names import (
     name_table,
     replace_names,
     replace_pair_names,
@@ -17,9 +16,10 @@ from mgbias.native_names import (
     shipped_name_table,
     write_named_pairs,
 )
-from mgbias.pair_data import load_pairs, pair_sentences
-from mgbias.pair_passes import score_pair_passes
-from mgbias.pair_scoring import pair_measures
+from mgbias.kaneko2022.translations import translations_markdown, translations_table
+from mgbias.pairs.data import load_pairs, pair_sentences
+from mgbias.pairs.passes import score_pair_passes
+from mgbias.pairs.scoring import pair_measures
 
 
 @pytest.fixture(scope="module")

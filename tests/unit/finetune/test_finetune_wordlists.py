@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from mgbias.demo.lexicon import FEMALE, MALE, PERSON_NOUNS, PRONOUNS
-from mgbias.mining import gender_of
+from mgbias.gender_words import gender_of
 from mgbias.wordlists import load_gender_words, load_wordlist
 
 LANGUAGES = ("en", "de", "es", "fr")

@@ -251,7 +251,7 @@ def replace_names(
 def write_named_pairs(frame: Any, pairs: Sequence[Sequence[str]], path: str) -> None:
     """Write rewritten pairs as a CrowS-Pairs CSV (atomically), in ``frame``'s order, with
     its ``stereo_antistereo`` and ``bias_type`` (``frame``: a pair table of
-    :func:`mgbias.pair_data.load_pairs`)."""
+    :func:`mgbias.pairs.data.load_pairs`)."""
     from mgbias.datasets.crowspairs import write_crowspairs
 
     if len(frame) != len(pairs):

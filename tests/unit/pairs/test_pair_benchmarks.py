@@ -9,11 +9,11 @@ import pytest
 import yaml
 
 from mgbias.config import ConfigError, load_config, validate_config
-from mgbias.named_pairs import benchmarks_config, mirrored_url, resolve_pair_data
-from mgbias.pair_benchmarks import load_benchmarks, validate_benchmarks
+from mgbias.pairs.benchmarks import load_benchmarks, validate_benchmarks
+from mgbias.pairs.named import benchmarks_config, mirrored_url, resolve_pair_data
 from mgbias.resources import resource_path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 CROWS = (
     "https://raw.githubusercontent.com/nyu-mll/crows-pairs/master/data/crows_pairs_anonymized.csv"
 )

@@ -2,8 +2,8 @@
 
 A small cache built by hand (six pairs, one with no shared token, one with no
 modified token on sent_more, attention weights that make AUL and AULA disagree)
-is scored through :func:`mgbias.pair_scoring.pair_measures`, which looks up each
-measure's adapter (:data:`mgbias.pair_scoring.PAIR_COMPUTE`); every row must
+is scored through :func:`mgbias.pairs.scoring.pair_measures`, which looks up each
+measure's adapter (:data:`mgbias.pairs.scoring.PAIR_COMPUTE`); every row must
 equal the formula functions of :mod:`mgbias.measures` applied to the same arrays.
 """
 
@@ -24,7 +24,7 @@ from mgbias.measures.sjsd import binarized_sjsd, sjsd, sjsd_pair_scores
 from mgbias.measures.sss import sss, sss_sentence_scores
 from mgbias.mlm.masked_cache import PairScores, SideScores
 from mgbias.mlm.scores import SentenceScores
-from mgbias.pair_scoring import PAIR_COMPUTE, pair_measures
+from mgbias.pairs.scoring import PAIR_COMPUTE, pair_measures
 from mgbias.stats import cluster_bootstrap_standard_error, cluster_sign_flip_test
 
 SEED = 7

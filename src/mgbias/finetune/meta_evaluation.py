@@ -428,10 +428,10 @@ def collect_scores(
     runs
         The models (:func:`check_runs`), in the order of the file lists.
     per_pair : sequence of paths, optional
-        Per run, its per-pair CSV (:func:`mgbias.pair_scoring.per_pair_table`)
+        Per run, its per-pair CSV (:func:`mgbias.pairs.scoring.per_pair_table`)
         on the pair benchmark of its language.
     probes : sequence of paths, optional
-        Per run, its probe summary JSON (:func:`mgbias.probes.kaneko2023.write_probe`).
+        Per run, its probe summary JSON (:func:`mgbias.finetune.probe.write_probe`).
     wordlists : mapping, optional
         ``{language: {"female": lists, "male": lists}}`` (names or paths for
         :func:`mgbias.wordlists.load_gender_words`) to orient the pairs;
@@ -455,9 +455,9 @@ def collect_scores(
     Notes
     -----
     The per-pair CSVs hold sentence scores to 6 significant digits
-    (:func:`mgbias.report.tables.write_csv`); two sentence scores equal to
+    (:func:`mgbias.tabular.write_csv`); two sentence scores equal to
     that precision tie here although the raw floats of
-    :func:`mgbias.pair_scoring.pair_measures` may differ. The orientation
+    :func:`mgbias.pairs.scoring.pair_measures` may differ. The orientation
     depends on the sentences only, so every model of a language is scored on
     the same oriented pairs.
     """

@@ -8,10 +8,14 @@ import pytest
 import yaml
 
 from mgbias.config import ConfigError, validate_config
-from mgbias.mbe_translations import aligned_genders, translations_markdown, translations_table
+from mgbias.kaneko2022.translations import (
+    aligned_genders,
+    translations_markdown,
+    translations_table,
+)
 from mgbias.workflow import mbe_translated_jobs, mbe_translation_jobs, pair_jobs
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def record(model, method, score, p=0.5):

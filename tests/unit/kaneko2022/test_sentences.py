@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mgbias.errors import InputError
-from mgbias.sentences import (
+from mgbias.kaneko2022.sentences import (
     read_gender_words,
     read_gendered_sentences,
     write_gendered_sentences,

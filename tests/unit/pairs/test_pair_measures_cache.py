@@ -16,9 +16,9 @@ from fixtures.tiny_models import build_model
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache, write_pair_cache
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256, write_score_cache
 from mgbias.mlm.wordpiece import build_bert_tokenizer
-from mgbias.pair_data import pair_sentences
-from mgbias.pair_passes import score_pair_passes
-from mgbias.pair_scoring import PAIR_MEASURES, pair_measures
+from mgbias.pairs.data import pair_sentences
+from mgbias.pairs.passes import score_pair_passes
+from mgbias.pairs.scoring import PAIR_MEASURES, pair_measures
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "he", "she", "is", "a", "the", "nurse"]
 VOCAB += ["doctor", "pilot", "man", "woman", "works", "as", "."]

@@ -2,8 +2,8 @@
 
 import pytest
 
-from mgbias.pair_data import load_pairs
-from mgbias.template_pairs import shipped_templates, template_pairs, write_template_pairs
+from mgbias.kaneko2022.template_pairs import shipped_templates, template_pairs, write_template_pairs
+from mgbias.pairs.data import load_pairs
 
 
 @pytest.mark.parametrize("lang", ["ja", "ru", "en"])

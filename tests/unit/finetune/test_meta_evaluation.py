@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from mgbias.meta_evaluation import (
+from mgbias.finetune.meta_evaluation import (
     REPORTED_TABLE1,
     TABLE1_COLUMNS,
     check_runs,
@@ -180,7 +180,7 @@ def test_run_scores_stack_tbs_and_pair_scores():
 def test_spearman_p_is_exact_for_few_values_of_r():
     """With 5 values of r, a perfectly monotone score is 2 of the 120 orderings (p = 1/60),
     where scipy's t approximation gives far less; 11 values keep scipy's p."""
-    from mgbias.meta_evaluation import spearman_test
+    from mgbias.finetune.meta_evaluation import spearman_test
 
     rho, p = spearman_test(np.arange(5.0), np.array([0.1, 0.2, 0.3, 0.4, 0.5]))
     assert rho == pytest.approx(1.0) and p == pytest.approx(2 / 120)

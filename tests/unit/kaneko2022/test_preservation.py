@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from mgbias.preservation import (
+from mgbias.kaneko2022.preservation import (
     PRESERVATION_COLUMNS,
     gender_preservation,
     preservation_rows,

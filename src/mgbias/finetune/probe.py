@@ -25,9 +25,9 @@ from typing import Any
 import pandas as pd
 
 from mgbias.atomic import write_json
+from mgbias.finetune.probe_targets import template_targets
 from mgbias.mlm.templates import tbs_summary, tbs_table, template_logprobs, template_spec
 from mgbias.mlm.top_predictions import top_predictions
-from mgbias.probes.targets import template_targets
 from mgbias.wordlists import load_gender_words
 
 __all__ = ["ProbeResult", "gender_lists", "probe_model", "write_probe"]
@@ -78,7 +78,7 @@ def probe_model(
     lang : str
         Language of the template (:func:`mgbias.mlm.templates.template_spec`).
     targets : str or Path
-        A target list (:func:`mgbias.probes.targets.template_targets`).
+        A target list (:func:`mgbias.finetune.probe_targets.template_targets`).
     templates : str or Path, optional
         A templates file instead of the shipped one.
     sentence : str, optional

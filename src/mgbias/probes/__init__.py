@@ -1,1 +1,0 @@
-"""Probes of a masked LM beyond the pair measures, one module per experiment."""
