@@ -5,9 +5,10 @@ forward and backward pass and optimizer update). With ``enabled``:
 
 - ``torch.use_deterministic_algorithms(True)``, strict: an operation that has no
   deterministic implementation raises ``RuntimeError`` instead of warning and
-  differing between runs. Every operation of the masked-LM loop (BERT, RoBERTa,
-  ALBERT, DistilBERT, ELECTRA forward and backward, the loss at the labelled
-  positions, gradient clipping, AdamW) has one, on the CPU and on CUDA.
+  differing between runs. The operations of the masked-LM loop have one: the
+  tests run the loss, its backward pass and an AdamW step of BERT, RoBERTa, ALBERT,
+  XLM-R, DistilBERT and ELECTRA in strict mode on the CPU, and fine-tune BERT on
+  CUDA where there is a GPU (``tests/unit/mlm/test_determinism.py``).
 - ``torch.backends.cudnn.deterministic = True`` and ``benchmark = False``: no
   per-shape kernel auto-tuning.
 - On CUDA, ``CUBLAS_WORKSPACE_CONFIG=:4096:8`` (NVIDIA's condition for reproducible
@@ -21,16 +22,20 @@ forward and backward pass and optimizer update). With ``enabled``:
   softmax, deterministic through cuBLAS. The fused kernels' backward passes
   (memory-efficient, flash) accumulate with atomics by default; that is what made
   GPU fine-tuning differ between runs under the former ``warn_only`` mode ("Memory
-  Efficient attention defaults to a non-deterministic algorithm"). The math kernel
-  keeps the result independent of how each fused kernel treats strict mode.
+  Efficient attention defaults to a non-deterministic algorithm"). Strict mode
+  alone also switches them to deterministic backward passes in current torch (flash:
+  its ``deterministic`` flag; memory-efficient: one key split), but that is each
+  kernel's own handling of the flag; the math kernel does not depend on it.
+  ``benchmarks/gpu.py --only finetune`` measures both (``finetune_deterministic_*``
+  and ``..._fused_attention``), and so what the math kernel costs.
   On the CPU the attention kernel is left to torch: both CPU kernels are
-  deterministic (the flash one splits its work by batch row and head only), and
-  the math one would change the numbers of CPU runs made so far.
+  deterministic (the flash one gave equal gradients five times over with two
+  threads), and the math one would change the numbers of CPU runs made so far.
 
 With ``enabled=False`` the run may use non-deterministic algorithms
-(``torch.use_deterministic_algorithms(False)``, cuDNN benchmarking, fused
-attention): faster on a GPU, but two runs differ in the last bits and then more.
-On the CPU both settings give the same numbers here.
+(``torch.use_deterministic_algorithms(False)``, the fused attention kernels; cuDNN
+as the caller left it): faster on a GPU, but two runs differ in the last bits and
+then more. On the CPU both settings give the same numbers here.
 
 Everything is restored on exit (the environment variable is left set: cuBLAS has
 read it by then).

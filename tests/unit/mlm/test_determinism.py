@@ -10,11 +10,12 @@ from dataclasses import replace
 import pytest
 import torch
 from fixtures.text import gendered_lines, write_lines
-from fixtures.tiny_models import save_tiny_mlm
+from fixtures.tiny_models import MODEL_FAMILIES, build_model, save_tiny_mlm
 from safetensors.torch import load_file
 
 from mgbias.finetune.train import FineTuneConfig, finetune_mlm
 from mgbias.mlm.determinism import CUBLAS_WORKSPACE_CONFIG, deterministic_training
+from mgbias.mlm.loop import masked_lm_loss
 
 CPU = torch.device("cpu")
 
@@ -49,6 +50,28 @@ def test_deterministic_training_is_strict_and_restores_the_settings():
         torch.backends.cudnn.benchmark,
     )
     assert after == before
+
+
+@pytest.mark.parametrize("family", MODEL_FAMILIES)
+def test_every_family_trains_in_strict_mode_and_repeats(family):
+    """A loss with two loss groups, its backward pass and an AdamW step: strict mode
+    raises on any operation without a deterministic version; two passes agree."""
+    model = build_model(family, 40).train()
+    input_ids = torch.randint(5, 40, (4, 9), generator=torch.Generator().manual_seed(0))
+    attention_mask = torch.ones_like(input_ids)
+    attention_mask[2:, 6:] = 0
+    labels = torch.full_like(input_ids, -100)
+    labels[0, 1], labels[1, 3], labels[2, 2], labels[3, 5] = 7, 11, 13, 17
+    groups = torch.tensor([0, 0, 1, 1])
+    gradients = []
+    with deterministic_training(CPU):
+        for _ in range(2):
+            model.zero_grad()
+            torch.manual_seed(1)  # dropout
+            masked_lm_loss(model, input_ids, attention_mask, labels, groups=groups).backward()
+            gradients.append([p.grad.clone() for p in model.parameters() if p.grad is not None])
+        torch.optim.AdamW(model.parameters(), fused=True).step()
+    assert gradients[0] and all(map(torch.equal, *gradients))
 
 
 def test_the_settings_are_restored_after_an_error():
