@@ -48,6 +48,18 @@ Runs on CUDA when ``torch.cuda.is_available()``, else on the CPU, and prints one
   ``bf16_unmasked_s``, ``fp32_masked_s`` and ``bf16_masked_s``, and
   ``bf16_max_abs_difference`` is the largest difference of an unmasked
   log-probability. On a CPU without bf16 instructions bf16 is emulated, and slower.
+- ``finetune_*``: masked-LM fine-tuning, ``benchmarks/finetune.py --figures`` in a
+  fresh interpreter (a process of its own, as a workflow job: the deterministic
+  runs' cuBLAS setting precedes its first cuBLAS call): ``finetune_vs_trainer_fp32`` and
+  ``finetune_vs_trainer_bf16`` (tokens per second of our loop over the Hugging Face
+  ``Trainer``'s, same data, batch, optimizer and steps; bf16 autocast on both sides),
+  the tokens per second of each (``finetune_tokens_per_s_{ours,trainer}_{fp32,bf16}``),
+  ``finetune_deterministic_repeats`` (1 if two deterministic fp32 runs end with equal
+  weights, else 0), ``finetune_deterministic_cost`` (deterministic time over
+  non-deterministic), the same two for strict mode with the fused attention kernels
+  (``..._fused_attention``), and ``finetune_tokens_per_step``. Full: a bert-base-sized
+  random BERT (12 layers, hidden 768, vocabulary 30,522), 300 steps of 32 lines of up
+  to 128 tokens; smoke: 2 layers, hidden 64, 12 steps of 8 lines of up to 32 tokens.
 
 Ratios use process CPU time on CPU (one torch thread, ``--threads``; see
 ``benchmarks/scoring.py``, Timing) and wall time on CUDA (``ratio_clock``). The
@@ -69,6 +81,7 @@ words, then random filler words; its tokenizer is a whole-word WordPiece
 
 Usage: ``python benchmarks/gpu.py [--smoke] [--score-pairs N] [--naive-pairs N]
 [--repeats N] [--threads N] [--score-threads N] [--only PART] [--workdir DIR]``
+(parts: ``score``, ``ratios``, ``naive``, ``finetune``)
 """
 
 from __future__ import annotations
@@ -391,7 +404,25 @@ def bench_precision(
     return results
 
 
-PARTS = ("score", "ratios", "naive", "precision")
+def finetune_part(size: str) -> dict[str, str]:
+    """The figures of ``benchmarks/finetune.py --figures SIZE``, run in a fresh
+    interpreter (see :func:`finetune.print_figures`)."""
+    script = Path(__file__).resolve().with_name("finetune.py")
+    completed = subprocess.run(
+        [sys.executable, str(script), "--figures", size],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(
+            f"benchmarks/finetune.py --figures {size} failed:\n{completed.stderr[-3000:]}"
+        )
+    pairs = (line.split("=", 1) for line in completed.stdout.splitlines() if "=" in line)
+    return dict(pairs)
+
+
+PARTS = ("score", "ratios", "naive", "precision", "finetune")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -431,7 +462,8 @@ def main(argv: list[str] | None = None) -> None:
         work.mkdir(parents=True, exist_ok=True)
         pairs = pair_texts(naive_pairs)
         model = work / "model"
-        if not (model / "config.json").is_file():
+        needs_model = "score" in parts or "naive" in parts
+        if needs_model and not (model / "config.json").is_file():
             build_model(model, size, words_of(pairs + pair_texts(args.score_pairs)))
         if "score" in parts:
             write_demo_pairs(work / "pairs", [], PAIRS_SEED, args.score_pairs)
@@ -449,6 +481,8 @@ def main(argv: list[str] | None = None) -> None:
             say_all(bench_naive(model, pairs, device, clock))
         if "precision" in parts:
             say_all(bench_precision(model, pairs, device, clock, max(repeats, 3)))
+        if "finetune" in parts:
+            say_all(finetune_part("smoke" if args.smoke else "full"))
 
 
 def say(name: str, value: object) -> None:

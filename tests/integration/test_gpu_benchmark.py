@@ -2,8 +2,9 @@
 
 Its timings are not checked (they belong to the machine); what is checked is that
 each figure is there, is a number where it must be one, is positive where a time
-or a rate must be, and that the parts of the score call add up to no more than
-the call. On a CUDA machine the run is on the GPU, and the CUDA start is timed.
+or a rate must be, that the parts of the score call add up to no more than the
+call, and that two deterministic fine-tunings end with equal weights. On a CUDA
+machine the run is on the GPU, and the CUDA start is timed.
 """
 
 from __future__ import annotations
@@ -39,6 +40,15 @@ POSITIVE = [
     "bf16_masked_s",
     "bf16_speedup_unmasked",
     "bf16_speedup_masked",
+    "finetune_vs_trainer_fp32",
+    "finetune_vs_trainer_bf16",
+    "finetune_tokens_per_s_ours_fp32",
+    "finetune_tokens_per_s_trainer_fp32",
+    "finetune_tokens_per_s_ours_bf16",
+    "finetune_tokens_per_s_trainer_bf16",
+    "finetune_deterministic_cost",
+    "finetune_deterministic_cost_fused_attention",
+    "finetune_tokens_per_step",
 ]
 NON_NEGATIVE = [
     "score_cuda_init_s",
@@ -93,6 +103,13 @@ def test_bf16_log_probabilities_stay_near_fp32(figures):
     """Autocast rounds the logits, not the log-softmax (float32): the unmasked
     log-probabilities of the smoke model moved by 0.0044 at most."""
     assert float(figures["bf16_max_abs_difference"]) < 0.1
+
+
+def test_deterministic_fine_tuning_repeats(figures):
+    assert figures["finetune_deterministic_repeats"] == "1"
+    assert figures["finetune_deterministic_repeats_fused_attention"] in ("0", "1")
+    if not torch.cuda.is_available():  # the CPU has no other attention kernel to choose
+        assert figures["finetune_deterministic_repeats_fused_attention"] == "1"
 
 
 def test_the_overhead_is_the_call_less_its_floor(figures):

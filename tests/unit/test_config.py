@@ -117,6 +117,18 @@ def test_wrong_type_is_named(demo_config):
         validate_config(demo_config, SCHEMA)
 
 
+def test_fine_tuning_switches_are_booleans_without_filled_defaults(demo_config):
+    finetune = demo_config["kaneko2023"]["finetune"]
+    validate_config(demo_config, SCHEMA)
+    # FineTuneConfig holds the defaults: a key filled into every run's settings would
+    # change the fine-tuning jobs' params and rerun them
+    assert not {"deterministic", "group_by_length", "compile"} & set(finetune)
+    finetune["deterministic"] = "yes"
+    expected = r"key 'kaneko2023.finetune.deterministic': expected boolean, got str"
+    with pytest.raises(ConfigError, match=expected):
+        validate_config(demo_config, SCHEMA)
+
+
 def test_wrong_enum_is_named(demo_config):
     demo_config["mbe"]["weighting"] = "cos"
     with pytest.raises(ConfigError, match=r"key 'mbe.weighting': expected one of \['cosine'"):

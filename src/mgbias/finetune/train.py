@@ -54,6 +54,8 @@ from transformers import PreTrainedTokenizerBase, get_linear_schedule_with_warmu
 
 from mgbias.atomic import atomic_directory
 from mgbias.finetune.checkpoint import remove_checkpoints, resume, save_checkpoint
+from mgbias.mlm.determinism import deterministic_training
+from mgbias.mlm.heads import mlm_encoder_and_head
 from mgbias.mlm.load import load_mlm, model_revision
 from mgbias.mlm.loop import EpochOrder, LoopState, Masking, evaluate_mlm_loss, train_steps
 from mgbias.mlm.precision import PRECISIONS, check_precision
@@ -67,6 +69,7 @@ __all__ = [
     "PRECISIONS",
     "FineTuneConfig",
     "checkpoint_dir_for",
+    "compile_encoder",
     "epoch_order",
     "finetune_mlm",
     "optimizer_and_schedule",
@@ -130,6 +133,20 @@ class FineTuneConfig:
         Steps between checkpoints (``Trainer``'s ``save_steps``, 500); 0 for none.
     log_every : int or None
         Steps per loss log point; ``None``: ``max(1, min(100, steps // 20))``.
+    group_by_length : bool
+        Line by line only: steps of examples of similar length, from windows of 50
+        steps of the epoch's shuffled order sorted by length
+        (:func:`mgbias.mlm.loop.length_grouped_order`; the ``Trainer``'s
+        ``group_by_length``). Less padding, so faster where lines differ in length;
+        other batches than the default (``False``), so other weights.
+    deterministic : bool
+        Deterministic algorithms (:func:`mgbias.mlm.determinism.deterministic_training`;
+        default ``True``): a rerun on the same machine gives the same weights, bit for
+        bit, on the CPU and on CUDA. ``False`` lets a GPU use faster non-deterministic
+        kernels (fused attention); on the CPU it changes nothing.
+    compile : bool
+        Compile the encoder with ``torch.compile`` (default ``False``). The numbers
+        change in the last bits (fused operations); a run stays deterministic.
     """
 
     seed: int = 42
@@ -153,6 +170,9 @@ class FineTuneConfig:
     eval_batch_size: int = 8
     checkpoint_every: int = 500
     log_every: int | None = None
+    group_by_length: bool = False
+    deterministic: bool = True
+    compile: bool = False
 
     def __post_init__(self) -> None:
         check_seed(self.seed)
@@ -191,6 +211,16 @@ class FineTuneConfig:
                 f"({self.batch_size}) and at most the effective batch "
                 f"({self.effective_batch_size}), got {self.micro_batch_size}"
             )
+        for name in ("line_by_line", "group_by_length", "deterministic", "compile"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(
+                    f"FineTuneConfig.{name} must be true or false, got {getattr(self, name)!r}"
+                )
+        if self.group_by_length and not self.line_by_line:
+            raise ValueError(
+                "FineTuneConfig.group_by_length needs line_by_line: blocks all have "
+                "max_seq_length tokens"
+            )
         if self.precision not in PRECISIONS:
             raise ValueError(
                 f"FineTuneConfig.precision must be one of {sorted(PRECISIONS)}, "
@@ -220,9 +250,11 @@ def optimizer_and_schedule(
 ) -> tuple[torch.optim.AdamW, torch.optim.lr_scheduler.LambdaLR]:
     """AdamW with ``cfg``'s settings and the linear schedule (warm-up, then decay to 0).
 
-    The fused AdamW kernel is used (the ``Trainer``'s default optimizer in current
-    transformers, ``adamw_torch_fused``): the same update, several times faster on the
-    CPU than the per-tensor loop for a small model.
+    The fused AdamW kernel is used on the CPU and on CUDA (the ``Trainer``'s default
+    optimizer in current transformers, ``adamw_torch_fused``): the same update, several
+    times faster on the CPU than the per-tensor loop and than the multi-tensor
+    (``foreach``) one (``optimizer_fused_over_foreach`` of ``benchmarks/finetune.py
+    --levers``: 4 with the demo's 2-layer model).
     """
     optimizer = torch.optim.AdamW(
         model.parameters(),
@@ -235,16 +267,30 @@ def optimizer_and_schedule(
     return optimizer, get_linear_schedule_with_warmup(optimizer, cfg.warmup_steps, steps)
 
 
-def epoch_order(cfg: FineTuneConfig, n_examples: int) -> EpochOrder:
+def epoch_order(
+    cfg: FineTuneConfig, n_examples: int, lengths: np.ndarray | None = None
+) -> EpochOrder:
     """The example order of a fine-tuning: steps of the effective batch, passes of
-    ``micro_batch_size``, loss groups of ``batch_size`` (one per emulated device batch)."""
+    ``micro_batch_size``, loss groups of ``batch_size`` (one per emulated device batch);
+    with ``cfg.group_by_length``, grouped by the examples' ``lengths`` (required then)."""
+    if cfg.group_by_length and lengths is None:
+        raise ValueError("epoch_order: group_by_length needs the examples' lengths")
     return EpochOrder(
         n_examples,
         cfg.effective_batch_size,
         cfg.micro_batch_size or cfg.batch_size,
         cfg.seed,
         group_size=cfg.batch_size,
+        lengths=lengths if cfg.group_by_length else None,
     )
+
+
+def compile_encoder(model: torch.nn.Module) -> None:
+    """Compile ``model``'s encoder in place (``torch.compile``, dynamic shapes: batches
+    are padded to their longest example). The weights and their names are unchanged, so
+    checkpoints and the saved model are those of an uncompiled run."""
+    encoder, _ = mlm_encoder_and_head(model)
+    encoder.compile(dynamic=True)
 
 
 def checkpoint_dir_for(out_dir: Path) -> Path:
@@ -298,21 +344,21 @@ def _weights_sha256(path: Path) -> str | None:
 
 
 @contextlib.contextmanager
-def _training_environment(device: torch.device, threads: int | None) -> Iterator[None]:
-    """Deterministic algorithms, a thread count, and the caller's random states kept."""
+def _training_environment(
+    device: torch.device, threads: int | None, deterministic: bool
+) -> Iterator[None]:
+    """Deterministic (or free) algorithms, a thread count, and the caller's random
+    states kept."""
     previous_threads = torch.get_num_threads()
-    previous_deterministic = torch.are_deterministic_algorithms_enabled()
     python_state, numpy_state = random.getstate(), np.random.get_state()
     cuda = [device.index or 0] if device.type == "cuda" else []
     try:
         if threads is not None:
             torch.set_num_threads(threads)
-        torch.use_deterministic_algorithms(True, warn_only=device.type == "cuda")
-        with torch.random.fork_rng(devices=cuda):
+        with deterministic_training(device, deterministic), torch.random.fork_rng(devices=cuda):
             yield
     finally:
         torch.set_num_threads(previous_threads)
-        torch.use_deterministic_algorithms(previous_deterministic)
         random.setstate(python_state)
         np.random.set_state(numpy_state)
 
@@ -393,7 +439,7 @@ def finetune_mlm(
     autocast_dtype = PRECISIONS[cfg.precision]
     checkpoints = checkpoint_dir_for(out_dir) if checkpoint_dir is None else Path(checkpoint_dir)
 
-    with _training_environment(target, threads):
+    with _training_environment(target, threads, cfg.deterministic):
         torch.manual_seed(cfg.seed)  # any weight the checkpoint lacks starts from this seed
         network, tokenizer = load_mlm(
             str(model),
@@ -415,7 +461,7 @@ def finetune_mlm(
                 f"{', '.join(map(str, dev_files))}: {dev_data.n_lines} development lines give "
                 f"no example (a block needs {length} tokens)"
             )
-        order = epoch_order(cfg, len(train.sequences))
+        order = epoch_order(cfg, len(train.sequences), np.diff(train.sequences.offsets))
         steps = cfg.epochs * order.steps_per_epoch
         base = {
             "name": str(model),
@@ -446,6 +492,8 @@ def finetune_mlm(
         )
 
         network.train()
+        if cfg.compile:
+            compile_encoder(network)
         optimizer, scheduler = optimizer_and_schedule(network, cfg, steps)
         grad_scaler = torch.amp.GradScaler("cuda") if cfg.precision == "fp16" else None
         masking = Masking(
@@ -502,6 +550,7 @@ def finetune_mlm(
             autocast_dtype=autocast_dtype,
             grad_scaler=grad_scaler,
             on_step=checkpoint,
+            sync_every=cfg.checkpoint_every or None,
             progress=progress,
             desc="MLM fine-tuning",
         )

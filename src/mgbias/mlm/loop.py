@@ -37,10 +37,12 @@ from mgbias.mlm.sequences import PackedSequences
 __all__ = [
     "BatchOrder",
     "EpochOrder",
+    "LENGTH_WINDOW_STEPS",
     "LoopState",
     "Masking",
     "SampledOrder",
     "evaluate_mlm_loss",
+    "length_grouped_order",
     "mask_tokens",
     "masked_lm_loss",
     "train_steps",
@@ -109,26 +111,50 @@ def masked_lm_loss(
     of several data-parallel devices run in one pass, and the result is the **sum**
     over the groups of each group's mean cross-entropy: a group's loss weighs as if
     it had been computed alone. A group without a labelled position adds nothing.
+
+    ``labels`` and ``groups`` may stay on the CPU while the model runs on a GPU: the
+    labelled positions are then found on the CPU and copied over without waiting, so
+    the GPU never stops for the host to learn how many there are (a boolean mask on the
+    GPU would make it).
     """
     encoder, head = mlm_encoder_and_head(model)
+    device = input_ids.device
     selected = labels != -100
+    positions = selected.flatten().nonzero().squeeze(1)  # row-major, as labels[selected]
+    targets = _to_device(labels.flatten()[positions], device)
     if head is None:
         if groups is None:
-            return model(input_ids=input_ids, attention_mask=attention_mask, labels=labels).loss
-        logits = model(input_ids=input_ids, attention_mask=attention_mask).logits[selected]
+            return model(
+                input_ids=input_ids,
+                attention_mask=attention_mask,
+                labels=_to_device(labels, device),
+            ).loss
+        output = model(input_ids=input_ids, attention_mask=attention_mask).logits
+        logits = output.flatten(0, 1)[_to_device(positions, device)]
     else:
         hidden = encoder(input_ids=input_ids, attention_mask=attention_mask)[0]
-        logits = head(hidden[selected])
+        logits = head(hidden.flatten(0, 1)[_to_device(positions, device)])
     if groups is None:
-        return torch.nn.functional.cross_entropy(logits, labels[selected])
-    losses = torch.nn.functional.cross_entropy(logits, labels[selected], reduction="none")
-    group_of = groups.to(losses.device)[selected.nonzero()[:, 0]]
+        return torch.nn.functional.cross_entropy(logits, targets)
+    losses = torch.nn.functional.cross_entropy(logits, targets, reduction="none")
+    groups = groups.to(positions.device)
+    group_of = groups[torch.div(positions, labels.shape[1], rounding_mode="floor")]
     n_groups = int(groups.max()) + 1
-    sums = torch.zeros(n_groups, dtype=losses.dtype, device=losses.device)
-    sums = sums.index_add(0, group_of, losses)
     counts = torch.bincount(group_of, minlength=n_groups)
-    present = counts > 0
-    return (sums[present] / counts[present]).sum()
+    present = counts.nonzero().squeeze(1)
+    sums = torch.zeros(n_groups, dtype=losses.dtype, device=device)
+    sums = sums.index_add(0, _to_device(group_of, device), losses)
+    return (sums[_to_device(present, device)] / _to_device(counts[present], device)).sum()
+
+
+def _to_device(tensor: torch.Tensor, device: torch.device) -> torch.Tensor:
+    """``tensor`` on ``device``; a CPU tensor bound for CUDA goes through pinned memory
+    with ``non_blocking=True``, so the host does not wait for the copy."""
+    if tensor.device == device:
+        return tensor
+    if device.type == "cuda" and tensor.device.type == "cpu":
+        return tensor.pin_memory().to(device, non_blocking=True)
+    return tensor.to(device)
 
 
 @dataclass(frozen=True)
@@ -204,6 +230,41 @@ class SampledOrder:
         self.rng.bit_generator.state = state["bit_generator"]
 
 
+#: Steps per window of :func:`length_grouped_order` (the ``Trainer``'s
+#: ``LengthGroupedSampler`` sorts "mega-batches" of at most 50 batches).
+LENGTH_WINDOW_STEPS = 50
+
+
+def length_grouped_order(
+    order: np.ndarray,
+    lengths: np.ndarray,
+    examples_per_step: int,
+    rng: np.random.Generator,
+    window_steps: int = LENGTH_WINDOW_STEPS,
+) -> np.ndarray:
+    """Reorder an epoch's shuffled ``order`` so that each step's examples are of similar
+    length.
+
+    The order is cut into windows of ``window_steps * examples_per_step`` examples.
+    Each window is sorted by length, longest first (ties keep their shuffled order) and
+    cut into steps of ``examples_per_step``; its full steps are then put in an order
+    drawn from ``rng`` (one permutation per window, in window order), so that long and
+    short steps alternate at random rather than from long to short within a window. The
+    epoch's last step, which may be shorter, stays last. The examples of a window are
+    the same as without grouping, so the order stays random at the scale of windows.
+    """
+    window = window_steps * examples_per_step
+    grouped = []
+    for start in range(0, len(order), window):
+        chunk = order[start : start + window]
+        chunk = chunk[np.argsort(-lengths[chunk], kind="stable")]
+        full = len(chunk) // examples_per_step
+        steps = chunk[: full * examples_per_step].reshape(full, examples_per_step)
+        grouped.append(steps[rng.permutation(full)].reshape(-1))
+        grouped.append(chunk[full * examples_per_step :])
+    return np.concatenate(grouped) if grouped else order
+
+
 class EpochOrder:
     """Epochs over the examples, each in a seeded random order (fine-tuning).
 
@@ -215,6 +276,12 @@ class EpochOrder:
     for (default: one group per micro-batch); ``micro_batch_size`` must then be a
     multiple of ``group_size``. The order is a function of the step number alone, so a
     resumed run needs no state but the step.
+
+    With ``lengths`` (each example's token count), each epoch's order is then grouped
+    by length (:func:`length_grouped_order`, windows of :data:`LENGTH_WINDOW_STEPS`
+    steps), so that a step's examples, padded to the longest, carry little padding.
+    Every example is still used once per epoch, but steps hold other examples than
+    without grouping, so the weights differ.
     """
 
     def __init__(
@@ -224,6 +291,7 @@ class EpochOrder:
         micro_batch_size: int,
         seed: int,
         group_size: int | None = None,
+        lengths: np.ndarray | None = None,
     ) -> None:
         if n_examples < 1:
             raise ValueError("EpochOrder: there are no training examples")
@@ -238,6 +306,9 @@ class EpochOrder:
         self.micro_batch_size = micro_batch_size
         self.group_size = group_size
         self.seed = seed
+        if lengths is not None and len(lengths) != n_examples:
+            raise ValueError(f"EpochOrder: {len(lengths)} lengths given for {n_examples} examples")
+        self.lengths = None if lengths is None else np.asarray(lengths)
         self.steps_per_epoch = math.ceil(n_examples / examples_per_step)
         self._epoch: int | None = None
         self._permutation: np.ndarray | None = None
@@ -245,9 +316,11 @@ class EpochOrder:
     def permutation(self, epoch: int) -> np.ndarray:
         """The order of the examples in epoch ``epoch`` (0-based)."""
         if epoch != self._epoch:
-            self._permutation = np.random.default_rng([self.seed, epoch]).permutation(
-                self.n_examples
-            )
+            rng = np.random.default_rng([self.seed, epoch])
+            order = rng.permutation(self.n_examples)
+            if self.lengths is not None:
+                order = length_grouped_order(order, self.lengths, self.examples_per_step, rng)
+            self._permutation = order
             self._epoch = epoch
         return self._permutation
 
@@ -274,6 +347,7 @@ class EpochOrder:
             "micro_batch_size": self.micro_batch_size,
             "group_size": self.group_size,
             "seed": self.seed,
+            "grouped_by_length": self.lengths is not None,
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
@@ -333,6 +407,7 @@ def train_steps(
     autocast_dtype: torch.dtype | None = None,
     grad_scaler: torch.amp.GradScaler | None = None,
     on_step: Callable[[LoopState], None] | None = None,
+    sync_every: int | None = None,
     progress: bool = True,
     desc: str = "MLM training",
 ) -> LoopState:
@@ -366,7 +441,12 @@ def train_steps(
     grad_scaler
         Loss scaler for float16 training.
     on_step
-        Called with the state after every step (e.g. to save a checkpoint).
+        Called with the state after every step (e.g. to save a checkpoint). Its
+        ``window`` holds every step's loss only at log steps and at multiples of
+        ``sync_every`` (see below).
+    sync_every
+        Also read the losses back at multiples of this many steps (the steps at which
+        ``on_step`` saves a checkpoint); ``None``: at log steps only.
     progress
         Show a tqdm progress bar.
     desc
@@ -380,7 +460,15 @@ def train_steps(
     Raises
     ------
     FloatingPointError
-        If a step's loss is not finite (the message names the step).
+        If a step's loss is not finite (the message names the step). It is raised when
+        the losses are read back (a log step or a multiple of ``sync_every``), so the
+        steps since then have run; nothing is saved from them.
+
+    The step losses stay on the model's device until a log step: reading each back at
+    once (``loss.item()``) would make the host wait for the GPU at every micro-batch,
+    instead of preparing the next batch while the GPU computes. The values, and their
+    sums and means, are the same either way. Inputs go to a GPU through pinned memory
+    without waiting for the copy.
 
     A step's loss is the mean over its loss groups (by default its micro-batches; see
     :class:`EpochOrder`) of each group's mean over its labelled positions, as
@@ -404,12 +492,13 @@ def train_steps(
         initial=state.step,
         total=steps,
     )
+    pending: list[tuple[int, list[torch.Tensor]]] = []  # steps whose losses are on device
     for step in bar:
         micro_batches = order.micro_batches(step)
         groups = order.groups(step)
         n_groups = len(micro_batches) if groups is None else int(groups[-1][-1]) + 1
         optimizer.zero_grad(set_to_none=True)
-        step_loss = 0.0
+        losses = []
         for position, indices in enumerate(micro_batches):
             input_ids, attention_mask = sequences.batch(indices, pad_id)
             masked_ids, labels = masking.apply(input_ids, attention_mask, mask_generator)
@@ -417,17 +506,16 @@ def train_steps(
             with autocast():
                 loss = masked_lm_loss(
                     model,
-                    masked_ids.to(device),
-                    attention_mask.to(device),
-                    labels.to(device),
+                    _to_device(masked_ids, device),
+                    _to_device(attention_mask, device),
+                    labels,
                     groups=row_groups,
                 )
             if n_groups > 1:
                 loss = loss / n_groups
             (grad_scaler.scale(loss) if grad_scaler is not None else loss).backward()
-            step_loss += float(loss.detach())
-        if not math.isfinite(step_loss):
-            raise FloatingPointError(f"{desc}: the loss of step {step} is {step_loss}")
+            losses.append(loss.detach())
+        pending.append((step, losses))
         if grad_scaler is not None:
             grad_scaler.unscale_(optimizer)
         if max_grad_norm is not None:
@@ -439,8 +527,11 @@ def train_steps(
             optimizer.step()
         scheduler.step()
         state.step = step
-        state.window.append(step_loss)
-        if step % log_every == 0 or step == steps:
+        logged = step % log_every == 0 or step == steps
+        if logged or (sync_every and step % sync_every == 0):
+            state.window.extend(_step_losses(pending, desc))
+            pending.clear()
+        if logged:
             mean_loss = float(np.mean(state.window))
             state.history.append((step, mean_loss))
             state.window.clear()
@@ -449,6 +540,28 @@ def train_steps(
         if on_step is not None:
             on_step(state)
     return state
+
+
+def _step_losses(pending: list[tuple[int, list[torch.Tensor]]], desc: str) -> list[float]:
+    """The loss of each pending step (the sum of its micro-batches' losses, added in
+    order), read from the device in one transfer.
+
+    Raises
+    ------
+    FloatingPointError
+        If a step's loss is not finite (the message names the first such step).
+    """
+    flat = [loss.float() for _, losses in pending for loss in losses]
+    values = iter(torch.stack(flat).tolist()) if flat else iter(())
+    totals = []
+    for step, losses in pending:
+        total = 0.0
+        for _ in losses:
+            total += next(values)
+        if not math.isfinite(total):
+            raise FloatingPointError(f"{desc}: the loss of step {step} is {total}")
+        totals.append(total)
+    return totals
 
 
 def evaluate_mlm_loss(

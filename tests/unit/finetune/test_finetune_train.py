@@ -13,10 +13,24 @@ import pytest
 import torch
 from fixtures.text import gendered_lines, write_lines
 from fixtures.tiny_models import TINY_MLM_WORDS, build_model, save_tiny_mlm
+from safetensors.torch import load_file
 
-from mgbias.finetune.train import FineTuneConfig, checkpoint_dir_for, finetune_mlm
+from mgbias.finetune.train import (
+    FineTuneConfig,
+    checkpoint_dir_for,
+    compile_encoder,
+    finetune_mlm,
+)
 from mgbias.mlm.load import load_mlm
-from mgbias.mlm.loop import EpochOrder, LoopState, Masking, masked_lm_loss, train_steps
+from mgbias.mlm.loop import (
+    LENGTH_WINDOW_STEPS,
+    EpochOrder,
+    LoopState,
+    Masking,
+    length_grouped_order,
+    masked_lm_loss,
+    train_steps,
+)
 from mgbias.mlm.sequences import PackedSequences, encode_lines, group_blocks
 from mgbias.mlm.wordpiece import SPECIAL_TOKENS, build_bert_tokenizer
 
@@ -32,6 +46,13 @@ def base(tmp_path_factory):
 
 def sha256(path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def assert_same_weights(first, second) -> None:
+    """Every tensor of two saved models is equal, bit for bit."""
+    one, other = (load_file(directory / "model.safetensors") for directory in (first, second))
+    assert one.keys() == other.keys()
+    assert all(torch.equal(one[name], other[name]) for name in one)
 
 
 def he_share(model_dir) -> float:
@@ -67,6 +88,9 @@ def test_defaults_are_the_papers_run_mlm_settings():
         "eval_batch_size": 8,
         "checkpoint_every": 500,
         "log_every": None,
+        "group_by_length": False,
+        "deterministic": True,
+        "compile": False,
     }
     assert cfg.effective_batch_size == 32
     assert replace(cfg, devices=1, gradient_accumulation=4).effective_batch_size == 32
@@ -83,6 +107,10 @@ def test_bad_settings_are_rejected(base, tmp_path):
         FineTuneConfig(batch_size=8, micro_batch_size=12)
     with pytest.raises(ValueError, match=r"at most the effective batch \(32\), got 64"):
         FineTuneConfig(batch_size=8, micro_batch_size=64)
+    with pytest.raises(ValueError, match="group_by_length needs line_by_line"):
+        FineTuneConfig(group_by_length=True)
+    with pytest.raises(ValueError, match="deterministic must be true or false, got 'yes'"):
+        FineTuneConfig(deterministic="yes")
     with pytest.raises(ValueError, match=r"^kaneko2023\.finetune: unknown fine-tuning setting"):
         FineTuneConfig.from_mapping({"lr": 1e-3}, where="kaneko2023.finetune")
     assert FineTuneConfig.from_mapping(None) == FineTuneConfig()
@@ -122,6 +150,80 @@ def test_epoch_order_visits_every_example_once_per_epoch():
     with pytest.raises(ValueError, match="batch order"):
         again.load_state_dict({**again.state_dict(), "seed": 6})
     assert order.groups(1) is None  # one loss group per micro-batch
+
+
+def test_length_grouped_order_sorts_windows_and_shuffles_their_steps():
+    order = np.array([3, 0, 6, 1, 5, 2, 4])
+    lengths = np.array([5, 9, 2, 7, 4, 8, 1])  # of examples 0..6
+    seen = set()
+    for seed in range(20):
+        grouped = length_grouped_order(order, lengths, 2, np.random.default_rng(seed), 2)
+        # window 1 (examples 3 0 6 1) sorted longest first: 1 (9), 3 (7), 0 (5), 6 (1);
+        # its two steps in a random order; window 2 (5 2 4): the step 5 (8), 4 (4), then
+        # the epoch's short last step, 2 (2), last
+        steps = [tuple(grouped[i : i + 2].tolist()) for i in (0, 2)]
+        assert sorted(steps) == [(0, 6), (1, 3)]
+        assert grouped[4:].tolist() == [5, 4, 2]
+        seen.add(tuple(steps))
+    assert seen == {((1, 3), (0, 6)), ((0, 6), (1, 3))}
+
+
+def test_epoch_order_grouped_by_length_pads_less_with_the_same_windows():
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(2, 60, size=1000)
+    plain = EpochOrder(1000, examples_per_step=8, micro_batch_size=4, seed=3)
+    grouped = EpochOrder(1000, 8, 4, seed=3, lengths=lengths)
+    window = LENGTH_WINDOW_STEPS * 8
+    for epoch in (0, 1):
+        ungrouped, reordered = plain.permutation(epoch), grouped.permutation(epoch)
+        assert sorted(reordered.tolist()) == list(range(1000))
+        for start in range(0, 1000, window):  # the same examples in each window
+            assert set(reordered[start : start + window]) == set(ungrouped[start : start + window])
+
+    def padding(order: EpochOrder) -> int:
+        micro = [m for step in range(1, 2 * 125 + 1) for m in order.micro_batches(step)]
+        return sum(int(lengths[m].max()) * len(m) - int(lengths[m].sum()) for m in micro)
+
+    assert padding(grouped) < padding(plain) / 10
+    assert grouped.state_dict()["grouped_by_length"] and not plain.state_dict()["grouped_by_length"]
+    with pytest.raises(ValueError, match="999 lengths given for 1000 examples"):
+        EpochOrder(1000, 8, 4, seed=3, lengths=lengths[:999])
+
+
+def test_a_non_finite_loss_names_its_step_when_the_losses_are_read(base):
+    model, tokenizer = load_mlm(str(base))
+    model.train()
+    sequences = encode_lines(gendered_lines("he", 16), tokenizer, 16).sequences
+    masking = Masking(tuple(tokenizer.all_special_ids), tokenizer.mask_token_id, (0, 21), 0.5)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.0)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0)
+    seen = []
+
+    def poison_after_step_2(state: LoopState) -> None:
+        seen.append((state.step, len(state.window)))
+        if state.step == 2:
+            with torch.no_grad():
+                model.cls.predictions.decoder.weight.fill_(float("nan"))
+
+    # Losses are read back at the multiples of 2 (sync_every) and of 5 (log_every):
+    # step 3's NaN is found at step 4, after the step has run.
+    with pytest.raises(FloatingPointError, match="the loss of step 3 is nan"):
+        train_steps(
+            model,
+            sequences,
+            EpochOrder(16, 4, 4, seed=0),
+            optimizer,
+            scheduler,
+            masking=masking,
+            mask_generator=torch.Generator().manual_seed(0),
+            pad_id=0,
+            steps=8,
+            log_every=5,
+            on_step=poison_after_step_2,
+            sync_every=2,
+            progress=False,
+        )
+    assert seen == [(1, 0), (2, 2), (3, 2)]
 
 
 def test_epoch_order_groups_device_batches_within_a_micro_batch():
@@ -253,6 +355,11 @@ def test_fine_tuning_moves_the_pronoun_prior_and_is_deterministic(base, tmp_path
     again = finetune_mlm(base, male_text, tmp_path / "m2", FAST, dev=dev, progress=False, threads=1)
     assert sha256(again / "model.safetensors") == sha256(male / "model.safetensors")
     assert (again / "training.json").read_bytes() == (male / "training.json").read_bytes()
+    assert_same_weights(again, male)
+    # On the CPU, the non-deterministic setting picks the same kernels: the same weights.
+    free = replace(FAST, deterministic=False)
+    unchecked = finetune_mlm(base, male_text, tmp_path / "m4", free, progress=False, threads=1)
+    assert_same_weights(unchecked, male)
     other = finetune_mlm(
         base, male_text, tmp_path / "m3", replace(FAST, seed=1), progress=False, threads=1
     )
@@ -303,3 +410,29 @@ def test_grouped_blocks_bf16_and_kept_checkpoints(base, tmp_path):
 def test_packed_sequences_from_lengths_checks_the_total():
     with pytest.raises(ValueError, match="lengths sum to 5 but there are 4 ids"):
         PackedSequences.from_lengths(np.arange(4), [2, 3])
+
+
+def test_group_by_length_is_an_option_of_its_own(base, tmp_path):
+    lines = gendered_lines("he", 24) + [f"{line} {line}" for line in gendered_lines("she", 24)]
+    text = write_lines(tmp_path / "mixed.txt", lines)
+    plain = finetune_mlm(base, text, tmp_path / "plain", FAST, progress=False, threads=1)
+    cfg = replace(FAST, group_by_length=True)
+    grouped = finetune_mlm(base, text, tmp_path / "grouped", cfg, progress=False, threads=1)
+    again = finetune_mlm(base, text, tmp_path / "again", cfg, progress=False, threads=1)
+    summary = json.loads((grouped / "training.json").read_text())
+    assert summary["config"]["group_by_length"] is True
+    assert summary["steps"] == json.loads((plain / "training.json").read_text())["steps"]
+    assert sha256(grouped / "model.safetensors") != sha256(plain / "model.safetensors")
+    assert sha256(again / "model.safetensors") == sha256(grouped / "model.safetensors")
+
+
+def test_compile_encoder_compiles_in_place_and_keeps_the_weight_names(base):
+    # Compilation is lazy: this checks the wiring only; a compiled fine-tuning of the
+    # tiny model compiles for a minute or more on two cores (its weights repeat run to
+    # run, and differ from an uncompiled run's in the last bits).
+    model, _ = load_mlm(str(base))
+    names = list(model.state_dict())
+    compile_encoder(model)
+    assert model.bert._compiled_call_impl is not None
+    assert model.cls._compiled_call_impl is None  # the head runs on few positions
+    assert list(model.state_dict()) == names
