@@ -14,6 +14,8 @@
 #
 #   data/demo/**                              rules/demo.smk
 #   data/raw/**                               rules/download.smk
+#   data/mined/bios/**                        rules/bios.smk
+#   data/mined/basta2020/**                   rules/basta2020.smk
 #   data/mined/**                             rules/mine.smk
 #   models/**                                 rules/models.smk
 #   results/<family>/**                       rules/<family>.smk

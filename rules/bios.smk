@@ -160,6 +160,14 @@ rule bios_split:
         "../scripts/bios_split.py"
 
 
+# Every language's dataset and the splits the classifier reads, all under
+# data/mined/bios/ (a target for `snakemake bios_datasets`, the DVC data stage: the
+# shards follow the checkpoint, which `--until` does not pass).
+rule bios_datasets:
+    input:
+        bios.datasets(config),
+
+
 rule bios_classifier:
     input:
         unpack(lambda wc: bios.classifier_input(config, wc.world, wc.lang, wc.space)),

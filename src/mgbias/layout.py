@@ -8,6 +8,8 @@ path prefix                                   rule file
 ============================================  =====================
 ``data/demo/**``                              ``rules/demo.smk``
 ``data/raw/**``                               ``rules/download.smk``
+``data/mined/bios/**``                        ``rules/bios.smk``
+``data/mined/basta2020/**``                   ``rules/basta2020.smk``
 ``data/mined/**``                             ``rules/mine.smk``
 ``models/**``                                 ``rules/models.smk``
 ``results/<family>/**``                       ``rules/<family>.smk``
@@ -17,7 +19,11 @@ path prefix                                   rule file
 
 and a table's or figure's file name is the name of the rule that writes it
 (``results/tables/mbe_scores.csv`` by rule ``mbe_scores``). Logs follow the
-rule: ``logs/<rule>/...``.
+rule: ``logs/<rule>/...``. Datasets a paper's rules mine from downloads (the
+Common Crawl bios and their splits, the probe corpora) are under
+``data/mined/<family>/``, beside the sentences of ``rules/mine.smk``: ``data/``
+holds every dataset, which the DVC data stage owns (``dvc.yaml``), and
+``results/`` only what is computed on them.
 
 Rule outputs take their templates from :data:`OUTPUTS` (``layout.template``),
 and input functions format the same templates (``layout.path``), so a path is
@@ -854,7 +860,7 @@ _BASTA2020 = [
     ),
     Output(
         "basta2020_corpus",
-        "results/basta2020/corpora/{world}/{domain}.txt",
+        "data/mined/basta2020/{world}/{domain}.txt",
         "basta2020_corpus",
         "the sentences of one probe domain (the configured member of the download), at "
         "most `max_lines`",
@@ -1084,7 +1090,7 @@ _BIOS = [
     ),
     Output(
         "bios_plan",
-        "results/bios/plan/{snapshot}.json",
+        "data/mined/bios/plan/{snapshot}.json",
         "bios_plan",
         "the shards of one snapshot: files listed and selected (seeded `max_files`), "
         "`wet_files_per_job` files per shard",
@@ -1092,14 +1098,14 @@ _BIOS = [
     ),
     Output(
         "bios_shard",
-        "results/bios/shards/{lang}/{snapshot}/{shard}.jsonl",
+        "data/mined/bios/shards/{lang}/{snapshot}/{shard}.jsonl",
         "bios_extract",
         "the bios of one language in one shard, before post-processing (rules and NER only)",
         "JSON lines: raw, name, raw_title, title, gender, start_pos, uri, path",
     ),
     Output(
         "bios_dataset",
-        "results/bios/datasets/{lang}.jsonl",
+        "data/mined/bios/datasets/{lang}.jsonl",
         "bios_dataset",
         "the bios dataset of one language: every shard's bios, post-processed (excluded "
         "titles, deduplication, scrubbing)",
@@ -1138,7 +1144,7 @@ _BIOS = [
     ),
     Output(
         "bios_split",
-        "results/bios/splits/{lang}.json",
+        "data/mined/bios/splits/{lang}.json",
         "bios_split",
         "the seeded 60/20/20 train/dev/test split of one language's bios, stratified by "
         "title, as bio ids",
@@ -1300,6 +1306,8 @@ def provenance_record(table: str) -> str | None:
 
 
 _RULE_FILE_OF_DATA = {"demo": "demo.smk", "raw": "download.smk", "mined": "mine.smk"}
+#: The families whose own rule file mines a dataset under ``data/mined/<family>/``.
+_RULE_FILE_OF_MINED = {"bios": "bios.smk", "basta2020": "basta2020.smk"}
 
 
 def template(key: str) -> str:
@@ -1333,6 +1341,8 @@ def wildcard_names(pattern: str) -> list[str]:
 def rule_file(pattern: str) -> str:
     """The rule file that, by the convention, writes paths starting like ``pattern``."""
     parts = PurePosixPath(pattern).parts
+    if parts[:2] == ("data", "mined") and len(parts) > 3 and parts[2] in _RULE_FILE_OF_MINED:
+        return _RULE_FILE_OF_MINED[parts[2]]
     if parts[0] == "data" and len(parts) > 1 and parts[1] in _RULE_FILE_OF_DATA:
         return _RULE_FILE_OF_DATA[parts[1]]
     if parts[0] == "models":

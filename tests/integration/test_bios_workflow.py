@@ -93,11 +93,11 @@ def read_csv(path: Path) -> list[dict]:
 def test_dataset_is_the_planted_bios(bios_run):
     planted = json.loads((bios_run / "data/demo/bios/planted.json").read_text())["planted"]
     expected = sorted((p["name"], p["title"], p["gender"]) for p in planted if p["lang"] == "de")
-    rows = [json.loads(line) for line in open(bios_run / "results/bios/datasets/de.jsonl")]
+    rows = [json.loads(line) for line in open(bios_run / "data/mined/bios/datasets/de.jsonl")]
     assert sorted((r["name"], r["title"], r["gender"]) for r in rows) == expected
     assert len(rows) == 8 * SCALE
     # the two shards each hold one WET file and their own share of the bios
-    shards = sorted((bios_run / f"results/bios/shards/de/{SNAPSHOT}").glob("*.jsonl"))
+    shards = sorted((bios_run / f"data/mined/bios/shards/de/{SNAPSHOT}").glob("*.jsonl"))
     assert [p.name for p in shards] == ["00000.jsonl", "00001.jsonl"]
     assert all(p.read_text().strip() for p in shards)
 
@@ -137,17 +137,17 @@ def test_an_unparsable_wet_file_fails_its_extraction_job_alone(bios_run, tmp_pat
         f"data/raw/bios/shards/{SNAPSHOT}/00001.json",
         f"data/raw/bios/{entry['path']}",
         f"data/raw/bios/{entry['path']}.sha256",
-        f"results/bios/shards/de/{SNAPSHOT}/00000.jsonl",
-        f"results/bios/shards/de/{SNAPSHOT}/00001.jsonl",
+        f"data/mined/bios/shards/de/{SNAPSHOT}/00000.jsonl",
+        f"data/mined/bios/shards/de/{SNAPSHOT}/00001.jsonl",
     ]:
         (run / path).unlink()
-    shards = [f"results/bios/shards/de/{SNAPSHOT}/0000{i}.jsonl" for i in (0, 1)]
+    shards = [f"data/mined/bios/shards/de/{SNAPSHOT}/0000{i}.jsonl" for i in (0, 1)]
     result = snakemake(run, "--keep-going", *shards, config="bios.yaml")
     assert result.returncode != 0
     log = (run / f"logs/bios_extract/de/{SNAPSHOT}/00001.log").read_text()
     assert "not a WARC/WET file" in log and entry["path"].rsplit("/", 1)[1] in log
-    assert (run / f"results/bios/shards/de/{SNAPSHOT}/00000.jsonl").read_text().strip()
-    assert not (run / f"results/bios/shards/de/{SNAPSHOT}/00001.jsonl").exists()
+    assert (run / f"data/mined/bios/shards/de/{SNAPSHOT}/00000.jsonl").read_text().strip()
+    assert not (run / f"data/mined/bios/shards/de/{SNAPSHOT}/00001.jsonl").exists()
 
 
 def classifier_result(run: Path, text: str, sampling: str, space: str = "de") -> dict:
@@ -156,8 +156,10 @@ def classifier_result(run: Path, text: str, sampling: str, space: str = "de") ->
 
 
 def test_split_is_60_20_20_by_title(bios_run):
-    split = json.loads((bios_run / "results/bios/splits/de.json").read_text())
-    rows = {r["id"]: r for r in map(json.loads, open(bios_run / "results/bios/datasets/de.jsonl"))}
+    split = json.loads((bios_run / "data/mined/bios/splits/de.json").read_text())
+    rows = {
+        r["id"]: r for r in map(json.loads, open(bios_run / "data/mined/bios/datasets/de.jsonl"))
+    }
     assert sorted(i for part in split.values() for i in part) == sorted(rows)
     for part, n in [("train", 58), ("dev", 19), ("test", 19)]:  # 96 per title
         titles = [rows[i]["title"] for i in split[part]]
@@ -235,8 +237,8 @@ def test_downloads_are_checksummed_and_a_failed_shard_reruns_alone(bios_run):
     # the state a failed download of shard 1 leaves: shard 0 done, nothing downstream
     os.remove(bios_run / f"data/raw/bios/shards/{SNAPSHOT}/00001.json")
     os.remove(wet)
-    os.remove(bios_run / f"results/bios/shards/de/{SNAPSHOT}/00001.jsonl")
-    os.remove(bios_run / "results/bios/datasets/de.jsonl")
+    os.remove(bios_run / f"data/mined/bios/shards/de/{SNAPSHOT}/00001.jsonl")
+    os.remove(bios_run / "data/mined/bios/datasets/de.jsonl")
     for table in ["bios_table5.csv", "bios_table5.md", "bios_counts.csv"]:
         os.remove(bios_run / "results/tables" / table)
     os.remove(bios_run / "results/figures/bios_figure2.png")
@@ -279,7 +281,7 @@ def test_paper_plan_of_16_full_snapshots_is_one_job_per_shard_in_under_a_minute(
         listing = tmp_path / f"data/raw/bios/crawl-data/{snapshot}/wet.paths.gz"
         chosen = select_files(read_listing(listing, snapshot), None, 0, snapshot)
         shards = make_shards(snapshot, chosen, section["wet_files_per_job"])
-        plan = tmp_path / f"results/bios/plan/{snapshot}.json"
+        plan = tmp_path / f"data/mined/bios/plan/{snapshot}.json"
         plan.parent.mkdir(parents=True, exist_ok=True)
         plan.write_text(json.dumps({"snapshot": snapshot, "shards": len(shards)}))
     start = time.monotonic()

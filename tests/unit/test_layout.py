@@ -71,6 +71,10 @@ def test_convention_examples():
     assert rule_file("data/demo/mirror/x") == "demo.smk"
     assert rule_file("data/raw/pairs/x") == "download.smk"
     assert rule_file("data/mined/x") == "mine.smk"
+    assert rule_file("data/mined/templates/{lang}.csv") == "mine.smk"
+    # a paper's own mined datasets: data/mined/<family>/ (the family's rule file)
+    assert rule_file("data/mined/bios/datasets/{lang}.jsonl") == "bios.smk"
+    assert rule_file("data/mined/basta2020/{world}/{domain}.txt") == "basta2020.smk"
     assert rule_file("models/{model}") == "models.smk"
     assert rule_file("results/score/pairs/x") == "score.smk"
     assert rule_file("results/tables/mbe_scores.csv") == "mbe.smk"
@@ -125,6 +129,20 @@ def test_clean_targets_are_the_layouts_folders_and_logs():
     assert {"data/demo", "data/raw", "data/mined"} <= set(targets)
 
 
+def test_datasets_are_under_data_and_results_hold_what_is_computed_on_them():
+    """Every dataset mined from the downloads (the gendered sentences, the bios of
+    Zhao et al. 2020 and their splits, the probe corpora of Basta et al. 2020) is under
+    data/mined/, which the DVC data stage owns whole (dvc.yaml)."""
+    keys = ["mined_sentences", "bios_plan", "bios_shard", "bios_dataset", "bios_split"]
+    keys += ["basta2020_corpus", "controlled_mixture", "template_pairs"]
+    assert [top_folder(OUTPUTS[key].template) for key in keys] == ["data/mined"] * len(keys)
+    assert OUTPUTS["bios_dataset"].template == "data/mined/bios/datasets/{lang}.jsonl"
+    assert OUTPUTS["basta2020_corpus"].template == "data/mined/basta2020/{world}/{domain}.txt"
+    # the classifier's runs and the probes' vectors are computed: results/
+    for key in ["bios_classifier", "bios_finetune", "basta2020_vectors", "basta2020_probes"]:
+        assert OUTPUTS[key].template.startswith("results/"), key
+
+
 def test_clean_targets_keep_tracked_files_and_ones_own_data():
     targets = clean_targets()
     assert "data" not in targets and "results" not in targets
@@ -150,7 +168,8 @@ def test_top_folder_stops_at_a_wildcard():
 def test_make_clean_results_removes_the_targets_and_nothing_else(tmp_path):
     (tmp_path / "src").symlink_to(REPO / "src", target_is_directory=True)
     made = ["data/raw/real/TED2020/de-en.txt.zip", "models/vectors/w/en.vec", "logs/mbe/x.log"]
-    made += ["results/bios/shards/x.jsonl", "results/tables/mbe_scores.csv"]
+    made += ["data/mined/bios/shards/x.jsonl", "results/bios/classifier/x.json"]
+    made += ["results/tables/mbe_scores.csv"]
     kept = ["data/.gitkeep", "data/my_corpus/de-en.de", "results/.gitkeep", ".snakemake/x"]
     for name in made + kept:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

@@ -33,7 +33,10 @@ def test_the_data_stage_commands_are_found():
     commands = stage_commands("data")
     assert len(commands) == 3
     assert "--until" in commands[0] and "download_pairs" not in commands[0]
+    # every dataset under data/mined: the probe corpora, the bios datasets and splits
+    assert "basta2020_corpus" in commands[0]
     assert "pair_downloads" in commands[1] and "bios_downloads" in commands[2]
+    assert "bios_datasets" in commands[2]
 
 
 @pytest.mark.parametrize("configfile", ["config/config.yaml", "tests/configs/test.yaml"])

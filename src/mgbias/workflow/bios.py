@@ -127,6 +127,18 @@ def manifests(config: Mapping[str, Any], shards: Callable[[str], list[str]]) -> 
     ]
 
 
+def datasets(config: Mapping[str, Any]) -> list[str]:
+    """Every language's dataset and the split of each language the classifier's runs read
+    (monolingual or transfer): what the workflow mines from the crawl, under
+    ``data/mined/bios/`` (rule ``bios_datasets``, the DVC data stage's target; none
+    without the section)."""
+    used = {run[1] for run in classifier_experiments(config)}
+    used |= {lang for run in transfer_experiments(config) for lang in run[1:3]}
+    return [layout.path("bios_dataset", lang=lang) for lang in languages(config)] + [
+        layout.path("bios_split", lang=lang) for lang in languages(config) if lang in used
+    ]
+
+
 def names(config: Mapping[str, Any]) -> list[str]:
     """The name list of the ``blank`` NER fallback: the demo's, a file, or none."""
     value = section(config)["names"]

@@ -61,8 +61,8 @@ def test_crawl_shards_and_downloads():
     )
     assert bios.seed(config) == derive_seed(12345, "bios", "wet_files")
     assert bios.shard_outputs(config, "de", shards) == [
-        f"results/bios/shards/de/{SNAPSHOT}/00000.jsonl",
-        f"results/bios/shards/de/{SNAPSHOT}/00001.jsonl",
+        f"data/mined/bios/shards/de/{SNAPSHOT}/00000.jsonl",
+        f"data/mined/bios/shards/de/{SNAPSHOT}/00001.jsonl",
     ]
     assert bios.manifests(config, shards) == [
         f"data/raw/bios/shards/{SNAPSHOT}/00000.json",
@@ -135,8 +135,8 @@ def test_monolingual_runs_static_and_encoder():
     ]
     # the spaces' vectors: own, ENDEB, aligned; the encoder: the trained model's directory
     assert bios.classifier_input(config, "planted", "en", "endeb") == {
-        "dataset": "results/bios/datasets/en.jsonl",
-        "split": "results/bios/splits/en.json",
+        "dataset": "data/mined/bios/datasets/en.jsonl",
+        "split": "data/mined/bios/splits/en.json",
         "vectors": "models/vectors/debiased/planted/en.vec",
     }
     assert bios.vectors(config, "planted", "en", "en") == "models/vectors/planted/en.vec"
@@ -171,10 +171,10 @@ def test_transfer_runs_and_settings():
         "results/bios/transfer/planted/en/de/enc/enc/scrubbed-original.json"
     ]
     assert bios.transfer_input(config, "planted", "en", "de", "endeb", "de-endeb") == {
-        "source": "results/bios/datasets/en.jsonl",
-        "target": "results/bios/datasets/de.jsonl",
-        "source_split": "results/bios/splits/en.json",
-        "target_split": "results/bios/splits/de.json",
+        "source": "data/mined/bios/datasets/en.jsonl",
+        "target": "data/mined/bios/datasets/de.jsonl",
+        "source_split": "data/mined/bios/splits/en.json",
+        "target_split": "data/mined/bios/splits/de.json",
         "source_vectors": "models/vectors/debiased/planted/en.vec",
         "target_vectors": "models/vectors/aligned/planted/de-endeb.vec",
     }
@@ -190,6 +190,29 @@ def test_transfer_runs_and_settings():
     }
     assert bios.transfer_seeds(config, "planted", "en", "de") == [
         derive_seed(12345, "bios_transfer", "planted", "en", "de", r) for r in (0, 1)
+    ]
+
+
+def test_datasets_are_every_languages_and_the_splits_the_runs_read():
+    assert bios.datasets(validate_config(copy.deepcopy(BASE))) == []
+    # without a classifier: the datasets alone
+    assert bios.datasets(configured()) == [
+        "data/mined/bios/datasets/en.jsonl",
+        "data/mined/bios/datasets/de.jsonl",
+    ]
+    # a monolingual run in German only: German's split
+    german = configured(classifier={"monolingual": {"de": ["de"]}})
+    assert bios.datasets(german)[2:] == ["data/mined/bios/splits/de.json"]
+    # monolingual en and de, transfer en -> de: both splits, in the languages' order
+    assert bios.datasets(configured(classifier=copy.deepcopy(CLASSIFIER)))[2:] == [
+        "data/mined/bios/splits/en.json",
+        "data/mined/bios/splits/de.json",
+    ]
+    # a transfer run alone reads both languages' splits
+    transfer = configured(classifier={"transfer": {"runs": [["de", "en", "de", "en"]]}})
+    assert bios.datasets(transfer)[2:] == [
+        "data/mined/bios/splits/en.json",
+        "data/mined/bios/splits/de.json",
     ]
 
 
