@@ -1,5 +1,5 @@
 """Planning of the bias-controlled fine-tunings' inputs and the meta-evaluation
-(mgbias.workflow.kaneko2023); the grid itself: tests/unit/test_kaneko2023_planning.py."""
+(mgbias.workflow.kaneko2023); the grid itself: tests/unit/workflow/test_kaneko2023_planning.py."""
 
 from __future__ import annotations
 

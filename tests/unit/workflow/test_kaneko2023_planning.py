@@ -23,7 +23,7 @@ from mgbias.workflow import (
     rate_tag,
 )
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture()

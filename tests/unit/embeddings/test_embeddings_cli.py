@@ -25,7 +25,7 @@ from mgbias.embeddings.steps import align_files, debias_file
 from mgbias.embeddings.vectors import Vectors, read_vec, unit_rows, write_vec
 from mgbias.measures.inbias import inbias, inbias_ttest
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+SCRIPTS = Path(__file__).resolve().parents[3] / "scripts"
 OCCUPATIONS = [("actor", "actress"), ("doctor", "doctor"), ("nurse", "nurse"), ("absent", "x")]
 SEEDS = [("he", "she"), ("man", "woman"), ("his", "her")]
 

@@ -20,7 +20,7 @@ from mgbias.cli import main
 from mgbias.finetune.meta_evaluation import TABLE1_COLUMNS, correlation_with_r
 from mgbias.mlm.wordpiece import build_bert_tokenizer
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 VOCAB = [
     "[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "he", "she", "is", "a", "an", "doctor",
     "engineer", "nur", "##se", "alter", "ego", ".", "man", "woman", "works", "here", "the",
