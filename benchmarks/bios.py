@@ -20,8 +20,16 @@ batch of 512): ``bigru_epoch_s``, one epoch of :func:`mgbias.bios.classifier.tra
 (with its development pass), ``bare_epoch_s``, the same batches' forward, backward and
 Adam steps in a bare loop, and ``bigru_over_bare`` (their ratio; 1.0 = no overhead).
 
-Usage: ``python benchmarks/bios.py [--mb MB] [--seed N] [--keep DIR] [--part wet|bigru|all]
-[--bios N]``
+Then (``--part featcache``, not in ``all``) the classifier on a frozen encoder whose
+features exceed ``cache_mb`` (a seeded BERT of 4 layers and 256 dimensions on ``--bios``
+texts of 20 to 110 words, 120 pieces, a development split of a quarter): ``write_s``,
+computing both splits' features into the disk cache (:mod:`mgbias.bios.featcache`, a
+temporary folder); ``per_batch_epoch_s``, one epoch with the encoder run on every batch
+(``disk_cache: false``); ``disk_epoch_s``, one epoch reading the float16 memory map;
+``per_batch_over_disk`` (their ratio); and ``features_mb``, the cache's size.
+
+Usage: ``python benchmarks/bios.py [--mb MB] [--seed N] [--keep DIR]
+[--part wet|bigru|featcache|all] [--bios N]``
 """
 
 from __future__ import annotations
@@ -119,18 +127,78 @@ def bigru_epoch(n_bios: int, seed: int) -> dict[str, float]:
     return {"bigru_epoch_s": ours, "bare_epoch_s": bare, "bigru_over_bare": ours / bare}
 
 
+def featcache_epoch(n_bios: int, seed: int) -> dict[str, float]:
+    """One classifier epoch on a frozen encoder's features, per batch and from the disk
+    cache (the features exceed ``cache_mb``: 0)."""
+    from transformers import BertConfig, BertModel, BertTokenizerFast
+
+    from mgbias.bios.encoder import FrozenEncoder
+
+    rng = random.Random(seed)
+    words = sorted(set(FILLER_WORDS))
+    texts = [
+        " ".join(rng.choice(words) for _ in range(rng.randint(20, 110))) for _ in range(n_bios)
+    ]
+    labels = np.array([rng.randrange(28) for _ in range(n_bios)])
+    with tempfile.TemporaryDirectory() as tmp:
+        vocab = Path(tmp) / "vocab.txt"
+        vocab.write_text("\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words]) + "\n")
+        tokenizer = BertTokenizerFast(vocab_file=str(vocab))
+        torch.manual_seed(seed)
+        config = BertConfig(
+            vocab_size=len(tokenizer),
+            hidden_size=256,
+            num_hidden_layers=4,
+            num_attention_heads=4,
+            intermediate_size=1024,
+            max_position_embeddings=160,
+        )
+        model = BertModel(config, add_pooling_layer=False)
+        settings = TrainSettings(max_epochs=1, min_epochs=1, seed=seed)
+        dev = slice(0, n_bios // 4)
+        out: dict[str, float] = {}
+        for disk_cache in (False, True):
+            encoder = FrozenEncoder(
+                model,
+                tokenizer,
+                max_pieces=120,
+                max_len=150,
+                cache_mb=0,
+                disk_cache=disk_cache,
+                cache_dir=Path(tmp) / "features",
+            )
+            start = time.perf_counter()
+            train_inputs = encoder.inputs(texts)
+            dev_inputs = encoder.inputs(texts[dev])
+            if disk_cache:
+                out["write_s"] = time.perf_counter() - start
+                out["features_mb"] = (
+                    sum(f.stat().st_size for f in (Path(tmp) / "features").glob("*.npy")) / 2**20
+                )
+            torch.manual_seed(seed)
+            classifier = BiGRUAttention(encoder, 28)
+            start = time.perf_counter()
+            train(classifier, (train_inputs, labels), (dev_inputs, labels[dev]), settings)
+            out["disk_epoch_s" if disk_cache else "per_batch_epoch_s"] = time.perf_counter() - start
+    out["per_batch_over_disk"] = out["per_batch_epoch_s"] / out["disk_epoch_s"]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mb", type=float, default=100.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", type=Path, help="write the WET file here (kept)")
-    parser.add_argument("--part", choices=["wet", "bigru", "all"], default="all")
+    parser.add_argument("--part", choices=["wet", "bigru", "featcache", "all"], default="all")
     parser.add_argument("--bios", type=int, default=10_000, help="bios of the classifier epoch")
     args = parser.parse_args()
     if args.part in ("wet", "all"):
         wet_benchmark(args)
     if args.part in ("bigru", "all"):
         for name, value in bigru_epoch(args.bios, args.seed).items():
+            print(f"{name}={value:.2f}")
+    if args.part == "featcache":
+        for name, value in featcache_epoch(args.bios, args.seed).items():
             print(f"{name}={value:.2f}")
 
 

@@ -21,8 +21,10 @@ attention over frozen word vectors.
   source embedding; not repeated here).
 
 The token features are either that frozen matrix or a frozen encoder's last-layer hidden
-states (:mod:`mgbias.bios.encoder`, Tables 10 and 11); the network, training and
-prediction are the same. Training and prediction run on the GPU when present.
+states (:mod:`mgbias.bios.encoder`, Tables 10 and 11: per batch, computed once in memory,
+or a float16 memory map of its disk cache, whose batches' rows become float32 tensors);
+the network, training and prediction are the same. Training and prediction run on the
+GPU when present.
 """
 
 from __future__ import annotations
@@ -194,8 +196,15 @@ def _arrays(inputs) -> tuple[np.ndarray, ...]:
 
 
 def _rows(inputs, rows, device) -> tuple[torch.Tensor, ...]:
-    """The model's inputs of ``rows`` as tensors on ``device``."""
-    return tuple(torch.as_tensor(a[rows]).to(device) for a in _arrays(inputs))
+    """The model's inputs of ``rows`` as tensors on ``device``; float16 features (an
+    encoder's disk cache, a memory map) as float32."""
+    return tuple(torch.as_tensor(_batch(a, rows)).to(device) for a in _arrays(inputs))
+
+
+def _batch(array: np.ndarray, rows) -> np.ndarray:
+    """``array[rows]``, float16 rows converted to float32 (a copy of their own)."""
+    part = array[rows]
+    return part.astype(np.float32) if part.dtype == np.float16 else part
 
 
 def model_device(model: nn.Module) -> torch.device:

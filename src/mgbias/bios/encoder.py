@@ -9,8 +9,9 @@ whose padding mask is the attention mask. Any Hugging Face encoder works here.
 
 - :class:`EncoderSettings`: the ``bios: classifier: encoder:`` section (``model``, a key
   of ``models:``; ``name``, the space name of its runs; ``max_pieces``, ``max_len``,
-  ``batch_size``, ``cache_mb``; ``labels``: the occupations of its monolingual runs;
-  ``precision``: of its forward pass, ``fp32`` (the authors'), ``bf16`` or ``fp16``).
+  ``batch_size``, ``cache_mb``, ``disk_cache``; ``labels``: the occupations of its
+  monolingual runs; ``precision``: of its forward pass, ``fp32`` (the authors'), ``bf16``
+  or ``fp16``).
 - :func:`encoder_inputs`: token ids and attention masks of texts (pieces truncated,
   the tokenizer's special tokens added, padded).
 - :class:`FrozenEncoder`: the last-layer hidden states of a batch, computed under
@@ -21,10 +22,17 @@ whose padding mask is the attention mask. Any Hugging Face encoder works here.
   Features are computed per training batch (every epoch), unless a split's features fit
   in ``cache_mb``: then :meth:`FrozenEncoder.inputs` computes them once and the
   classifier reads them as its inputs (the demo's small splits; the same numbers up to
-  float rounding, since padding is masked).
+  float rounding, since padding is masked). A larger split, with ``disk_cache: true``
+  (default false), has its features written once to a float16 file of the disk cache
+  (:mod:`mgbias.bios.featcache`, ``$MGBIAS_CACHE_DIR/bios-features/``), keyed by the
+  model (:meth:`FrozenEncoder.model_identity`: its hub id and revision, or the sha256 of
+  its weights), precision, ``max_pieces``, ``max_len`` and the split's ids and masks;
+  later epochs and runs read it through a memory map, each batch's rows as float32 (the
+  classifier's inputs within float16's rounding, ``|x| * 2**-11``).
 
 A rule's space (this encoder or a ``.vec`` file) is :func:`mgbias.bios.spaces.load_space`;
-this module imports nothing of :mod:`mgbias.bios`. It imports torch only where a
+this module imports nothing of :mod:`mgbias.bios` but the disk cache
+(:mod:`mgbias.bios.featcache`, which imports nothing of it). It imports torch only where a
 :class:`FrozenEncoder` runs, so that planning the workflow (which reads
 :class:`EncoderSettings`) does not load it.
 """
@@ -33,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -65,6 +74,7 @@ class EncoderSettings:
     cache_mb: float = 1024
     labels: str = "transfer"
     precision: str = "fp32"
+    disk_cache: bool = False
 
     def __post_init__(self):
         if not self.name:
@@ -82,6 +92,8 @@ class EncoderSettings:
         settings = settings_from_mapping(cls, section, where)
         if settings.labels not in LABEL_SETS:
             raise ValueError(f"{where}.labels: {settings.labels!r} is not one of {LABEL_SETS}")
+        if not isinstance(settings.disk_cache, bool):
+            raise ValueError(f"{where}.disk_cache: {settings.disk_cache!r} is not true or false")
         if settings.precision not in PRECISIONS:
             raise ValueError(
                 f"{where}.precision: {settings.precision!r} is not one of {PRECISIONS}"
@@ -136,6 +148,8 @@ class FrozenEncoder:
         name: str = "",
         cache_mb: float = 0,
         precision: str = "fp32",
+        disk_cache: bool = False,
+        cache_dir: str | Path | None = None,
     ):
         from mgbias.mlm.precision import check_precision
 
@@ -156,6 +170,12 @@ class FrozenEncoder:
         self.name = name
         self.dim = int(model.config.hidden_size)
         self.revision: str | None = None
+        #: The hub id or directory the model was loaded from (None: built in memory).
+        self.source: str | None = None
+        self.disk_cache = disk_cache
+        #: The disk cache's folder (None: :func:`mgbias.bios.featcache.feature_cache_dir`).
+        self.cache_dir = cache_dir
+        self._identity: dict | None = None
 
     @classmethod
     def load(
@@ -182,8 +202,9 @@ class FrozenEncoder:
             name=settings.name,
             cache_mb=settings.cache_mb,
             precision=settings.precision,
+            disk_cache=settings.disk_cache,
         )
-        encoder.revision = commit
+        encoder.revision, encoder.source = commit, source
         return encoder
 
     @property
@@ -193,7 +214,9 @@ class FrozenEncoder:
     def inputs(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """The classifier's inputs of ``texts``: ids and attention masks
         (:func:`encoder_inputs`), or, when their features fit in ``cache_mb``, the
-        features (float32, ``n x T x dim``, T the longest sequence) and masks."""
+        features (float32, ``n x T x dim``, T the longest sequence) and masks; larger
+        features with ``disk_cache``: the disk cache's read-only float16 memory map of
+        them (:meth:`disk_features`) and the masks."""
         ids, mask = encoder_inputs(
             texts, self.tokenizer, max_pieces=self.max_pieces, max_len=self.max_len
         )
@@ -201,11 +224,73 @@ class FrozenEncoder:
             return ids, mask
         length = max(1, int(mask.sum(axis=1).max()))
         if len(texts) * length * self.dim * 4 > self.cache_mb * 2**20:
-            return ids, mask
+            if not self.disk_cache:
+                return ids, mask
+            features = self.disk_features(ids, mask)
+            return (ids, mask) if features is None else (features, mask[:, :length])
         import torch
 
         features = self(torch.as_tensor(ids), torch.as_tensor(mask)).cpu().numpy()
         return features, mask[:, :length]
+
+    def model_identity(self) -> dict:
+        """What the disk cache's key knows of the model: a local directory's path and the
+        sha256 of its weights files; a hub id and its revision (the resolved commit); for
+        a model built in memory (or a hub id without a revision), the sha256 of its
+        weights (names, dtypes, shapes and values). Computed once per encoder."""
+        if self._identity is None:
+            self._identity = self._model_identity()
+        return self._identity
+
+    def _model_identity(self) -> dict:
+        from mgbias.file_hashes import file_sha256
+        from mgbias.mlm.load import weight_files
+
+        source = self.source
+        if source is not None and Path(source).expanduser().is_dir():
+            directory = Path(source).expanduser().resolve()
+            files = weight_files(directory)
+            if files:
+                weights = {path.name: file_sha256(path) for path in files}
+                return {"model": str(directory), "revision": self.revision, "weights": weights}
+        elif source is not None and self.revision:
+            return {"model": source, "revision": self.revision}
+        return {"model": source or self.name, "weights_sha256": weights_sha256(self.model)}
+
+    def disk_features(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+        """The features of ``ids`` and ``mask`` (``n x max_len``) from the disk cache,
+        computed and written there first when absent or not whole
+        (:mod:`mgbias.bios.featcache`): a read-only float16 memory map, ``n x T x dim``
+        (T the longest sequence); None when the cache cannot be written (logged)."""
+        import torch
+
+        from mgbias.bios.featcache import feature_key, open_entry, write_entry
+
+        key = feature_key(
+            self.model_identity(),
+            precision=self.precision,
+            max_pieces=self.max_pieces,
+            max_len=self.max_len,
+            ids=ids,
+            mask=mask,
+        )
+        shape = (len(ids), max(1, int(mask.sum(axis=1).max())), self.dim)
+        found = open_entry(key, shape, self.cache_dir)
+        if found is not None:
+            return found
+
+        def blocks():
+            for start in range(0, len(ids), self.batch_size):
+                rows = slice(start, start + self.batch_size)
+                block = self(torch.as_tensor(ids[rows]), torch.as_tensor(mask[rows]))
+                yield block.cpu().numpy()
+
+        meta = {"encoder": self.name, "model": self.model_identity(), "precision": self.precision}
+        meta.update(max_pieces=self.max_pieces, max_len=self.max_len)
+        written = write_entry(key, shape, blocks(), meta, self.cache_dir)
+        # not written here (a read-only or full disk, or another job's write of the same
+        # entry): that job's entry if it is whole by now, else None (features per batch)
+        return written if written is not None else open_entry(key, shape, self.cache_dir)
 
     def __call__(self, ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         """``batch x T x dim`` hidden states, float32, T the batch's longest sequence (the
@@ -227,3 +312,18 @@ class FrozenEncoder:
                     states = self.model(input_ids=ids[chunk], attention_mask=mask[chunk])
                 out.append(states.last_hidden_state.float())
         return torch.cat(out)
+
+
+def weights_sha256(model) -> str:
+    """The sha256 of a model's state dict: each tensor's name, dtype, shape and bytes,
+    in the state dict's order."""
+    import hashlib
+
+    import torch
+
+    digest = hashlib.sha256()
+    for name, tensor in model.state_dict().items():
+        values = tensor.detach().cpu().contiguous()
+        digest.update(f"{name} {values.dtype} {tuple(values.shape)}\n".encode())
+        digest.update(values.reshape(-1).view(torch.uint8).numpy().tobytes())
+    return digest.hexdigest()

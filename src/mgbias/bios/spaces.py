@@ -122,6 +122,8 @@ class EncoderSpace:
         info = {"encoder": encoder.name, "revision": encoder.revision}
         info.update(max_pieces=encoder.max_pieces, max_len=encoder.max_len)
         info.update(cache_mb=encoder.cache_mb)
+        if encoder.disk_cache:  # recorded when on: the records of runs without it unchanged
+            info.update(disk_cache=True)
         return TokenFeatures(encoder, encoder.inputs, info)
 
 

@@ -254,8 +254,9 @@ def encoder_params(
     """The encoder's settings, source (hub id or directory) and revision for a run of
     ``space``, else None (a static space); for a monolingual run (its ``lang``) with
     ``labels: transfer``, the ``occupations`` it keeps (the transfer labels of its
-    language). ``precision`` is left out at its default, fp32, so that the params and
-    the records of runs made before the option are unchanged."""
+    language). ``precision`` and ``disk_cache`` are left out at their defaults (fp32,
+    false), so that the params and the records of runs made before the options are
+    unchanged."""
     if not is_encoder(config, space):
         return None
     settings = encoder(config)
@@ -266,6 +267,8 @@ def encoder_params(
     }
     if params["precision"] == "fp32":
         del params["precision"]
+    if not params["disk_cache"]:
+        del params["disk_cache"]
     if lang and settings.labels == "transfer":
         from mgbias.bios.experiment import transfer_labels
 

@@ -45,7 +45,9 @@ def bios_imports(module: str) -> set[str]:
 
 
 def test_the_encoder_and_the_experiment_do_not_import_each_other():
-    assert bios_imports("mgbias.bios.encoder") == set()
+    # the encoder imports only its disk cache, which imports nothing of mgbias.bios
+    assert bios_imports("mgbias.bios.encoder") == {"mgbias.bios.featcache"}
+    assert bios_imports("mgbias.bios.featcache") == set()
     assert "mgbias.bios.encoder" not in bios_imports("mgbias.bios.experiment")
     assert "mgbias.bios.spaces" in bios_imports("mgbias.bios.experiment")
     # the spaces do not import the experiment back (the encoder: where used, one way)
