@@ -45,19 +45,14 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from mgbias.mirror_layout import BENCHMARK_FILES, MIRROR_NEWS_CRAWL, MIRROR_OPUS_ZIP
+
 #: Root of the generated demo mirror (the stand-in for the remote servers).
 DEMO_MIRROR = "data/demo/mirror"
 
-#: Inside a mirror: the layouts of the real servers (OPUS, WMT news-crawl).
-MIRROR_OPUS_ZIP = "{opus_dir}/{release}/moses/{pair}.txt.zip"
-MIRROR_NEWS_CRAWL = "news-crawl/{lang}/news.{year}.{lang}.shuffled.deduped.gz"
-#: The demo pair benchmarks, one file per layout and language, in one directory.
+#: The demo pair benchmarks, one file per layout and language, in one directory (inside
+#: a mirror, the real servers' layouts: :mod:`mgbias.mirror_layout`).
 DEMO_BENCHMARKS = f"{DEMO_MIRROR}/benchmarks"
-BENCHMARK_FILES = {
-    "crows_pairs": "crows_pairs_{lang}.csv",
-    "stereoset": "stereoset_{lang}.json",
-    "multilingual_crows_pairs": "multilingual_crows_pairs_{lang}.csv",
-}
 
 
 @dataclass(frozen=True)

@@ -179,3 +179,12 @@ def test_the_mbe_script_runs_the_modules_the_hand_lists_had_missed():
     assert not {"measures/sjsd.py", "measures/cps.py"} & set(closure)
     scoring = names(import_closure(REPO / "scripts/score_pairs.py", REPO / "src"), REPO)
     assert "mlm/scores.py" in scoring and not any(p.startswith("measures/") for p in scoring)
+
+
+def test_the_demo_world_does_not_rerun_when_an_output_path_changes():
+    # the demo's worlds and benchmarks are the root of every demo job: their scripts run
+    # the mirror's layouts (mgbias.mirror_layout), not the workflow's output paths
+    for script in ("demo_world.py", "demo_pairs.py"):
+        closure = names(import_closure(REPO / "scripts" / script, REPO / "src"), REPO)
+        assert "mirror_layout.py" in closure, script
+        assert "layout.py" not in closure, script

@@ -72,7 +72,7 @@ from mgbias.demo.lexicon import (
 )
 from mgbias.genders import FEMALE, MALE
 from mgbias.languages import PIVOT
-from mgbias.layout import BENCHMARK_FILES
+from mgbias.mirror_layout import BENCHMARK_FILES
 from mgbias.seeds import check_seed
 
 __all__ = [

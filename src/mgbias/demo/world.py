@@ -84,7 +84,7 @@ from mgbias.demo.lexicon import (
 )
 from mgbias.genders import FEMALE, MALE, opposite
 from mgbias.languages import PIVOT
-from mgbias.layout import MIRROR_NEWS_CRAWL, MIRROR_OPUS_ZIP
+from mgbias.mirror_layout import MIRROR_NEWS_CRAWL, MIRROR_OPUS_ZIP
 from mgbias.seeds import check_seed
 from mgbias.settings import settings_from_mapping
 

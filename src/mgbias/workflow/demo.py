@@ -14,6 +14,7 @@ from mgbias import layout
 from mgbias.config import section_defaults
 from mgbias.demo.world import MONOLINGUAL_YEAR, OPUS_CORPORA
 from mgbias.languages import PIVOT
+from mgbias.mirror_layout import BENCHMARK_FILES
 from mgbias.workflow import corpora
 
 #: The settings of every world (the corpus sizes); a world's own are its entry.
@@ -64,5 +65,5 @@ def pair_files(config: Mapping[str, Any]) -> list[str]:
     return [
         layout.path(f"demo_{dataset}", lang=lang)
         for lang in languages
-        for dataset in layout.BENCHMARK_FILES
+        for dataset in BENCHMARK_FILES
     ]
