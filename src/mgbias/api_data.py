@@ -254,6 +254,9 @@ def finetune_mlm(
     seed: int | None = None,
     checkpoint_every: int | None = None,
     precision: str | None = None,
+    deterministic: bool | None = None,
+    group_by_length: bool | None = None,
+    compile: bool | None = None,
     clip: bool = True,
     revision: str | None = None,
     device: str = "auto",
@@ -290,6 +293,11 @@ def finetune_mlm(
         Tokens per block (or per line with ``line_by_line``); one example per line; the
         seed; optimizer steps between checkpoints (0: none); ``fp32``, ``bf16`` or
         ``fp16``.
+    deterministic, group_by_length, compile
+        Deterministic algorithms, so that a run repeats bit for bit (default ``True``;
+        :func:`mgbias.mlm.determinism.deterministic_training`); batches of lines of
+        similar length (default ``False``: it changes which lines share a step); the
+        model under ``torch.compile`` (default ``False``).
     clip : bool
         Gradient-norm clipping at 1.0 (``False``: none).
     revision, device, threads, keep_checkpoints, allow_untrained_head
@@ -318,6 +326,9 @@ def finetune_mlm(
         "seed": seed,
         "checkpoint_every": checkpoint_every,
         "precision": precision,
+        "deterministic": deterministic,
+        "group_by_length": group_by_length,
+        "compile": compile,
     }
     given = {key: value for key, value in settings.items() if value is not None}
     if not clip:

@@ -394,6 +394,9 @@ def _finetune(args: argparse.Namespace) -> int:
         seed=args.seed,
         checkpoint_every=args.checkpoint_every,
         precision=args.precision,
+        deterministic=args.deterministic,
+        group_by_length=args.group_by_length,
+        compile=args.compile,
         clip=not args.no_clip,
         revision=args.revision,
         device=args.device,
@@ -514,6 +517,24 @@ def _add_finetune_commands(commands: argparse._SubParsersAction) -> None:
         choices=["fp32", "bf16", "fp16"],
         default=None,
         help="training precision (default: fp32)",
+    )
+    finetune.add_argument(
+        "--deterministic",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="deterministic algorithms: a run repeats bit for bit (default: on)",
+    )
+    finetune.add_argument(
+        "--group-by-length",
+        action="store_true",
+        default=None,
+        help="batch lines of similar length together (default: off; changes the weights)",
+    )
+    finetune.add_argument(
+        "--compile",
+        action="store_true",
+        default=None,
+        help="run the model under torch.compile (default: off)",
     )
     finetune.add_argument("--no-clip", action="store_true", help="no gradient-norm clipping")
     finetune.add_argument(

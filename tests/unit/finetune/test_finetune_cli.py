@@ -38,6 +38,16 @@ def test_data_and_finetune_commands(tmp_path, capsys):
     assert summary["config"]["devices"] == 1 and summary["config"]["line_by_line"] is True
     assert summary["steps"] == 3 and summary["dev"]["n_examples"] == 10  # 20 lines / 8
     assert summary["config"]["max_grad_norm"] == 1.0
+    # the defaults: deterministic, no length grouping, no compilation
+    assert summary["config"]["deterministic"] is True
+    assert summary["config"]["group_by_length"] is False and summary["config"]["compile"] is False
+    # --no-deterministic and --group-by-length reach the run (same lines, same steps)
+    grouped = tmp_path / "grouped"
+    command = ["finetune", "--model", str(base), "--text", str(mix), "--output", str(grouped)]
+    options = ["--epochs", "1", "--devices", "1", "--line-by-line", "--threads", "1"]
+    assert main([*command, *options, "--no-deterministic", "--group-by-length"]) == 0
+    config = json.loads((grouped / "training.json").read_text())["config"]
+    assert config["deterministic"] is False and config["group_by_length"] is True
     # --no-clip: no gradient-norm clipping (it used to fall back to the default, 1.0)
     unclipped = tmp_path / "unclipped"
     command = ["finetune", "--model", str(base), "--text", str(mix), "--output", str(unclipped)]
