@@ -25,6 +25,7 @@ from mgbias.errors import InputError
 from mgbias.genders import FEMALE, MALE
 from mgbias.measures.registry import PAIR_MEASURES
 from mgbias.pairs.named import DEFAULT_CACHE
+from mgbias.precision_names import PRECISION_NAMES
 from mgbias.share import add_arguments as add_share_arguments
 from mgbias.share import run_action as run_share
 
@@ -514,7 +515,7 @@ def _add_finetune_commands(commands: argparse._SubParsersAction) -> None:
     )
     finetune.add_argument(
         "--precision",
-        choices=["fp32", "bf16", "fp16"],
+        choices=PRECISION_NAMES,
         default=None,
         help="training precision (default: fp32)",
     )

@@ -23,10 +23,11 @@ from pathlib import Path
 
 from rich_argparse import RichHelpFormatter
 
+from mgbias.precision_names import PRECISION_NAMES
+
 __all__ = [
     "DEVICE_CHOICES",
     "HIDDEN_ALIASES",
-    "PRECISION_CHOICES",
     "HelpFormatter",
     "add_device_option",
     "add_hidden_alias",
@@ -43,9 +44,6 @@ __all__ = [
 #: The devices every command that runs a model or a tensor computation accepts.
 DEVICE_CHOICES = ("auto", "cpu", "cuda")
 
-#: The precisions of a model's forward pass (:data:`mgbias.mlm.precision.PRECISIONS`; named
-#: here so that parsing the command line imports no torch).
-PRECISION_CHOICES = ("fp32", "bf16", "fp16")
 
 #: Old spelling -> the option it now spells, per command (filled by add_hidden_alias).
 HIDDEN_ALIASES: dict[str, dict[str, str]] = {}
@@ -92,7 +90,7 @@ def add_precision_option(parser: argparse.ArgumentParser, what: str = "the model
     everything after the forward pass in float32; :mod:`mgbias.mlm.precision`)."""
     parser.add_argument(
         "--precision",
-        choices=PRECISION_CHOICES,
+        choices=PRECISION_NAMES,
         default="fp32",
         help=f"precision of the forward passes of {what}: fp32 (the papers' numbers), or "
         "autocast to bf16 or fp16 (CUDA only) with log-probabilities and hidden states "

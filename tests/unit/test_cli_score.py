@@ -329,11 +329,10 @@ def test_precision_fp16_on_the_cpu_is_refused_before_the_model_loads(
     assert "Traceback" not in err and "not an existing directory" not in err
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="with CUDA, auto runs fp16 there")
 def test_precision_fp16_with_device_auto_without_cuda_is_refused_before_loading(
     crows_csv, tmp_path, capsys
 ):
-    if torch.cuda.is_available():
-        pytest.skip("CUDA is available: auto runs fp16 there")
     argv = ["score", "--model", str(tmp_path / "no-such-model"), "--data", str(crows_csv),
             "--precision", "fp16"]  # fmt: skip
     assert main(argv) == 2

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from mgbias.precision_names import PRECISION_NAMES
 from mgbias.settings import settings_from_mapping
 
 if TYPE_CHECKING:
@@ -53,9 +54,6 @@ if TYPE_CHECKING:
 
 #: The authors' M-BERT model (``models:`` key ``mbert`` in config/paper.yaml).
 PAPER_ENCODER = "bert-base-multilingual-cased"
-#: Precisions of the encoder's forward pass (:data:`mgbias.mlm.precision.PRECISIONS`; kept
-#: here so that reading the settings imports no torch).
-PRECISIONS = ("fp32", "bf16", "fp16")
 #: The occupations of the encoder's monolingual runs: the language's transfer labels
 #: (the paper does not say which; the authors' M-BERT runs read their filtered caches,
 #: the French one its 7-label cache) or all of the language's.
@@ -94,9 +92,9 @@ class EncoderSettings:
             raise ValueError(f"{where}.labels: {settings.labels!r} is not one of {LABEL_SETS}")
         if not isinstance(settings.disk_cache, bool):
             raise ValueError(f"{where}.disk_cache: {settings.disk_cache!r} is not true or false")
-        if settings.precision not in PRECISIONS:
+        if settings.precision not in PRECISION_NAMES:
             raise ValueError(
-                f"{where}.precision: {settings.precision!r} is not one of {PRECISIONS}"
+                f"{where}.precision: {settings.precision!r} is not one of {PRECISION_NAMES}"
             )
         if settings.max_len < settings.max_pieces + 2:
             raise ValueError(

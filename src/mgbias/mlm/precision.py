@@ -20,6 +20,7 @@ import contextlib
 import torch
 
 from mgbias.devices import pick_device
+from mgbias.precision_names import PRECISION_NAMES
 
 __all__ = [
     "DEFAULT_PRECISION",
@@ -29,11 +30,9 @@ __all__ = [
     "precision_record",
 ]
 
-PRECISIONS: dict[str, torch.dtype | None] = {
-    "fp32": None,
-    "bf16": torch.bfloat16,
-    "fp16": torch.float16,
-}
+PRECISIONS: dict[str, torch.dtype | None] = dict(
+    zip(PRECISION_NAMES, (None, torch.bfloat16, torch.float16), strict=True)
+)
 """Autocast dtype of each precision name (``None``: no autocast); weights stay in float32."""
 
 DEFAULT_PRECISION = "fp32"
