@@ -241,15 +241,13 @@ class FrozenEncoder:
         return self._identity
 
     def _model_identity(self) -> dict:
-        from mgbias.file_hashes import file_sha256
-        from mgbias.mlm.load import weight_files
+        from mgbias.provenance import model_fingerprint
 
         source = self.source
         if source is not None and Path(source).expanduser().is_dir():
             directory = Path(source).expanduser().resolve()
-            files = weight_files(directory)
-            if files:
-                weights = {path.name: file_sha256(path) for path in files}
+            weights = model_fingerprint(directory)["weights"]
+            if weights:
                 return {"model": str(directory), "revision": self.revision, "weights": weights}
         elif source is not None and self.revision:
             return {"model": source, "revision": self.revision}
