@@ -5,6 +5,7 @@
 # male rate r (Table 1, Figures 2 and 3). Only with `kaneko2023:`.
 
 
+# the base models; the fine-tuned models in kaneko2023_probe_grid
 rule kaneko2023_probe:
     input:
         model=trained_model_input,
@@ -15,6 +16,8 @@ rule kaneko2023_probe:
         top=out("kaneko2023_probe_top"),
     log:
         "logs/kaneko2023_probe/{model}/{lang}.log",
+    wildcard_constraints:
+        model=alternatives(kaneko2023.base_models(config)),
     conda:
         "../envs/mgbias.yaml"
     threads: config["scoring"]["threads"]
@@ -23,9 +26,7 @@ rule kaneko2023_probe:
         mem_mb=8000,
         runtime=30,
     params:
-        model_id=lambda wc: model_source(wc.model),
-        revision=lambda wc: config["models"][wc.model].get("revision"),
-        allow_untrained_head=lambda wc: allows_untrained_head(config, wc.model),
+        models=lambda wc: kaneko2023.model_entries(config, [wc.model]),
         scoring=canonical(config["scoring"]),
         lang="{lang}",
         targets=KANEKO2023["targets"],
@@ -36,6 +37,40 @@ rule kaneko2023_probe:
         k=KANEKO2023["top_k"],
     script:
         "../scripts/kaneko2023_probe.py"
+
+
+# every fine-tuned model of one grid (base model, source, language) in one job: the
+# job of a demo-sized model is mostly the import of torch and transformers
+use rule kaneko2023_probe as kaneko2023_probe_grid with:
+    input:
+        models=lambda wc: kaneko2023.grid_model_dirs(
+            config, wc.base, wc.source, wc.lang
+        ),
+        code=script_code("kaneko2023_probe.py"),
+    output:
+        targets=kaneko2023.grid_outputs(config, "kaneko2023_probe_targets"),
+        summary=kaneko2023.grid_outputs(config, "kaneko2023_probe_summary"),
+        top=kaneko2023.grid_outputs(config, "kaneko2023_probe_top"),
+    log:
+        "logs/kaneko2023_probe_grid/{base}/{source}/{lang}.log",
+    wildcard_constraints:
+        base=alternatives(kaneko2023.base_models(config)),
+    resources:
+        gpu=1,
+        mem_mb=8000,
+        runtime=120,
+    params:
+        models=lambda wc: kaneko2023.model_entries(
+            config, kaneko2023.grid_models(config, wc.base, wc.source, wc.lang)
+        ),
+        scoring=canonical(config["scoring"]),
+        lang="{lang}",
+        targets=KANEKO2023["targets"],
+        templates=None,
+        sentence=lambda wc: KANEKO2023["sentences"].get(wc.lang),
+        female=lambda wc: KANEKO2023["wordlists"][wc.lang]["female"],
+        male=lambda wc: KANEKO2023["wordlists"][wc.lang]["male"],
+        k=KANEKO2023["top_k"],
 
 
 rule kaneko2023_table1:

@@ -1,13 +1,13 @@
-"""Template probes of one model (Kaneko et al. 2023): TBS, Figure 2's probabilities, Figure 3's
+"""Template probes of models (Kaneko et al. 2023): TBS, Figure 2's probabilities, Figure 3's
 top predictions (:func:`mgbias.finetune.probe.probe_model`; ``mgbias tbs`` gives the same
-numbers).
+numbers). Rules ``kaneko2023_probe`` (one model) and ``kaneko2023_probe_grid`` (every
+fine-tuned model of a grid, one after the other in one process).
 
 Snakemake interface
 -------------------
-params.model_id : str
-    The model's directory (``models/{model}``) or hub id.
-params.revision : str or None
-params.allow_untrained_head : bool
+params.models : list of dict
+    The models, in the order of the outputs: ``model``, ``model_id`` (its directory,
+    ``models/{model}``, or hub id), ``revision``, ``allow_untrained_head``.
 params.scoring : dict
     The configuration's ``scoring`` section (``device``, ``batch_size``, ``max_length``,
     ``precision``).
@@ -24,6 +24,7 @@ params.female, params.male : list of str or None
     Word lists classing the top predictions (default: the template's two gender words).
 params.k : int
     Top predictions kept (5 in the paper).
+output.targets, output.summary, output.top : one file (or a list, one per model) each
 output.targets : CSV, one row per target
     target, neutral, text, n_target_tokens, logp_target_male, logp_target_female,
     logp_prior_male, logp_prior_female, p_target_male, p_target_female, assoc_male,
@@ -38,52 +39,52 @@ output.top : CSV
 import torch
 
 from mgbias.finetune.probe import probe_model, write_probe
-from mgbias.mlm.load import load_mlm
+from mgbias.mlm.load import load_each
 from mgbias.mlm.precision import check_precision
-from mgbias.runlog import job_log
+from mgbias.runlog import job_log, per_model
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
+
 
 with job_log(smk.log[0]) as log:
     torch.set_num_threads(smk.threads)
     scoring = smk.params.scoring
     check_precision(scoring["precision"], scoring["device"])  # fp16 needs CUDA: before loading
-    model, tokenizer = load_mlm(
-        smk.params.model_id,
-        revision=smk.params.revision,
-        device=scoring["device"],
-        allow_untrained_head=smk.params.allow_untrained_head,
+    outputs = zip(
+        load_each(smk.params.models, device=scoring["device"]),
+        per_model(smk.output.targets),
+        per_model(smk.output.summary),
+        per_model(smk.output.top),
+        strict=True,
     )
-    result = probe_model(
-        model,
-        tokenizer,
-        smk.params.lang,
-        targets=smk.params.targets,
-        templates=smk.params.templates,
-        sentence=smk.params.sentence,
-        female=smk.params.female,
-        male=smk.params.male,
-        k=smk.params.k,
-        batch_size=scoring["batch_size"],
-        max_length=scoring["max_length"],
-        model_name=smk.params.model_id,
-        precision=scoring["precision"],
-    )
-    write_probe(
-        result,
-        targets_path=smk.output.targets,
-        summary_path=smk.output.summary,
-        top_path=smk.output.top,
-    )
-    summary = result.summary
-    log.info(
-        "TBS %.4f over %d targets; P(%s) %.3f, P(%s) %.3f over %d neutral targets; top: %s",
-        summary["tbs"],
-        summary["n_targets"],
-        summary["male_word"],
-        summary["p_male"],
-        summary["female_word"],
-        summary["p_female"],
-        summary["n_neutral"],
-        ", ".join(summary["top_words"]),
-    )
+    for (entry, model, tokenizer), targets_path, summary_path, top_path in outputs:
+        result = probe_model(
+            model,
+            tokenizer,
+            smk.params.lang,
+            targets=smk.params.targets,
+            templates=smk.params.templates,
+            sentence=smk.params.sentence,
+            female=smk.params.female,
+            male=smk.params.male,
+            k=smk.params.k,
+            batch_size=scoring["batch_size"],
+            max_length=scoring["max_length"],
+            model_name=entry["model_id"],
+            precision=scoring["precision"],
+        )
+        write_probe(result, targets_path=targets_path, summary_path=summary_path, top_path=top_path)
+        summary = result.summary
+        log.info(
+            "%s: TBS %.4f over %d targets; P(%s) %.3f, P(%s) %.3f over %d neutral targets; top: %s",
+            entry["model"],
+            summary["tbs"],
+            summary["n_targets"],
+            summary["male_word"],
+            summary["p_male"],
+            summary["female_word"],
+            summary["p_female"],
+            summary["n_neutral"],
+            ", ".join(summary["top_words"]),
+        )
+        del model, tokenizer

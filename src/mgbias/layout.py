@@ -99,6 +99,7 @@ _KANEKO2023 = [
         "`target`, `neutral`, `text`, `n_target_tokens`, log-probabilities of the target "
         "and prior per gender word, `p_target_male`, `p_target_female`, `assoc_male`, "
         "`assoc_female`, `bias`",
+        also=("kaneko2023_probe_grid",),
     ),
     Output(
         "kaneko2023_probe_summary",
@@ -106,6 +107,7 @@ _KANEKO2023 = [
         "kaneko2023_probe",
         "TBS of one model, and P(male word), P(female word) over the neutral targets (Figure 2)",
         "JSON: tbs, n_targets, p_male, p_female, male_share, n_neutral, template, ...",
+        also=("kaneko2023_probe_grid",),
     ),
     Output(
         "kaneko2023_probe_top",
@@ -113,6 +115,7 @@ _KANEKO2023 = [
         "kaneko2023_probe",
         "the top-k fillers of Figure 3's masked sentence, classed by gender list",
         "`rank`, `token_id`, `token`, `word`, `prob`, `gender_class`",
+        also=("kaneko2023_probe_grid",),
     ),
     Output(
         "kaneko2023_scores",
@@ -424,6 +427,7 @@ _OUTPUTS = [
         "log-probabilities, received attention and sentence embeddings, with the "
         "model id, revision and input hash",
         "mgbias.mlm.unmasked_cache:COLUMNS",
+        also=("kaneko2023_score_unmasked",),
     ),
     Output(
         "score_pairs_unmasked",
@@ -431,6 +435,7 @@ _OUTPUTS = [
         "score_pairs",
         "the unmasked pass over a pair benchmark (AUL, AULA)",
         "mgbias.mlm.unmasked_cache:COLUMNS",
+        also=("kaneko2023_score_pairs",),
     ),
     Output(
         "score_pairs_masked",
@@ -440,6 +445,7 @@ _OUTPUTS = [
         "per pair and side (`a` = sent_more, `b` = sent_less): token ids, shared and "
         "modified positions with their log-probabilities, modified-token matrices, "
         "truncation flags; metadata: model id, revision, input sha256",
+        also=("kaneko2023_score_pairs",),
     ),
     # rules/mbe.smk
     Output(

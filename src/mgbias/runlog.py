@@ -69,6 +69,15 @@ def wildcard_fields(wildcards: Any, *names: str) -> dict[str, Any]:
     return {name: fields[name] for name in names}
 
 
+def per_model(paths: str | list[str]) -> list[str]:
+    """A job's output of each of its models, as a list.
+
+    A rule that runs one model has a path per output; one that runs several models in one
+    job (a Kaneko et al. 2023 grid) has a list per output, in the order of its models.
+    """
+    return [paths] if isinstance(paths, str) else list(paths)
+
+
 @contextlib.contextmanager
 def _logging_to(path: str | Path | None, name: str) -> Iterator[logging.Logger]:
     logger = logging.getLogger(name)

@@ -79,8 +79,9 @@ def test_paper_plan_scores_steinborn_models_on_the_public_pair_benchmarks(plan):
     # Kaneko et al. (2022) Table 3: 11 English models on the gender pairs and StereoSet,
     # of which roberta (StereoSet) and albert-base (gender pairs) are scored already
     # Tables 4-6: 6 Japanese and Russian models x (human translations, template pairs,
-    # native names)
-    assert counts["score_pairs"] == 10 + 10 + 5 + 2 + 44 + 20 + 18
+    # native names); the 44 fine-tunings in 4 jobs, one per grid (base model x corpus)
+    assert counts["score_pairs"] == 10 + 10 + 5 + 2 + 20 + 18
+    assert counts["kaneko2023_score_pairs"] == 4
     assert counts["pair_measures"] == 71 + 20 + 18
     assert counts["pairs_steinborn_table2"] == counts["pairs_steinborn_table3"] == 1
     assert "results/score/pairs/xlmr/multilingual_crows_pairs/original/th.masked.parquet" in plan
@@ -141,7 +142,7 @@ def test_paper_plan_uses_each_corpus_language_codes(plan):
 
 def test_model_rules_declare_a_gpu(plan):
     for block in plan.split("\n\n"):
-        if "rule score_unmasked:" in block or "rule score_pairs:" in block:
+        if re.search(r"rule (kaneko2023_)?score_(unmasked|pairs):", block):
             assert re.search(r"resources: .*\bgpu=1\b", block), block
         if re.search(r"rule (mine_gendered|download_corpus|download_pairs|pair_measures):", block):
             assert not re.search(r"\bgpu=", block), block
@@ -156,8 +157,13 @@ def test_paper_plan_has_the_44_bias_controlled_fine_tunings_on_gpus(plan):
     assert all(re.search(r"resources: .*\bgpu=1\b", b) for b in finetunings)
     names = {re.search(r"wildcards: model=(\S+)", b)[1] for b in finetunings}
     assert "bert-news-en-r000-s0" in names and "albert-base-book-en-r100-s0" in names
+    # the 2 base models one by one, the 44 fine-tunings one grid (11 rates) per job
     probes = [b for b in blocks if re.search(r"^rule kaneko2023_probe:", b, re.M)]
-    assert len(probes) == 44 + 2 and all(re.search(r"\bgpu=1\b", b) for b in probes)
+    assert len(probes) == 2 and all(re.search(r"\bgpu=1\b", b) for b in probes)
+    grids = [b for b in blocks if re.search(r"^rule kaneko2023_probe_grid:", b, re.M)]
+    assert len(grids) == 4 and all(re.search(r"\bgpu=1\b", b) for b in grids)
+    outputs = [re.search(r"^\s+output: (.*)$", b, re.M)[1].split(", ") for b in grids]
+    assert all(len(paths) == 3 * 11 for paths in outputs)  # targets, summary, top per rate
     assert "results/score/pairs/bert-book-en-r050-s0/crows_pairs_gender/original/en" in plan
     for target in ["kaneko2023_table1.csv", "kaneko2023_figure2.png", "kaneko2023_figure3.png"]:
         assert target in plan

@@ -38,6 +38,10 @@ SHARED_SCRIPTS = {
     },
     "inbias.py": {"zhao2020_inbias", "zhao2020_inbias_space"},
     "kaneko2023_figures.py": {"kaneko2023_figure2", "kaneko2023_figure3"},
+    # one model per job, or every fine-tuned model of a Kaneko et al. (2023) grid
+    "kaneko2023_probe.py": {"kaneko2023_probe", "kaneko2023_probe_grid"},
+    "score_pairs.py": {"score_pairs", "kaneko2023_score_pairs"},
+    "score_unmasked.py": {"score_unmasked", "kaneko2023_score_unmasked"},
     "pairs_table.py": {"pairs_scores", "pairs_by_model"},
     "steinborn_table.py": {"pairs_steinborn_table2", "pairs_steinborn_table3"},
     "zhao2020_tables.py": {

@@ -12,13 +12,16 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def gpu_rules() -> set[str]:
-    """The rules (and checkpoints) of rules/*.smk whose resources hold ``gpu=1``."""
+    """The rules (and checkpoints) of rules/*.smk whose resources hold ``gpu=1``, with
+    those defined by ``use rule ... as NAME with:`` that state their resources."""
     found = set()
     for path in sorted((REPO / "rules").glob("*.smk")):
-        for block in re.split(r"^(?=(?:rule|checkpoint) )", path.read_text(), flags=re.M):
-            name = re.match(r"(?:rule|checkpoint) (\w+):", block)
+        blocks = re.split(r"^(?=(?:rule|checkpoint|use rule) )", path.read_text(), flags=re.M)
+        for block in blocks:
+            name = re.match(r"(?:rule|checkpoint) (\w+):|use rule \w+ as (\w+) with:", block)
+            name = name and (name[1] or name[2])
             if name and re.search(r"^\s+gpu=1,$", block, re.M):
-                found.add(name[1])
+                found.add(name)
     return found
 
 

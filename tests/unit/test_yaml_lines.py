@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from mgbias import yaml_lines
 from mgbias.yaml_lines import YAMLInputError, load_yaml, parse_yaml, read_yaml
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,6 +28,21 @@ REPO = Path(__file__).resolve().parents[2]
 def test_shipped_files_read_as_pyyaml_reads_them(name):
     path = REPO / name
     assert load_yaml(path) == yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    "name", ["config/config.yaml", "config/paper.yaml", "src/mgbias/resources/schema.yaml"]
+)
+def test_libyaml_and_pure_python_loaders_give_the_same_data_and_key_lines(name):
+    # the libyaml loader reads; the pure-Python one describes errors: they must agree
+    if not yaml.__with_libyaml__:
+        pytest.skip("PyYAML without libyaml: one loader")
+    text = (REPO / name).read_text(encoding="utf-8")
+    fast = yaml_lines._parsed(yaml_lines._FastLineLoader, text, name)
+    pure = yaml_lines._parsed(yaml_lines.LineLoader, text, name)
+    assert fast.data == pure.data
+    assert dict(fast.lines) == dict(pure.lines)
+    assert len(fast.lines) > 50
 
 
 def test_syntax_error_is_file_line_column(tmp_path):

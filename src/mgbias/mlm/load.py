@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 import torch
@@ -375,3 +375,25 @@ def _resolved_commit(repo_id: str, revision: str | None) -> str | None:
 def model_revision(model: PreTrainedModel) -> str | None:
     """Commit hash of the hub checkout a model was loaded from, or None (local or unknown)."""
     return getattr(model.config, "_commit_hash", None)
+
+
+def load_each(
+    entries: Iterable[Mapping], *, device: str | torch.device | None = None
+) -> Iterator[tuple[Mapping, PreTrainedModel, PreTrainedTokenizerBase]]:
+    """Load the models of one job, one after another, with :func:`load_mlm`.
+
+    ``entries`` are the ``params.models`` of a scoring or probing rule: mappings with
+    ``model_id``, ``revision`` and ``allow_untrained_head``
+    (:func:`mgbias.workflow.kaneko2023.model_entries`). Yields ``(entry, model,
+    tokenizer)``; a model is loaded when the caller asks for the next one, so only one is
+    held at a time when the caller lets the previous go.
+    """
+    for entry in entries:
+        model, tokenizer = load_mlm(
+            entry["model_id"],
+            revision=entry["revision"],
+            device=device,
+            allow_untrained_head=entry["allow_untrained_head"],
+        )
+        yield entry, model, tokenizer
+        del model, tokenizer  # not held while the next one loads

@@ -20,12 +20,15 @@ from mgbias import layout
 from mgbias.config import section_defaults
 from mgbias.workflow.core import (
     ORIGINAL,
+    allows_untrained_head,
     canonical,
     kaneko2023_finetune_settings,
+    kaneko2023_grid,
     kaneko2023_mbe_jobs,
     kaneko2023_runs,
     model_dir,
     model_is_trained,
+    model_source,
 )
 
 #: The meta-evaluation's table and figures (Table 1, the mined counts, Figures 2-3).
@@ -104,6 +107,72 @@ def finetune_inputs(config: Mapping[str, Any], model: str) -> dict[str, Any]:
     if model_is_trained(config["models"][job["base"]]):
         inputs["base"] = model_dir(job["base"])
     return inputs
+
+
+def base_models(config: Mapping[str, Any]) -> list[str]:
+    """The base models of the fine-tunings (none without the section)."""
+    return list(section(config).get("base_models", [])) if configured(config) else []
+
+
+def grid_tags(config: Mapping[str, Any]) -> list[str]:
+    """The ``{rate}-s{repeat}`` ends of the fine-tuned models' names of one grid (a base
+    model, source and language), in grid order: the same in every grid."""
+    grid = kaneko2023_grid(config)
+    if not grid:
+        return []
+    first = grid[0]
+    return [
+        f"{job['rate']}-s{job['repeat']}"
+        for job in grid
+        if (job["base"], job["source"], job["lang"])
+        == (first["base"], first["source"], first["lang"])
+    ]
+
+
+def grid_models(config: Mapping[str, Any], base: str, source: str, lang: str) -> list[str]:
+    """The fine-tuned models of one grid, in grid order (that of :func:`grid_outputs`)."""
+    return [
+        job["model"]
+        for job in kaneko2023_grid(config)
+        if (job["base"], job["source"], job["lang"]) == (base, source, lang)
+    ]
+
+
+def grid_model_dirs(config: Mapping[str, Any], base: str, source: str, lang: str) -> list[str]:
+    """The directories of one grid's fine-tuned models (rule ``finetune_mlm``)."""
+    return [model_dir(model) for model in grid_models(config, base, source, lang)]
+
+
+def grid_outputs(config: Mapping[str, Any], key: str) -> list[str]:
+    """The per-model output ``key`` (a layout key with a ``{model}`` wildcard) of every
+    model of one grid, as templates with the wildcards ``base``, ``source`` and ``lang``
+    (and the key's others), in grid order.
+
+    A grid's fine-tuned models are scored and probed in one job each (rules
+    ``kaneko2023_score_pairs`` and ``kaneko2023_probe_grid``): a job of a small model
+    spends most of its time importing torch and transformers, so one job per grid
+    instead of per model saves that cost for all but one of the grid's models.
+    """
+    template = layout.template(key)
+    if "{model}" not in template:
+        raise ValueError(f"layout key {key!r} has no {{model}} wildcard: {template}")
+    return [
+        template.replace("{model}", "{base}-{source}-{lang}-" + tag) for tag in grid_tags(config)
+    ]
+
+
+def model_entries(config: Mapping[str, Any], models: list[str]) -> list[dict[str, Any]]:
+    """What a scoring or probing job needs to load each of ``models``: ``model`` (its name),
+    ``model_id`` (its directory or source), ``revision`` and ``allow_untrained_head``."""
+    return [
+        {
+            "model": model,
+            "model_id": model_source(config, model),
+            "revision": config["models"][model].get("revision"),
+            "allow_untrained_head": allows_untrained_head(config, model),
+        }
+        for model in models
+    ]
 
 
 def run_inputs(config: Mapping[str, Any], key: str) -> list[str]:

@@ -18,6 +18,7 @@ from fixtures.tiny_models import build_model, save_pretrained
 
 from mgbias.cli import main
 from mgbias.finetune.meta_evaluation import TABLE1_COLUMNS, correlation_with_r
+from mgbias.kaneko2022.sentences import write_gendered_sentences
 from mgbias.mlm.wordpiece import build_bert_tokenizer
 
 REPO = Path(__file__).resolve().parents[3]
@@ -53,11 +54,29 @@ def workspace(tmp_path_factory):
     return SimpleNamespace(root=root, models=models, targets=targets, pairs=pairs)
 
 
-def _run_script(name: str, **sections) -> None:
+class _Wildcards(dict):
+    """A job's wildcards as the scripts read them: by attribute, and as ``items()``."""
+
+    __getattr__ = dict.__getitem__
+
+
+def _run_script(name: str, wildcards: dict | None = None, **sections) -> None:
     snakemake = SimpleNamespace(
-        log=[None], threads=1, **{key: SimpleNamespace(**value) for key, value in sections.items()}
+        log=[None],
+        threads=1,
+        wildcards=_Wildcards(wildcards or {}),
+        **{key: SimpleNamespace(**value) for key, value in sections.items()},
     )
     runpy.run_path(str(REPO / "scripts" / name), init_globals={"snakemake": snakemake})
+
+
+def _entry(workspace, index: int) -> dict:
+    return {
+        "model": f"m{index}",
+        "model_id": str(workspace.models[index]),
+        "revision": None,
+        "allow_untrained_head": False,
+    }
 
 
 def _probe(workspace, index: int) -> dict[str, Path]:
@@ -65,9 +84,7 @@ def _probe(workspace, index: int) -> dict[str, Path]:
     _run_script(
         "kaneko2023_probe.py",
         params={
-            "model_id": str(workspace.models[index]),
-            "revision": None,
-            "allow_untrained_head": False,
+            "models": [_entry(workspace, index)],
             "scoring": {"device": "cpu", "batch_size": 8, "max_length": None, "precision": "fp32"},
             "lang": "en",
             "targets": str(workspace.targets),
@@ -80,6 +97,68 @@ def _probe(workspace, index: int) -> dict[str, Path]:
         output={key: str(path) for key, path in out.items()},
     )
     return out
+
+
+def test_a_grid_job_writes_the_bytes_of_one_job_per_model(workspace, tmp_path):
+    # rules kaneko2023_probe_grid / kaneko2023_score_pairs / kaneko2023_score_unmasked run
+    # the one-model scripts over a grid's models in one process
+    indices = range(len(R_GRID))
+    single = [_probe(workspace, index) for index in indices]
+    grid = {name: [tmp_path / f"grid{i}.{name}" for i in indices] for name in single[0]}
+    _run_script(
+        "kaneko2023_probe.py",
+        params={
+            "models": [_entry(workspace, index) for index in indices],
+            "scoring": {"device": "cpu", "batch_size": 8, "max_length": None, "precision": "fp32"},
+            "lang": "en", "targets": str(workspace.targets), "templates": None,
+            "sentence": SENTENCE, "female": None, "male": None, "k": 3,
+        },
+        output={name: [str(path) for path in paths] for name, paths in grid.items()},
+    )  # fmt: skip
+    for index in indices:
+        for name, path in single[index].items():
+            assert grid[name][index].read_bytes() == path.read_bytes(), (index, name)
+    assert len({path.read_bytes() for path in grid["summary"]}) == len(R_GRID)
+
+    scoring = {"device": "cpu", "batch_size": 8, "max_length": None, "precision": "fp32"}
+    sentences = tmp_path / "sentences.csv"
+    write_gendered_sentences(
+        sentences, ["she is a nurse.", "the woman works."], ["he is a doctor.", "the man works."]
+    )
+
+    def score(script, models, outputs, **inputs):
+        wildcards = {"dataset": "pairs", "variant": "original", "lang": "en"}
+        _run_script(
+            script,
+            params={"models": models, "scoring": scoring, "bias_type": "gender"},
+            input=inputs,
+            output=outputs,
+            wildcards=wildcards,
+        )
+
+    models = [_entry(workspace, index) for index in indices]
+    one = [
+        {key: tmp_path / f"one{index}.{key}.parquet" for key in ("unmasked", "masked")}
+        for index in indices
+    ]
+    for index in indices:
+        outputs = {key: str(path) for key, path in one[index].items()}
+        score("score_pairs.py", models[index : index + 1], outputs, data=str(workspace.pairs))
+    many = {key: [tmp_path / f"many{i}.{key}.parquet" for i in indices] for key in one[0]}
+    outputs = {key: [str(path) for path in paths] for key, paths in many.items()}
+    score("score_pairs.py", models, outputs, data=str(workspace.pairs))
+    for index in indices:
+        for key, path in one[index].items():
+            assert many[key][index].read_bytes() == path.read_bytes(), (index, key)
+
+    for index in indices:
+        output = {"cache": str(tmp_path / f"mined{index}.parquet")}
+        score("score_unmasked.py", models[index : index + 1], output, sentences=str(sentences))
+    output = {"cache": [str(tmp_path / f"mined-grid{i}.parquet") for i in indices]}
+    score("score_unmasked.py", models, output, sentences=str(sentences))
+    for index in indices:
+        single_cache = (tmp_path / f"mined{index}.parquet").read_bytes()
+        assert (tmp_path / f"mined-grid{index}.parquet").read_bytes() == single_cache, index
 
 
 def test_cli_tbs_writes_the_same_bytes_as_the_probe_script(workspace, tmp_path, capsys):

@@ -28,8 +28,10 @@ from mgbias.mlm.load import (
     UntrainedHeadError,
     check_loading_info,
     initialised_weights,
+    load_each,
     load_mlm,
 )
+from mgbias.runlog import per_model
 
 BERT_HEAD = [
     "cls.predictions.bias",
@@ -73,6 +75,28 @@ def test_allowed_untrained_head_loads_with_a_warning_naming_the_weights(encoder_
     assert not any("LOAD REPORT" in r.getMessage() for r in caplog.records)
     # the decoder is still tied to the embeddings that were loaded
     assert model.cls.predictions.decoder.weight is model.bert.embeddings.word_embeddings.weight
+
+
+def test_load_each_loads_a_jobs_models_in_order_each_with_its_own_settings(
+    encoder_only_dir, tmp_path
+):
+    tokenizer = wordpiece_tokenizer()
+    full = save_pretrained(
+        build_model("bert", len(tokenizer), 32, seed=3), tokenizer, tmp_path / "m"
+    )
+    entries = [
+        {"model_id": str(full), "revision": None, "allow_untrained_head": False},
+        {"model_id": str(encoder_only_dir), "revision": None, "allow_untrained_head": True},
+    ]
+    loaded = [(entry, type(model).__name__) for entry, model, _ in load_each(entries, device="cpu")]
+    assert loaded == [(entries[0], "BertForMaskedLM"), (entries[1], "BertForMaskedLM")]
+    # the head-less model is refused without its own allow_untrained_head
+    refused = [{**entries[1], "allow_untrained_head": False}]
+    with pytest.raises(UntrainedHeadError, match=str(encoder_only_dir)):
+        list(load_each(refused, device="cpu"))
+    # a one-model rule has a path per output, a grid rule a list in its models' order
+    assert per_model("a.parquet") == ["a.parquet"]
+    assert per_model(("a", "b")) == ["a", "b"]
 
 
 @pytest.mark.parametrize("family", MODEL_FAMILIES)

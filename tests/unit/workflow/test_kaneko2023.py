@@ -124,3 +124,35 @@ def test_the_meta_evaluation_reads_every_run_in_run_order():
         "base-news-en-r100-s0": [],
         "base-news-en-original": [],
     }
+
+
+def test_a_grid_is_one_job_whose_outputs_follow_its_models():
+    wordlists = {**SECTION["wordlists"], "de": {"female": ["sie"], "male": ["er"]}}
+    config = configured(
+        languages=["en", "de"], ratios=[0.0, 0.5, 1.0], repeats=2, wordlists=wordlists
+    )
+    assert kaneko2023.base_models(config) == ["base"]
+    tags = ["r000-s0", "r000-s1", "r050-s0", "r050-s1", "r100-s0", "r100-s1"]
+    assert kaneko2023.grid_tags(config) == tags
+    models = kaneko2023.grid_models(config, "base", "news", "de")
+    assert models == [f"base-news-de-{tag}" for tag in tags]
+    assert kaneko2023.grid_model_dirs(config, "base", "news", "de") == [
+        f"models/{model}" for model in models
+    ]
+    outputs = kaneko2023.grid_outputs(config, "kaneko2023_probe_summary")
+    # filled in with a grid's wildcards, the outputs are its models' paths, in model order
+    filled = [path.format(base="base", source="news", lang="de") for path in outputs]
+    assert filled == [f"results/kaneko2023/probe/{model}/de/summary.json" for model in models]
+    pairs = kaneko2023.grid_outputs(config, "score_pairs_masked")
+    assert pairs[0] == (
+        "results/score/pairs/{base}-{source}-{lang}-r000-s0/{dataset}/{variant}/{lang}"
+        ".masked.parquet"
+    )
+    entries = kaneko2023.model_entries(config, models[:1] + ["base"])
+    assert [entry["model_id"] for entry in entries] == [f"models/{models[0]}", "org/base"]
+
+
+def test_without_the_section_no_grid():
+    config = validate_config(copy.deepcopy(BASE))
+    assert kaneko2023.base_models(config) == [] and kaneko2023.grid_tags(config) == []
+    assert kaneko2023.grid_outputs(config, "score_mined") == []

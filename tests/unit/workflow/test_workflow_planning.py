@@ -13,6 +13,7 @@ from mgbias.workflow import (
     allows_untrained_head,
     evaluation_jobs,
     finetuned_models,
+    kaneko2023,
     known_worlds,
     local_file_of_url,
     mining_jobs,
@@ -235,9 +236,21 @@ def test_allow_untrained_head_is_read_per_model_and_reaches_both_scoring_rules(r
     config = {"models": {"a": {"allow_untrained_head": True}, "b": {}, "c": {}}}
     config["models"]["c"]["allow_untrained_head"] = False
     assert [allows_untrained_head(config, m) for m in "abc"] == [True, False, False]
-    # the rules pass it as a param, and their scripts hand it to load_mlm
-    for rules, script in [("score.smk", "score_unmasked.py"), ("score.smk", "score_pairs.py")]:
-        text = (repo / "rules" / rules).read_text()
-        assert "allow_untrained_head=lambda wc: allows_untrained_head(config, wc.model)," in text
+    models = {"a": {"source": "org/a", "allow_untrained_head": True}}
+    models["d"] = {"source": "org/d", "revision": "v1"}
+    entries = kaneko2023.model_entries({"models": models}, ["a", "d"])
+    assert [entry["allow_untrained_head"] for entry in entries] == [True, False]
+    assert entries[1] == {
+        "model": "d",
+        "model_id": "org/d",
+        "revision": "v1",
+        "allow_untrained_head": False,
+    }
+    # the rules pass it in their models' entries, and their scripts hand it to load_mlm
+    text = (repo / "rules" / "score.smk").read_text()
+    assert "models=lambda wc: kaneko2023.model_entries(config, [wc.model])," in text
+    for script in ["score_unmasked.py", "score_pairs.py", "kaneko2023_probe.py"]:
         code = (repo / "scripts" / script).read_text()
-        assert "allow_untrained_head=smk.params.allow_untrained_head," in code
+        assert 'load_each(smk.params.models, device=scoring["device"])' in code
+    load = (repo / "src/mgbias/mlm/load.py").read_text()
+    assert 'allow_untrained_head=entry["allow_untrained_head"],' in load
