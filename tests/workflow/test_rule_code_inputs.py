@@ -19,7 +19,10 @@ from mgbias.code_inputs import import_closure
 pytestmark = pytest.mark.workflow
 
 #: Modules a rule runs only for some jobs (rules/score.smk: only_for).
-CONDITIONAL = {("score_pairs", "perturb.py"): lambda wildcards: wildcards["variant"] == "perturbed"}
+CONDITIONAL = {
+    (rule, "perturb.py"): lambda wildcards: wildcards["variant"] == "perturbed"
+    for rule in ("score_pairs", "kaneko2023_score_pairs")
+}
 
 
 def rule_scripts() -> dict[str, str]:
