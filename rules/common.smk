@@ -30,6 +30,7 @@ from mgbias.workflow import (
     mbe_table3_jobs,
     mbe_table_jobs,
     mining_jobs,
+    model_entries,
     model_input,
     model_source as configured_model_source,
     pair_file,

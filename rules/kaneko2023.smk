@@ -26,7 +26,7 @@ rule kaneko2023_probe:
         mem_mb=8000,
         runtime=30,
     params:
-        models=lambda wc: kaneko2023.model_entries(config, [wc.model]),
+        models=lambda wc: model_entries(config, [wc.model]),
         scoring=canonical(config["scoring"]),
         lang="{lang}",
         targets=KANEKO2023["targets"],
@@ -60,7 +60,7 @@ use rule kaneko2023_probe as kaneko2023_probe_grid with:
         mem_mb=8000,
         runtime=120,
     params:
-        models=lambda wc: kaneko2023.model_entries(
+        models=lambda wc: model_entries(
             config, kaneko2023.grid_models(config, wc.base, wc.source, wc.lang)
         ),
         scoring=canonical(config["scoring"]),

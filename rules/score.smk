@@ -28,7 +28,7 @@ rule score_unmasked:
         mem_mb=8000,
         runtime=60,
     params:
-        models=lambda wc: kaneko2023.model_entries(config, [wc.model]),
+        models=lambda wc: model_entries(config, [wc.model]),
         scoring=canonical(config["scoring"]),
     script:
         "../scripts/score_unmasked.py"
@@ -56,7 +56,7 @@ use rule score_unmasked as kaneko2023_score_unmasked with:
         mem_mb=8000,
         runtime=120,
     params:
-        models=lambda wc: kaneko2023.model_entries(
+        models=lambda wc: model_entries(
             config, kaneko2023.grid_models(config, wc.base, wc.source, wc.lang)
         ),
         scoring=canonical(config["scoring"]),
@@ -90,7 +90,7 @@ rule score_pairs:
         mem_mb=8000,
         runtime=60,
     params:
-        models=lambda wc: kaneko2023.model_entries(config, [wc.model]),
+        models=lambda wc: model_entries(config, [wc.model]),
         scoring=canonical(config["scoring"]),
         bias_type=lambda wc: config["pair_datasets"][wc.dataset]["bias_type"],
     script:
@@ -124,7 +124,7 @@ use rule score_pairs as kaneko2023_score_pairs with:
         mem_mb=8000,
         runtime=120,
     params:
-        models=lambda wc: kaneko2023.model_entries(
+        models=lambda wc: model_entries(
             config, kaneko2023.grid_models(config, wc.base, wc.source, wc.lang)
         ),
         scoring=canonical(config["scoring"]),

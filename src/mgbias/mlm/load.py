@@ -384,7 +384,7 @@ def load_each(
 
     ``entries`` are the ``params.models`` of a scoring or probing rule: mappings with
     ``model_id``, ``revision`` and ``allow_untrained_head``
-    (:func:`mgbias.workflow.kaneko2023.model_entries`). Yields ``(entry, model,
+    (:func:`mgbias.workflow.model_entries`). Yields ``(entry, model,
     tokenizer)``; a model is loaded when the caller asks for the next one, so only one is
     held at a time when the caller lets the previous go.
     """

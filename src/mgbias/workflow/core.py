@@ -129,6 +129,20 @@ def allows_untrained_head(config: Mapping[str, Any], model: str) -> bool:
     return bool(config["models"][model].get("allow_untrained_head", False))
 
 
+def model_entries(config: Mapping[str, Any], models: list[str]) -> list[dict[str, Any]]:
+    """What a scoring or probing job needs to load each of ``models``: ``model`` (its name),
+    ``model_id`` (its directory or source), ``revision`` and ``allow_untrained_head``."""
+    return [
+        {
+            "model": model,
+            "model_id": model_source(config, model),
+            "revision": config["models"][model].get("revision"),
+            "allow_untrained_head": allows_untrained_head(config, model),
+        }
+        for model in models
+    ]
+
+
 def model_languages(config: Mapping[str, Any], model: str) -> list[str]:
     """Languages a model is evaluated on (its own list, else all configured)."""
     return list(config["models"][model].get("languages") or config["languages"])

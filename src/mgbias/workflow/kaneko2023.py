@@ -20,7 +20,6 @@ from mgbias import layout
 from mgbias.config import section_defaults
 from mgbias.workflow.core import (
     ORIGINAL,
-    allows_untrained_head,
     canonical,
     kaneko2023_finetune_settings,
     kaneko2023_grid,
@@ -28,7 +27,6 @@ from mgbias.workflow.core import (
     kaneko2023_runs,
     model_dir,
     model_is_trained,
-    model_source,
 )
 
 #: The meta-evaluation's table and figures (Table 1, the mined counts, Figures 2-3).
@@ -158,20 +156,6 @@ def grid_outputs(config: Mapping[str, Any], key: str) -> list[str]:
         raise ValueError(f"layout key {key!r} has no {{model}} wildcard: {template}")
     return [
         template.replace("{model}", "{base}-{source}-{lang}-" + tag) for tag in grid_tags(config)
-    ]
-
-
-def model_entries(config: Mapping[str, Any], models: list[str]) -> list[dict[str, Any]]:
-    """What a scoring or probing job needs to load each of ``models``: ``model`` (its name),
-    ``model_id`` (its directory or source), ``revision`` and ``allow_untrained_head``."""
-    return [
-        {
-            "model": model,
-            "model_id": model_source(config, model),
-            "revision": config["models"][model].get("revision"),
-            "allow_untrained_head": allows_untrained_head(config, model),
-        }
-        for model in models
     ]
 
 

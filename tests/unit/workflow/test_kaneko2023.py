@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 from mgbias.config import validate_config
-from mgbias.workflow import kaneko2023, kaneko2023_models
+from mgbias.workflow import kaneko2023, kaneko2023_models, model_entries
 
 BASE = {
     "languages": ["de"],
@@ -148,7 +148,7 @@ def test_a_grid_is_one_job_whose_outputs_follow_its_models():
         "results/score/pairs/{base}-{source}-{lang}-r000-s0/{dataset}/{variant}/{lang}"
         ".masked.parquet"
     )
-    entries = kaneko2023.model_entries(config, models[:1] + ["base"])
+    entries = model_entries(config, models[:1] + ["base"])
     assert [entry["model_id"] for entry in entries] == [f"models/{models[0]}", "org/base"]
 
 

@@ -13,10 +13,10 @@ from mgbias.workflow import (
     allows_untrained_head,
     evaluation_jobs,
     finetuned_models,
-    kaneko2023,
     known_worlds,
     local_file_of_url,
     mining_jobs,
+    model_entries,
     model_input,
     pair_file,
     pair_jobs,
@@ -238,7 +238,7 @@ def test_allow_untrained_head_is_read_per_model_and_reaches_both_scoring_rules(r
     assert [allows_untrained_head(config, m) for m in "abc"] == [True, False, False]
     models = {"a": {"source": "org/a", "allow_untrained_head": True}}
     models["d"] = {"source": "org/d", "revision": "v1"}
-    entries = kaneko2023.model_entries({"models": models}, ["a", "d"])
+    entries = model_entries({"models": models}, ["a", "d"])
     assert [entry["allow_untrained_head"] for entry in entries] == [True, False]
     assert entries[1] == {
         "model": "d",
@@ -248,7 +248,7 @@ def test_allow_untrained_head_is_read_per_model_and_reaches_both_scoring_rules(r
     }
     # the rules pass it in their models' entries, and their scripts hand it to load_mlm
     text = (repo / "rules" / "score.smk").read_text()
-    assert "models=lambda wc: kaneko2023.model_entries(config, [wc.model])," in text
+    assert "models=lambda wc: model_entries(config, [wc.model])," in text
     for script in ["score_unmasked.py", "score_pairs.py", "kaneko2023_probe.py"]:
         code = (repo / "scripts" / script).read_text()
         assert 'load_each(smk.params.models, device=scoring["device"])' in code
