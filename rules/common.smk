@@ -101,6 +101,7 @@ wildcard_constraints:
     variant="original|perturbed",
     dataset="|".join(PAIR_DATASETS) or "no-pair-dataset",
     source=alternatives(kaneko2023.sources(config)),
+    base=alternatives(kaneko2023.base_models(config)),
     rate="r[0-9]{3}",
     repeat="[0-9]+",
     src="[a-z]{2}(?:deb)?",

@@ -40,7 +40,8 @@ rule kaneko2023_probe:
 
 
 # every fine-tuned model of one grid (base model, source, language) in one job: the
-# job of a demo-sized model is mostly the import of torch and transformers
+# job of a demo-sized model is mostly the import of torch and transformers; params
+# other than `models` are kaneko2023_probe's
 use rule kaneko2023_probe as kaneko2023_probe_grid with:
     input:
         models=lambda wc: kaneko2023.grid_model_dirs(
@@ -53,8 +54,6 @@ use rule kaneko2023_probe as kaneko2023_probe_grid with:
         top=kaneko2023.grid_outputs(config, "kaneko2023_probe_top"),
     log:
         "logs/kaneko2023_probe_grid/{base}/{source}/{lang}.log",
-    wildcard_constraints:
-        base=alternatives(kaneko2023.base_models(config)),
     resources:
         gpu=1,
         mem_mb=8000,
@@ -63,14 +62,6 @@ use rule kaneko2023_probe as kaneko2023_probe_grid with:
         models=lambda wc: model_entries(
             config, kaneko2023.grid_models(config, wc.base, wc.source, wc.lang)
         ),
-        scoring=canonical(config["scoring"]),
-        lang="{lang}",
-        targets=KANEKO2023["targets"],
-        templates=None,
-        sentence=lambda wc: KANEKO2023["sentences"].get(wc.lang),
-        female=lambda wc: KANEKO2023["wordlists"][wc.lang]["female"],
-        male=lambda wc: KANEKO2023["wordlists"][wc.lang]["male"],
-        k=KANEKO2023["top_k"],
 
 
 rule kaneko2023_table1:

@@ -35,7 +35,8 @@ rule score_unmasked:
 
 
 # the fine-tuned models of one grid of Kaneko et al. (2023) (base model, source,
-# language) in one job (mgbias.workflow.kaneko2023.grid_outputs)
+# language) in one job (mgbias.workflow.kaneko2023.grid_outputs); params other than
+# `models` are score_unmasked's
 use rule score_unmasked as kaneko2023_score_unmasked with:
     input:
         sentences=out("mined_sentences"),
@@ -49,8 +50,6 @@ use rule score_unmasked as kaneko2023_score_unmasked with:
         "logs/kaneko2023_score_unmasked/{base}/{source}/{world}/{corpus}/{lang}.log",
     benchmark:
         "logs/benchmarks/kaneko2023_score_unmasked/{base}/{source}/{world}/{corpus}/{lang}.tsv"
-    wildcard_constraints:
-        base=alternatives(kaneko2023.base_models(config)),
     resources:
         gpu=1,
         mem_mb=8000,
@@ -59,7 +58,6 @@ use rule score_unmasked as kaneko2023_score_unmasked with:
         models=lambda wc: model_entries(
             config, kaneko2023.grid_models(config, wc.base, wc.source, wc.lang)
         ),
-        scoring=canonical(config["scoring"]),
 
 
 # Pair benchmarks (CrowS-Pairs, StereoSet, multilingual CrowS-Pairs): each
@@ -99,7 +97,8 @@ rule score_pairs:
 
 # the fine-tuned models of one grid of Kaneko et al. (2023) (base model, source,
 # language) in one job: the job of a demo-sized model is mostly the import of torch and
-# transformers (mgbias.workflow.kaneko2023.grid_outputs)
+# transformers (mgbias.workflow.kaneko2023.grid_outputs); params other than `models` are
+# score_pairs's
 use rule score_pairs as kaneko2023_score_pairs with:
     input:
         data=lambda wc: pair_file(config, wc.dataset, wc.lang),
@@ -117,8 +116,6 @@ use rule score_pairs as kaneko2023_score_pairs with:
         "logs/kaneko2023_score_pairs/{base}/{source}/{dataset}/{variant}/{lang}.log",
     benchmark:
         "logs/benchmarks/kaneko2023_score_pairs/{base}/{source}/{dataset}/{variant}/{lang}.tsv"
-    wildcard_constraints:
-        base=alternatives(kaneko2023.base_models(config)),
     resources:
         gpu=1,
         mem_mb=8000,
@@ -127,5 +124,3 @@ use rule score_pairs as kaneko2023_score_pairs with:
         models=lambda wc: model_entries(
             config, kaneko2023.grid_models(config, wc.base, wc.source, wc.lang)
         ),
-        scoring=canonical(config["scoring"]),
-        bias_type=lambda wc: config["pair_datasets"][wc.dataset]["bias_type"],
