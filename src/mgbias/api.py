@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mgbias.measures.registry import PAIR_MEASURES, verdict
+from mgbias.measures.registry import PAIR_MEASURES, PAIR_RESULT_COLUMNS, verdict
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -61,18 +61,7 @@ DEFAULT_FEMALE_WORDS = ("en_female", "en_female_names")
 DEFAULT_MALE_WORDS = ("en_male", "en_male_names")
 
 #: Columns of :attr:`PairsReport.summary`.
-PAIRS_SUMMARY_COLUMNS = (
-    "bias_type",
-    "measure",
-    "score",
-    "se",
-    "p_value",
-    "significant",
-    "n",
-    "n_edge",
-    "n_clusters",
-    "verdict",
-)
+PAIRS_SUMMARY_COLUMNS = ("bias_type", *PAIR_RESULT_COLUMNS, "verdict")
 
 #: Columns of :meth:`MBEReport.summary` (the workflow's MBE table names, where it has them).
 MBE_SUMMARY_COLUMNS = (

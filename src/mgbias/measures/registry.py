@@ -24,6 +24,7 @@ from dataclasses import dataclass
 __all__ = [
     "MEASURES",
     "PAIR_MEASURES",
+    "PAIR_RESULT_COLUMNS",
     "Measure",
     "by_name",
     "measures_markdown",
@@ -252,6 +253,20 @@ MEASURES: tuple[Measure, ...] = (
 
 #: The pair measures, in the papers' order.
 PAIR_MEASURES: tuple[str, ...] = tuple(m.name for m in MEASURES if m.kind == "pair")
+
+#: The columns of one pair measure's result, in every table that has them
+#: (:func:`mgbias.pairs.scoring.pair_measures`, ``mgbias score``'s summary, the workflow's
+#: pair tables).
+PAIR_RESULT_COLUMNS: tuple[str, ...] = (
+    "measure",
+    "score",
+    "se",
+    "p_value",
+    "significant",
+    "n",
+    "n_edge",
+    "n_clusters",
+)
 
 
 def by_name(name: str) -> Measure:

@@ -29,7 +29,7 @@ from mgbias.measures.aula import aula
 from mgbias.measures.cps import cps, cps_sentence_scores
 from mgbias.measures.edges import EDGE_FLAGS, EDGE_RULES, PairEdges, identical_sequences, pair_edges
 from mgbias.measures.preference import TIE_RULES, PairPreferenceResult, compare_pairs
-from mgbias.measures.registry import MEASURES, PAIR_MEASURES
+from mgbias.measures.registry import MEASURES, PAIR_MEASURES, PAIR_RESULT_COLUMNS
 from mgbias.measures.sjsd import binarized_sjsd, js_distance_sums, sjsd, sjsd_pair_scores
 from mgbias.measures.sss import sss, sss_sentence_scores
 from mgbias.pairs.data import pair_sentences
@@ -41,16 +41,7 @@ UNMASKED = {m.name for m in MEASURES if m.kind == "pair" and m.cache == "unmaske
 MASKED = {m.name for m in MEASURES if m.kind == "pair" and m.cache == "masked"}
 
 #: Columns of :func:`pair_measures`.
-MEASURE_COLUMNS = (
-    "measure",
-    "score",
-    "se",
-    "p_value",
-    "significant",
-    "n",
-    "n_edge",
-    "n_clusters",
-)
+MEASURE_COLUMNS = PAIR_RESULT_COLUMNS
 
 
 class PairResult(NamedTuple):

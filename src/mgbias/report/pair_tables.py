@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mgbias.measures.registry import PAIR_MEASURES
+from mgbias.measures.registry import PAIR_MEASURES, PAIR_RESULT_COLUMNS
 from mgbias.measures.sjsd import TABLE_SCALE
 from mgbias.report.tables import markdown
 
@@ -37,21 +37,7 @@ __all__ = [
     "steinborn_table3_markdown",
 ]
 
-PAIR_COLUMNS = [
-    "model",
-    "dataset",
-    "variant",
-    "lang",
-    "measure",
-    "score",
-    "se",
-    "p_value",
-    "significant",
-    "n",
-    "n_edge",
-    "n_clusters",
-    "model_id",
-]
+PAIR_COLUMNS = ["model", "dataset", "variant", "lang", *PAIR_RESULT_COLUMNS, "model_id"]
 
 #: Mark of a score whose test rejects "no preference" (as in the MBE tables).
 SIGNIFICANT = " ‡"
