@@ -46,7 +46,7 @@ threads (``OMP_NUM_THREADS`` is set to the same number for it).
 fewer make a large ``--words`` affordable on a laptop when only reading is of interest.
 
 Usage: ``python benchmarks/embeddings.py [--fasttext-alignment DIR] [--words N] [--quick]
-[--niter N] [--reread]``
+[--niter N] [--reread] [--device cpu|cuda]``
 """
 
 from __future__ import annotations
@@ -114,16 +114,16 @@ def _fasttext_reference(directory: Path, work: Path, threads: int, niter: int) -
 
 
 def _align_cli(
-    work: Path, name: str, env: dict[str, str], threads: int, niter: int
+    work: Path, name: str, env: dict[str, str], threads: int, niter: int, device: str
 ) -> tuple[float, float]:
     """Wall and CPU time (user + system) of ``mgbias align`` (Zhao et al.'s settings but
-    ``niter``, CPU)."""
+    ``niter``, on ``device``)."""
     command = [
         sys.executable, "-c", "import sys; from mgbias.cli import main; sys.exit(main())",
         "align", "--source-vectors", str(work / "src.vec"),
         "--target-vectors", str(work / "tgt.vec"), "--dico-train", str(work / "train.txt"),
         "--output", str(work / f"{name}.vec"),
-        "--niter", str(niter), "--seed", "0", "--device", "cpu",
+        "--niter", str(niter), "--seed", "0", "--device", device,
     ]  # fmt: skip
     env = {**env, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -136,7 +136,7 @@ def _align_cli(
 
 
 def _reread(
-    work: Path, tgt: Vectors, test: list, threads: int, niter: int, repeat: int
+    work: Path, tgt: Vectors, test: list, threads: int, niter: int, repeat: int, device: str
 ) -> dict[str, float]:
     """``mgbias align`` with the cache off, then the first and later reads through it;
     the off and later runs ``repeat`` times each, interleaved (medians)."""
@@ -145,14 +145,14 @@ def _reread(
     off = {**base, "MGBIAS_CACHE_DIR": str(cache), "MGBIAS_VEC_CACHE": "0"}
     on = {**base, "MGBIAS_CACHE_DIR": str(cache)}
     times: dict[str, list[tuple[float, float]]] = {"align_cli": [], "align_cli_later_read": []}
-    times["align_cli"].append(_align_cli(work, "align_cli", off, threads, niter))
-    first = _align_cli(work, "align_cli_first_read", on, threads, niter)
+    times["align_cli"].append(_align_cli(work, "align_cli", off, threads, niter, device))
+    first = _align_cli(work, "align_cli_first_read", on, threads, niter, device)
     for _ in range(repeat):
         times["align_cli_later_read"].append(
-            _align_cli(work, "align_cli_later_read", on, threads, niter)
+            _align_cli(work, "align_cli_later_read", on, threads, niter, device)
         )
         if len(times["align_cli"]) < repeat:
-            times["align_cli"].append(_align_cli(work, "align_cli", off, threads, niter))
+            times["align_cli"].append(_align_cli(work, "align_cli", off, threads, niter, device))
     results = {}
     for name, runs in (*times.items(), ("align_cli_first_read", [first])):
         results[f"{name}_s"] = statistics.median(wall for wall, _ in runs)
@@ -184,6 +184,12 @@ def main() -> None:
         "--reread", action="store_true", help="time mgbias align without and with the cache"
     )
     parser.add_argument("--reread-repeat", type=int, default=3, help="runs of each (median)")
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "cuda"),
+        default="cpu",
+        help="where our alignments run (every CSLS evaluation runs on the CPU)",
+    )
     args = parser.parse_args()
     if args.quick:
         args.words, args.dim = 7_000, 100
@@ -193,7 +199,7 @@ def main() -> None:
     )
     train = [(f"s{i}", f"t{i}") for i in range(N_TRAIN)]
     test = [(f"s{i}", f"t{i}") for i in range(N_TRAIN, N_TRAIN + N_TEST)]
-    config = RCSLSConfig(device="cpu", seed=args.seed, niter=args.niter)
+    config = RCSLSConfig(device=args.device, seed=args.seed, niter=args.niter)
     results: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="mgbias-bench-") as tmp:
         work = Path(tmp)
@@ -211,6 +217,8 @@ def main() -> None:
 
         start = time.perf_counter()
         align(src, tgt, train, config)
+        if args.device == "cuda":
+            torch.cuda.synchronize()
         results["rcsls_s"] = time.perf_counter() - start
 
         start = time.perf_counter()
@@ -226,7 +234,9 @@ def main() -> None:
             )
             results["speedup_vs_fasttext"] = results["fasttext_align_s"] / results["align_total_s"]
         if args.reread:
-            results.update(_reread(work, tgt, test, args.threads, args.niter, args.reread_repeat))
+            results.update(
+                _reread(work, tgt, test, args.threads, args.niter, args.reread_repeat, args.device)
+            )
     for name in ("rcsls_s", "align_total_s", "rcsls_csls_at1", "reading_vec_mb_s"):
         print(f"{name}={results[name]:.4g}" if "at1" not in name else f"{name}={results[name]:.4f}")
     for name in ("fasttext_align_s", "fasttext_csls_at1", "speedup_vs_fasttext"):

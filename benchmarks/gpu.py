@@ -29,7 +29,8 @@ Runs on CUDA when ``torch.cuda.is_available()``, else on the CPU, and prints one
   interpreter's exit). ``score_overhead_cpu_s``: the same in CPU seconds.
 - ``scoring_ratio_unmasked``, ``scoring_ratio_masked``: ``aula_over_forward`` and
   ``masked_over_encoder`` of ``benchmarks/scoring.py`` (the engine against a bare
-  batched forward over the same batches; see there), on the device.
+  batched forward over the same batches; see there), on the device, with a random BERT
+  of the benchmark's size (full: mBERT's, below; random words of its vocabulary).
 - ``engine_vs_naive``: time of one forward pass per masked copy at batch 1, the MLM
   head at every position (:func:`scoring.naive_masked_scores`, the way CrowS-Pairs'
   reference script scores) divided by that of the engine
@@ -101,6 +102,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from scoring import (
+    Shape,
     bench_engine,
     bench_masked,
     best_times,
@@ -473,9 +475,10 @@ def main(argv: list[str] | None = None) -> None:
         torch.set_num_threads(args.threads)
         if "ratios" in parts:
             suffix = "" if clock == "cpu" else "_wall"
-            engine = bench_engine(size.engine_sentences, max(repeats, 3), device=device)
+            shape = Shape(size.layers, size.hidden, size.heads, size.intermediate, size.vocabulary)
+            engine = bench_engine(size.engine_sentences, max(repeats, 3), device, shape)
             say("scoring_ratio_unmasked", engine[f"aula_over_forward{suffix}"])
-            masked = bench_masked(size.masked_sentences, max(repeats, 3), device=device)
+            masked = bench_masked(size.masked_sentences, max(repeats, 3), device, shape)
             say("scoring_ratio_masked", masked[f"masked_over_encoder{suffix}"])
         if "naive" in parts:
             say_all(bench_naive(model, pairs, device, clock))

@@ -143,28 +143,41 @@ def synchronize(device: str | torch.device) -> None:
         torch.cuda.synchronize()
 
 
-def build_world(n_sentences: int, seed: int = SEED, device: str | torch.device = "cpu"):
-    """A random-init BERT on ``device``, a whole-word tokenizer for it, and sentences of
-    10-30 words."""
+@dataclass(frozen=True)
+class Shape:
+    """The random BERT of :func:`build_world`."""
+
+    layers: int = 4
+    hidden: int = 256
+    heads: int = 4
+    intermediate: int = 1024
+    vocabulary: int = VOCAB_SIZE
+
+
+#: The CPU benchmark's model (``bench_engine``, ``bench_masked``).
+TINY = Shape()
+
+
+def build_world(
+    n_sentences: int,
+    seed: int = SEED,
+    device: str | torch.device = "cpu",
+    shape: Shape = TINY,
+):
+    """A random-init BERT of ``shape`` on ``device``, a whole-word tokenizer for it, and
+    sentences of 10-30 of its words."""
     rng = np.random.default_rng(seed)
-    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
-    words: list[str] = []
-    seen: set[str] = set()
-    while len(words) < VOCAB_SIZE - len(SPECIAL_TOKENS):
-        word = "".join(rng.choice(letters, size=int(rng.integers(3, 9))))
-        if word not in seen:
-            seen.add(word)
-            words.append(word)
+    words = random_words(shape.vocabulary - len(SPECIAL_TOKENS), rng)
     tokenizer = build_bert_tokenizer([*SPECIAL_TOKENS, *words], model_max_length=512)
     sentences = [
         " ".join(rng.choice(words, size=int(rng.integers(10, 31)))) for _ in range(n_sentences)
     ]
     config = BertConfig(
-        vocab_size=VOCAB_SIZE,
-        hidden_size=256,
-        num_hidden_layers=4,
-        num_attention_heads=4,
-        intermediate_size=1024,
+        vocab_size=shape.vocabulary,
+        hidden_size=shape.hidden,
+        num_hidden_layers=shape.layers,
+        num_attention_heads=shape.heads,
+        intermediate_size=shape.intermediate,
         max_position_embeddings=512,
         attn_implementation="eager",
     )
@@ -209,14 +222,17 @@ def best_times(
 
 
 def bench_engine(
-    n_sentences: int, repeats: int = REPEATS, device: str | torch.device = "cpu"
+    n_sentences: int,
+    repeats: int = REPEATS,
+    device: str | torch.device = "cpu",
+    shape: Shape = TINY,
 ) -> dict[str, float]:
     """``score_unmasked`` + AULA against the engine's own forward calls, pre-batched.
 
     On CUDA the batches are on the device beforehand and both sides end by
     waiting for the device, so each is timed to its last kernel.
     """
-    model, tokenizer, sentences = build_world(n_sentences, device=device)
+    model, tokenizer, sentences = build_world(n_sentences, device=device, shape=shape)
     encoded = encode_sentences(tokenizer, sentences, max_length=512)
     batches = length_sorted_batches(encoded.lengths, BATCH_SIZE)
     padded = [
@@ -258,11 +274,14 @@ def bench_engine(
 
 
 def bench_masked(
-    n_sentences: int, repeats: int = REPEATS, device: str | torch.device = "cpu"
+    n_sentences: int,
+    repeats: int = REPEATS,
+    device: str | torch.device = "cpu",
+    shape: Shape = TINY,
 ) -> dict[str, float]:
     """``score_masked`` against the bare encoder over the same masked copies and batches
     (on CUDA: batches on the device beforehand, both sides timed to their last kernel)."""
-    model, tokenizer, sentences = build_world(n_sentences, device=device)
+    model, tokenizer, sentences = build_world(n_sentences, device=device, shape=shape)
     encoded = encode_sentences(tokenizer, sentences, max_length=512)
     sequences = encoded.input_ids
     positions = [np.flatnonzero(~special) for special in encoded.special_mask]
