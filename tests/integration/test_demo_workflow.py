@@ -1,6 +1,6 @@
 """The whole demo DAG in a temporary directory: planted bias must be recovered.
 
-Runs ``snakemake`` on ``tests/configs/test.yaml`` (the demo world at test size) once
+Runs ``snakemake`` on ``config/config.yaml`` (the demo world of ``make demo``) once
 per session, then checks the tables and that a second plan has nothing to do.
 """
 
@@ -34,7 +34,7 @@ def snakemake(workdir: Path, *args: str, timeout: int = 2400) -> subprocess.Comp
         "--directory",
         str(workdir),
         "--configfile",
-        str(REPO / "tests" / "configs" / "test.yaml"),
+        str(REPO / "config" / "config.yaml"),
         "--cores",
         "2",
         *args,
@@ -281,9 +281,9 @@ def test_second_run_has_nothing_to_do(demo_run):
 
 
 # Kaneko et al. (2023): the balanced demo MLM fine-tuned on its own text at male
-# rates r = 0, 0.5, 1 (config/config.yaml: also 0.25 and 0.75), per language, three
-# times per r (tests/configs/test.yaml: repeats 3; seeds 42, 43, 44 and three D_r samples).
-KANEKO2023_LANGUAGES = ["de", "en"]  # tests/configs/test.yaml (config/config.yaml: all four)
+# rates r = 0, 0.5, 1 (config/demo-full.yaml: also 0.25 and 0.75), per language, three
+# times per r (config/config.yaml: repeats 3; seeds 42, 43, 44 and three D_r samples).
+KANEKO2023_LANGUAGES = ["de", "en"]  # config/config.yaml (config/demo-full.yaml: all four)
 KANEKO2023_RATES = [0.0, 0.5, 1.0]
 KANEKO2023_REPEATS = 3
 
@@ -350,7 +350,7 @@ def test_mbe_agrees_with_the_original_score_across_the_bias_controlled_grid(demo
 
     Measured with one model per r: MBE 49.0, 50.3, 51.7 and the male-oriented Eq. 3
     50.3, 54.0, 58.0 at r = 0, 0.5, 1 (Spearman 1; 0.90 over the five rates of
-    config/config.yaml); with three per r (tests/configs/test.yaml), Spearman 0.81
+    config/demo-full.yaml); with three per r (config/config.yaml), Spearman 0.81
     (p = 0.008) over the nine models; the
     paper's stereotype-oriented Eq. 3 stays at 44-46 for every r (the demo's stereotypes
     concern women and men alike), hence `original: male`.
@@ -556,8 +556,8 @@ def test_hard_debiasing_lowers_the_english_weak_inbias_by_at_least_half(demo_run
 
 
 def test_zhao2020_tables_have_the_papers_shapes_and_stars_exactly_below_005(demo_run):
-    # Tables 1-4, 12 and 13 cut from the grid; the test config's grid is en and es in
-    # the planted world (config/config.yaml: en, es, de, fr in both worlds, 4 x 4)
+    # Tables 1-4, 12 and 13 cut from the grid; the demo's grid is en and es in the
+    # planted world (config/demo-full.yaml: en, es, de, fr in both worlds, 4 x 4)
     tables = demo_run / "results" / "tables"
     read = lambda name: pd.read_csv(tables / f"zhao2020_{name}.csv")  # noqa: E731
     languages = ["EN", "ES"]

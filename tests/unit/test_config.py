@@ -18,7 +18,8 @@ SCHEMA = schema_path()
 
 @pytest.fixture()
 def demo_config() -> dict:
-    with open(REPO / "config" / "config.yaml", encoding="utf-8") as handle:
+    """The full demo's configuration, which sets every section."""
+    with open(REPO / "config" / "demo-full.yaml", encoding="utf-8") as handle:
         return yaml.safe_load(handle)
 
 
@@ -26,7 +27,7 @@ def demo_config() -> dict:
     "name",
     [
         *("config/config.yaml", "config/paper.yaml"),
-        *("tests/configs/test.yaml", "tests/configs/tiny.yaml"),
+        *("config/demo-full.yaml", "tests/configs/tiny.yaml"),
     ],
 )
 def test_shipped_configs_are_valid(name):

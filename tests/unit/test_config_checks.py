@@ -156,7 +156,12 @@ def test_a_corpus_has_a_url_or_files(tmp_path):
 
 
 def test_config_warnings_of_the_shipped_configs_are_none():
-    for name in ("config/config.yaml", "config/paper.yaml", "config/examples/own-model.yaml"):
+    for name in (
+        "config/config.yaml",
+        "config/demo-full.yaml",
+        "config/paper.yaml",
+        "config/examples/own-model.yaml",
+    ):
         assert config_warnings(load_config(REPO / name)) == [], name
 
 

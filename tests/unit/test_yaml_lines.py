@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
         "config/config.yaml",
         "config/paper.yaml",
         "config/examples/own-model.yaml",
-        "tests/configs/test.yaml",
+        "config/demo-full.yaml",
         "src/mgbias/resources/schema.yaml",
         "src/mgbias/resources/pair_benchmarks.yaml",
         "src/mgbias/resources/native_names.yaml",

@@ -39,7 +39,7 @@ def test_the_data_stage_commands_are_found():
     assert "bios_datasets" in commands[2]
 
 
-@pytest.mark.parametrize("configfile", ["config/config.yaml", "tests/configs/test.yaml"])
+@pytest.mark.parametrize("configfile", ["config/config.yaml", "config/demo-full.yaml"])
 def test_data_stage_plans_every_download_including_files_made_from_downloads(tmp_path, configfile):
     for command in stage_commands("data"):
         args = [a.replace("${configfile}", str(REPO / configfile)) for a in command[1:]]

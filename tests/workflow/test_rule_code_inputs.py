@@ -43,8 +43,8 @@ def rule_scripts() -> dict[str, str]:
 
 def test_every_jobs_code_inputs_are_its_scripts_import_closure(tmp_path):
     workdir = copy_workflow(tmp_path / "run")
-    # the demo configuration plans every rule
-    result = checked(snakemake(workdir, "-n", "--forceall", config="config/config.yaml"))
+    # the full demo configuration plans every rule
+    result = checked(snakemake(workdir, "-n", "--forceall", config="config/demo-full.yaml"))
     scripts = rule_scripts()
     src = workdir / "src"
     seen = set()

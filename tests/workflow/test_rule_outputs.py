@@ -12,7 +12,7 @@ pytestmark = pytest.mark.workflow
 
 def test_every_planned_output_is_a_layout_path_of_its_rule(tmp_path):
     workdir = copy_workflow(tmp_path / "run")
-    result = checked(snakemake(workdir, "-n", "--forceall", config="config/config.yaml"))
+    result = checked(snakemake(workdir, "-n", "--forceall", config="config/demo-full.yaml"))
     seen = set()
     for rule, outputs in planned_job_outputs(result.stdout):
         for path in outputs:
@@ -20,7 +20,7 @@ def test_every_planned_output_is_a_layout_path_of_its_rule(tmp_path):
             assert output is not None, f"{rule} writes {path}, which mgbias.layout does not define"
             assert rule in output.rules, f"{path} is {output.key} of {output.rules}, not {rule}"
             seen.add(output.key)
-    # the demo configuration writes every kind of output the layout defines; a dry run
+    # the full demo configuration writes every kind of output the layout defines; a dry run
     # cannot plan the jobs behind the bios checkpoint (tests/integration/test_bios_workflow.py
     # runs them); the demo trains and generates what a paper run downloads for Zhao et al.
     # (2020), §3 (tests/integration/test_zhao2020_downloads.py runs that rule), and reads

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[3]
 
 @pytest.fixture(scope="module")
 def demo() -> dict:
-    return yaml.safe_load((REPO / "config/config.yaml").read_text(encoding="utf-8"))
+    return yaml.safe_load((REPO / "config/demo-full.yaml").read_text(encoding="utf-8"))
 
 
 def with_bios(config: dict, **changes) -> dict:

@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[3]
 
 @pytest.fixture()
 def demo_config() -> dict:
-    config = yaml.safe_load((REPO / "config/config.yaml").read_text(encoding="utf-8"))
+    config = yaml.safe_load((REPO / "config/demo-full.yaml").read_text(encoding="utf-8"))
     return validate_config(config)
 
 
@@ -54,7 +54,7 @@ def test_the_demo_grid_is_one_fine_tuning_per_language_and_rate(demo_config):
     models = kaneko2023_models(demo_config)
     entry = models["demo-balanced-news-fr-r075-s0"]
     assert entry["languages"] == ["fr"] and model_is_trained(entry)
-    # config/config.yaml asks for MBE on the balanced world's TED2020 sentences
+    # config/demo-full.yaml asks for MBE on the balanced world's TED2020 sentences
     assert entry["mbe"] is True
     assert entry["worlds"] == ["balanced"] and entry["corpora"] == ["TED2020"]
     del demo_config["kaneko2023"]["mbe"]
@@ -155,7 +155,7 @@ def test_fine_tuned_models_stay_out_of_the_pair_tables(demo_config):
     ],
 )
 def test_bad_sections_are_refused_naming_the_key(edit, message):
-    config = yaml.safe_load((REPO / "config/config.yaml").read_text(encoding="utf-8"))
+    config = yaml.safe_load((REPO / "config/demo-full.yaml").read_text(encoding="utf-8"))
     config = copy.deepcopy(config)
     edit(config["kaneko2023"])
     with pytest.raises(ConfigError, match=message):
@@ -172,7 +172,7 @@ def test_bad_sections_are_refused_naming_the_key(edit, message):
     ],
 )
 def test_bad_mbe_table3_sections_are_refused_naming_the_key(edit, message):
-    config = yaml.safe_load((REPO / "config/config.yaml").read_text(encoding="utf-8"))
+    config = yaml.safe_load((REPO / "config/demo-full.yaml").read_text(encoding="utf-8"))
     edit(config)
     with pytest.raises(ConfigError, match=message):
         validate_config(config)
