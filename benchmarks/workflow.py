@@ -28,8 +28,9 @@ With ``--workdir DIR`` the completed run in ``DIR`` is used (it must have
 been made with the same ``--config``; the benchmark stops if a dry run there
 plans any job); the run is never changed, the changes are made in copies next
 to it. Without ``--workdir`` the benchmark first runs the configuration in a
-temporary copy of the repository (the demo takes about 10 minutes on two
-cores; ``--config tests/configs/tiny.yaml``, two languages, takes about one).
+temporary copy of the repository (the demo takes about 6 minutes on two
+cores, ``--config config/demo-full.yaml`` about 20; ``--config
+tests/configs/tiny.yaml``, two languages, about one).
 
 Usage: ``python benchmarks/workflow.py [--workdir DIR] [--config FILE]``
 """
