@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from mgbias.atomic import atomic_path, write_json
 from mgbias.embeddings.dictionaries import read_dictionary
@@ -30,12 +29,16 @@ from mgbias.measures.inbias import (
 )
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from mgbias.embeddings.bli import BLIResult
     from mgbias.embeddings.debias import DebiasResult
     from mgbias.embeddings.rcsls import AlignmentResult
 
-# The steps import torch (alignment, BLI) and scikit-learn (debiasing) where they run:
-# an inBias job needs neither, and each costs a job seconds to import.
+# The steps import torch (alignment, BLI), scikit-learn (debiasing), pandas and scipy
+# (inBias's table and t-test) where they run: each step needs only its own, and each
+# costs a job or a command seconds to import (pandas and scipy.stats about 5 s together
+# on a GPU node, where `mgbias align` needs neither).
 
 __all__ = [
     "InBiasReport",
@@ -184,6 +187,8 @@ class InBiasReport:
 
     def scores_frame(self) -> pd.DataFrame:
         """One row per scored pair: position in the list, both forms, ``b_i``."""
+        import pandas as pd
+
         return pd.DataFrame(
             {
                 "index": list(self.result.indices),
@@ -201,6 +206,8 @@ def _json_float(value: float) -> float | None:
 def read_inbias_scores(path: str | Path) -> pd.DataFrame:
     """Per-occupation scores written by :func:`inbias_files` (columns index, masculine,
     feminine, score)."""
+    import pandas as pd
+
     frame = pd.read_csv(path, keep_default_na=False)
     missing = {"index", "masculine", "feminine", "score"} - set(frame.columns)
     if missing:

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from mgbias.atomic import atomic_path
 from mgbias.embeddings.veccache import CachedRows, cache_enabled, cached_rows
@@ -266,6 +265,8 @@ def read_vec(
 def _read_rows(path: Path, n: int, d: int, errors: str) -> tuple[list[str], np.ndarray]:
     """The first ``n`` rows, every one parsed and checked: the pandas reader, or the
     line-by-line one where it stumbles (it names the bad line)."""
+    import pandas as pd  # here: a read from the binary cache needs no parser
+
     try:
         return _read_vec_fast(path, n, d, errors)
     except (ValueError, pd.errors.ParserError, _Recheck):
@@ -308,6 +309,8 @@ class _Recheck(Exception):
 
 def _read_vec_fast(path: Path, n: int, d: int, errors: str) -> tuple[list[str], np.ndarray]:
     """The pandas C tokenizer in chunks; any irregularity raises for the checked reader."""
+    import pandas as pd
+
     matrix = np.empty((n, d), dtype=np.float32)
     words: list[str] = []
     if n == 0:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -269,3 +271,15 @@ def test_demo_list_script(tmp_path):
         "de-en.0-5000.txt", "de-en.5000-6500.txt", "en-de.0-5000.txt", "en-de.5000-6500.txt",
     ]  # fmt: skip
     assert (tmp_path / "mibs" / "de_male_def_occ").read_text().startswith("king\tkönig\n")
+
+
+def test_the_align_steps_import_neither_pandas_nor_scipy_stats():
+    # `mgbias align` on a GPU node: pandas and scipy.stats took 2.9 s and 2.2 s to import
+    # there, and aligning needs neither (inBias's table and t-test import them)
+    code = (
+        "import sys; import mgbias.cli, mgbias.cli_provenance, mgbias.embeddings.steps, "
+        "mgbias.embeddings.rcsls, mgbias.embeddings.vectors; "
+        "print('pandas' in sys.modules, 'scipy.stats' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "False False", result.stderr
