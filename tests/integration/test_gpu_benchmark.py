@@ -134,3 +134,36 @@ def test_on_cuda_the_run_is_on_the_gpu_and_times_its_start(figures):
     assert figures["device"] == torch.cuda.get_device_name(0)
     assert figures["ratio_clock"] == "wall"
     assert float(figures["score_cuda_init_s"]) > 0
+
+
+def test_the_node_session_script_runs_its_parts_and_refuses_unknown_ones(tmp_path):
+    """``benchmarks/gpu_session.sh``, what a GPU node runs, on its cheapest part."""
+    script = REPO / "benchmarks" / "gpu_session.sh"
+    env = {**os.environ, "OUT": str(tmp_path), "PY": sys.executable, "WORK": str(tmp_path)}
+    done = subprocess.run(
+        ["bash", str(script), "--smoke", "vectors"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = dict(
+        line.split("=", 1) for line in done.stdout.splitlines() if "=" in line and " " not in line
+    )
+    assert float(figures["vec_reread_speedup"]) > 1
+    assert "== vectors rc=0" in (tmp_path / "session.log").read_text()
+    skipped = subprocess.run(
+        ["bash", str(script), "--smoke", "vectors"],
+        cwd=REPO,
+        env={**env, "LIMIT": "10"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "== skip vectors" in skipped.stdout
+    unknown = subprocess.run(
+        ["bash", str(script), "--smoke", "nope"], cwd=REPO, env=env, capture_output=True, text=True
+    )
+    assert unknown.returncode == 2 and "unknown part: nope" in unknown.stderr
