@@ -58,9 +58,10 @@ Runs on CUDA when ``torch.cuda.is_available()``, else on the CPU, and prints one
   ``finetune_deterministic_repeats`` (1 if two deterministic fp32 runs end with equal
   weights, else 0), ``finetune_deterministic_cost`` (deterministic time over
   non-deterministic), the same two for strict mode with the fused attention kernels
-  (``..._fused_attention``), and ``finetune_tokens_per_step``. Full: a bert-base-sized
-  random BERT (12 layers, hidden 768, vocabulary 30,522), 300 steps of 32 lines of up
-  to 128 tokens; smoke: 2 layers, hidden 64, 12 steps of 8 lines of up to 32 tokens.
+  (``..._fused_attention``), and ``finetune_tokens_per_step``; on CUDA also
+  ``finetune_compiled_vs_trainer_fp32`` (our loop, its encoder compiled). Full: a
+  bert-base-sized random BERT (12 layers, hidden 768, vocabulary 30,522), 300 steps of
+  32 lines of up to 128 tokens; smoke: 2 layers, hidden 64, 12 steps of 8 lines of up to 32 tokens.
 
 Ratios use process CPU time on CPU (one torch thread, ``--threads``; see
 ``benchmarks/scoring.py``, Timing) and wall time on CUDA (``ratio_clock``). The
