@@ -30,7 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mgbias.measures.registry import PAIR_MEASURES, PAIR_RESULT_COLUMNS, verdict
+from mgbias.measures.registry import (
+    MBE_RESULT_COLUMNS,
+    PAIR_MEASURES,
+    PAIR_RESULT_COLUMNS,
+    verdict,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -67,18 +72,7 @@ PAIRS_SUMMARY_COLUMNS = ("bias_type", *PAIR_RESULT_COLUMNS, "verdict")
 MBE_SUMMARY_COLUMNS = (
     "model_id",
     "revision",
-    "mbe",
-    "p_value",
-    "significant",
-    "preferred",
-    "shf",
-    "shf_p_value",
-    "n_male",
-    "n_female",
-    "n_comparisons",
-    "weighting",
-    "test",
-    "n_permutations",
+    *MBE_RESULT_COLUMNS,
     "n_clusters",
     "seed",
     "alpha",

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 __all__ = [
     "MEASURES",
     "PAIR_MEASURES",
+    "MBE_RESULT_COLUMNS",
     "PAIR_RESULT_COLUMNS",
     "Measure",
     "by_name",
@@ -266,6 +267,24 @@ PAIR_RESULT_COLUMNS: tuple[str, ...] = (
     "n",
     "n_edge",
     "n_clusters",
+)
+
+#: The columns of one MBE result (Kaneko et al. 2022, Eq. 2, its test and the Shf
+#: baseline), in every table that has them (``mgbias mbe``'s summary, the workflow's MBE
+#: table).
+MBE_RESULT_COLUMNS: tuple[str, ...] = (
+    "mbe",
+    "p_value",
+    "significant",
+    "preferred",
+    "shf",
+    "shf_p_value",
+    "n_male",
+    "n_female",
+    "n_comparisons",
+    "weighting",
+    "test",
+    "n_permutations",
 )
 
 

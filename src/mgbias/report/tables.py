@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from mgbias.atomic import write_text
+from mgbias.measures.registry import MBE_RESULT_COLUMNS
 from mgbias.tabular import markdown, write_csv
 
 MBE_COLUMNS = [
@@ -15,18 +16,7 @@ MBE_COLUMNS = [
     "corpus",
     "lang",
     "world",
-    "mbe",
-    "p_value",
-    "significant",
-    "preferred",
-    "shf",
-    "shf_p_value",
-    "n_male",
-    "n_female",
-    "n_comparisons",
-    "weighting",
-    "test",
-    "n_permutations",
+    *MBE_RESULT_COLUMNS,
     "cluster",
     "n_clusters",
     "model_id",
