@@ -7,6 +7,7 @@ import gzip
 import numpy as np
 import pytest
 
+from mgbias.embeddings import vectors as vectors_module
 from mgbias.embeddings.dictionaries import (
     TEST_SPLIT,
     TRAIN_SPLIT,
@@ -178,6 +179,37 @@ def test_words_rows_of_other_words_are_not_parsed(tmp_path):
 def test_write_refuses_words_that_cannot_be_read_back(tmp_path):
     with pytest.raises(ValueError, match="holds a space"):
         write_vec(tmp_path / "x.vec", Vectors(["a b"], np.ones((1, 2))))
+    assert not (tmp_path / "x.vec").exists()
+
+
+def test_a_parallel_write_gives_the_serial_bytes(tmp_path, monkeypatch):
+    # 3 blocks of rows and a part of one, with words in several scripts
+    n = 3 * vectors_module._WRITE_BLOCK_ROWS + 17
+    rng = np.random.default_rng(1)
+    words = [f"w{i}" if i % 3 else f"é{i}" for i in range(n)]
+    vectors = Vectors(words, rng.standard_normal((n, 4)).astype(np.float32))
+    write_vec(tmp_path / "serial.vec", vectors, workers=1)
+    write_vec(tmp_path / "parallel.vec", vectors, workers=3)
+    assert (tmp_path / "parallel.vec").read_bytes() == (tmp_path / "serial.vec").read_bytes()
+    assert read_vec(tmp_path / "parallel.vec", cache=False).words == tuple(words)
+    # the environment's setting, and a large file's default, choose processes too
+    monkeypatch.setenv("MGBIAS_WRITE_WORKERS", "2")
+    write_vec(tmp_path / "env.vec", vectors)
+    assert (tmp_path / "env.vec").read_bytes() == (tmp_path / "serial.vec").read_bytes()
+    monkeypatch.delenv("MGBIAS_WRITE_WORKERS")
+    assert vectors_module._write_workers(None, vectors_module.PARALLEL_WRITE_VALUES - 1) == 1
+    assert vectors_module._write_workers(None, vectors_module.PARALLEL_WRITE_VALUES) >= 1
+
+
+def test_bad_write_worker_counts_are_refused(tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="at least 1 worker, got 0"):
+        write_vec(tmp_path / "x.vec", _vectors(), workers=0)
+    monkeypatch.setenv("MGBIAS_WRITE_WORKERS", "many")
+    with pytest.raises(ValueError, match="MGBIAS_WRITE_WORKERS='many': expected a whole number"):
+        write_vec(tmp_path / "x.vec", _vectors())
+    monkeypatch.setenv("MGBIAS_WRITE_WORKERS", "-1")
+    with pytest.raises(ValueError, match="MGBIAS_WRITE_WORKERS must be at least 1, got -1"):
+        write_vec(tmp_path / "x.vec", _vectors())
     assert not (tmp_path / "x.vec").exists()
 
 
