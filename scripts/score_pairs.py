@@ -8,7 +8,7 @@ order of the outputs (a path each, or a list of them).
 
 import torch
 
-from mgbias.mlm.load import load_each, model_revision
+from mgbias.mlm.load import entry_fields, load_each
 from mgbias.mlm.masked_cache import pairs_sha256, write_pair_cache
 from mgbias.mlm.precision import check_precision, precision_record
 from mgbias.mlm.unmasked_cache import sentences_sha256, write_score_cache
@@ -46,10 +46,8 @@ with job_log(smk.log[0]) as log:
             precision=scoring["precision"],
         )
         provenance = {
-            "model": entry["model"],
+            **entry_fields(entry, model),
             **wildcard_fields(wildcards, "dataset", "variant", "lang"),
-            "model_id": entry["model_id"],
-            "revision": entry["revision"] or model_revision(model),
             "bias_type": smk.params.bias_type,
             "data": smk.input.data,
             **precision_record(scoring["precision"]),

@@ -9,7 +9,7 @@ model of a grid of Kaneko et al. 2023, one after the other in one process).
 import torch
 
 from mgbias.kaneko2022.sentences import read_gendered_sentences
-from mgbias.mlm.load import load_each, model_revision
+from mgbias.mlm.load import entry_fields, load_each
 from mgbias.mlm.precision import check_precision, precision_record
 from mgbias.mlm.unmasked import score_unmasked
 from mgbias.mlm.unmasked_cache import sentences_sha256, write_score_cache
@@ -36,9 +36,7 @@ with job_log(smk.log[0]) as log:
             precision=scoring["precision"],
         )
         metadata = {
-            "model": entry["model"],
-            "model_id": entry["model_id"],
-            "revision": entry["revision"] or model_revision(model),
+            **entry_fields(entry, model),
             "sentences": smk.input.sentences,
             "input_sha256": sentences_sha256(sentences),
             "n_sentences": len(sentences),

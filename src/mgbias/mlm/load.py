@@ -397,3 +397,14 @@ def load_each(
         )
         yield entry, model, tokenizer
         del model, tokenizer  # not held while the next one loads
+
+
+def entry_fields(entry: Mapping, model: PreTrainedModel) -> dict[str, str | None]:
+    """The provenance fields of a model :func:`load_each` loaded from ``entry``:
+    ``model`` (its name in the configuration), ``model_id`` and ``revision`` (the one
+    asked for, else the hub commit the model came from; None for a local directory)."""
+    return {
+        "model": entry["model"],
+        "model_id": entry["model_id"],
+        "revision": entry["revision"] or model_revision(model),
+    }

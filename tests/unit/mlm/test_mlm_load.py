@@ -27,6 +27,7 @@ from safetensors.torch import load_file, save_file
 from mgbias.mlm.load import (
     UntrainedHeadError,
     check_loading_info,
+    entry_fields,
     initialised_weights,
     load_each,
     load_mlm,
@@ -94,6 +95,13 @@ def test_load_each_loads_a_jobs_models_in_order_each_with_its_own_settings(
     refused = [{**entries[1], "allow_untrained_head": False}]
     with pytest.raises(UntrainedHeadError, match=str(encoder_only_dir)):
         list(load_each(refused, device="cpu"))
+    # the provenance of each: the revision asked for, else the model's hub commit (none
+    # for a local directory)
+    entry, model, _ = next(load_each([{**entries[0], "model": "m"}], device="cpu"))
+    assert entry_fields(entry, model) == {"model": "m", "model_id": str(full), "revision": None}
+    model.config._commit_hash = "abc123"
+    assert entry_fields(entry, model)["revision"] == "abc123"
+    assert entry_fields({**entry, "revision": "v1"}, model)["revision"] == "v1"
     # a one-model rule has a path per output, a grid rule a list in its models' order
     assert per_model("a.parquet") == ["a.parquet"]
     assert per_model(("a", "b")) == ["a", "b"]
