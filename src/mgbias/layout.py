@@ -561,7 +561,7 @@ _OUTPUTS = [
         "results/pairs/measures/{model}/{dataset}/{variant}/{lang}.csv",
         "pair_measures",
         "one job's pair measures (AUL, AULA, CPS, SSS, S_JSD, binarized S_JSD)",
-        "mgbias.pairs.scoring:MEASURE_COLUMNS",
+        "mgbias.measures.registry:PAIR_RESULT_COLUMNS",
     ),
     Output(
         "pairs_per_pair",

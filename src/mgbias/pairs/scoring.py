@@ -40,9 +40,6 @@ log = logging.getLogger(__name__)
 UNMASKED = {m.name for m in MEASURES if m.kind == "pair" and m.cache == "unmasked"}
 MASKED = {m.name for m in MEASURES if m.kind == "pair" and m.cache == "masked"}
 
-#: Columns of :func:`pair_measures`.
-MEASURE_COLUMNS = PAIR_RESULT_COLUMNS
-
 
 class PairResult(NamedTuple):
     """One pair measure's numbers, as a row of :func:`pair_measures` reports them."""
@@ -256,8 +253,8 @@ def pair_measures(
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`MEASURE_COLUMNS`, one row per measure in the order
-        asked: ``score`` in percent of pairs in which ``sent_more`` is
+        Columns :data:`~mgbias.measures.registry.PAIR_RESULT_COLUMNS`, one row per
+        measure in the order asked: ``score`` in percent of pairs in which ``sent_more`` is
         preferred (AUL, AULA: Kaneko & Bollegala 2022, §2; CPS: Nangia et al.
         2020, §3; SSS: Kaneko et al. 2022, App. A; ``bsjsd``: Steinborn et al.
         2022, Table 2), the raw mean for ``sjsd`` (Steinborn et al. 2022, Eq.
@@ -321,7 +318,7 @@ def pair_measures(
                 result.n_clusters,
             )
         )
-    frame = pd.DataFrame(rows, columns=list(MEASURE_COLUMNS))
+    frame = pd.DataFrame(rows, columns=list(PAIR_RESULT_COLUMNS))
     return frame.astype(
         {
             "score": np.float64,
@@ -492,7 +489,8 @@ def pair_measures_by_bias_type(
     Returns
     -------
     pandas.DataFrame
-        ``bias_type`` followed by :data:`MEASURE_COLUMNS`: the rows of each
+        ``bias_type`` followed by
+        :data:`~mgbias.measures.registry.PAIR_RESULT_COLUMNS`: the rows of each
         bias type in order of first appearance, then (``overall``) the rows
         over every pair. Each measure's ``n`` over the bias types sums
         to its overall ``n``: every pair is counted, or not, by itself.
@@ -520,4 +518,4 @@ def pair_measures_by_bias_type(
         every = pair_measures(unmasked, masked, measures, clusters=clusters, **options)
         tables.append(every.assign(bias_type=ALL_BIAS_TYPES))
     frame = pd.concat(tables, ignore_index=True)
-    return frame[["bias_type", *MEASURE_COLUMNS]]
+    return frame[["bias_type", *PAIR_RESULT_COLUMNS]]
