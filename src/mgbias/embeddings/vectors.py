@@ -629,21 +629,28 @@ def _write_workers(workers: int | None, values: int) -> int:
     """Processes of a :func:`write_vec` of ``values`` numbers (see there)."""
     if workers is not None and workers < 1:
         raise ValueError(f"write_vec needs at least 1 worker, got {workers}")
+    if workers is None:
+        workers = _workers_setting()
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     if workers is None:
-        setting = os.environ.get("MGBIAS_WRITE_WORKERS", "").strip()
-        if setting:
-            try:
-                workers = int(setting)
-            except ValueError:
-                raise ValueError(
-                    f"MGBIAS_WRITE_WORKERS={setting!r}: expected a whole number of processes"
-                ) from None
-        elif values < PARALLEL_WRITE_VALUES:
+        if values < PARALLEL_WRITE_VALUES:
             return 1
-        else:
-            workers = min(_usable_cpus(), _MOST_WRITE_WORKERS)
+        return min(_usable_cpus(), _MOST_WRITE_WORKERS)
+    return workers
+
+
+def _workers_setting() -> int | None:
+    """``MGBIAS_WRITE_WORKERS``, checked; None where it is not set."""
+    setting = os.environ.get("MGBIAS_WRITE_WORKERS", "").strip()
+    if not setting:
+        return None
+    try:
+        workers = int(setting)
+    except ValueError:
+        raise ValueError(
+            f"MGBIAS_WRITE_WORKERS={setting!r}: expected a whole number of processes"
+        ) from None
     if workers < 1:
         raise ValueError(f"MGBIAS_WRITE_WORKERS must be at least 1, got {workers}")
     return workers
