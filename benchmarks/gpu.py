@@ -111,7 +111,7 @@ from scoring import (
     random_words,
     synchronize,
 )
-from transformers import BertConfig, BertForMaskedLM
+from transformers import BertForMaskedLM
 
 from mgbias.demo.pairs import crows_pairs_path, demo_pairs, render_pair, write_demo_pairs
 from mgbias.mlm.wordpiece import SPECIAL_TOKENS, build_bert_tokenizer
@@ -136,6 +136,11 @@ class Size:
     engine_sentences: int
     masked_sentences: int
     repeats: int
+
+    @property
+    def shape(self) -> Shape:
+        """The model's shape (``benchmarks/scoring.py``)."""
+        return Shape(self.layers, self.hidden, self.heads, self.intermediate, self.vocabulary)
 
 
 FULL = Size(12, 768, 12, 3072, 119_547, 1508, 2000, 200, 3)
@@ -239,16 +244,8 @@ def build_model(directory: Path, size: Size, pair_words: list[str]) -> Path:
     if len(vocabulary) != size.vocabulary:
         raise ValueError(f"built {len(vocabulary)} vocabulary entries, wanted {size.vocabulary}")
     tokenizer = build_bert_tokenizer(vocabulary, model_max_length=512)
-    config = BertConfig(
-        vocab_size=size.vocabulary,
-        hidden_size=size.hidden,
-        num_hidden_layers=size.layers,
-        num_attention_heads=size.heads,
-        intermediate_size=size.intermediate,
-        max_position_embeddings=512,
-    )
     torch.manual_seed(SEED)
-    BertForMaskedLM(config).save_pretrained(directory)
+    BertForMaskedLM(size.shape.bert_config()).save_pretrained(directory)
     tokenizer.save_pretrained(directory)
     return directory
 
@@ -476,10 +473,9 @@ def main(argv: list[str] | None = None) -> None:
         torch.set_num_threads(args.threads)
         if "ratios" in parts:
             suffix = "" if clock == "cpu" else "_wall"
-            shape = Shape(size.layers, size.hidden, size.heads, size.intermediate, size.vocabulary)
-            engine = bench_engine(size.engine_sentences, max(repeats, 3), device, shape)
+            engine = bench_engine(size.engine_sentences, max(repeats, 3), device, size.shape)
             say("scoring_ratio_unmasked", engine[f"aula_over_forward{suffix}"])
-            masked = bench_masked(size.masked_sentences, max(repeats, 3), device, shape)
+            masked = bench_masked(size.masked_sentences, max(repeats, 3), device, size.shape)
             say("scoring_ratio_masked", masked[f"masked_over_encoder{suffix}"])
         if "naive" in parts:
             say_all(bench_naive(model, pairs, device, clock))

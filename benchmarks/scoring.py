@@ -153,6 +153,18 @@ class Shape:
     intermediate: int = 1024
     vocabulary: int = VOCAB_SIZE
 
+    def bert_config(self, **extra) -> BertConfig:
+        """A ``BertConfig`` of this shape (512 positions), with ``extra`` settings."""
+        return BertConfig(
+            vocab_size=self.vocabulary,
+            hidden_size=self.hidden,
+            num_hidden_layers=self.layers,
+            num_attention_heads=self.heads,
+            intermediate_size=self.intermediate,
+            max_position_embeddings=512,
+            **extra,
+        )
+
 
 #: The CPU benchmark's model (``bench_engine``, ``bench_masked``).
 TINY = Shape()
@@ -172,17 +184,8 @@ def build_world(
     sentences = [
         " ".join(rng.choice(words, size=int(rng.integers(10, 31)))) for _ in range(n_sentences)
     ]
-    config = BertConfig(
-        vocab_size=shape.vocabulary,
-        hidden_size=shape.hidden,
-        num_hidden_layers=shape.layers,
-        num_attention_heads=shape.heads,
-        intermediate_size=shape.intermediate,
-        max_position_embeddings=512,
-        attn_implementation="eager",
-    )
     torch.manual_seed(seed)
-    model = BertForMaskedLM(config).eval().to(device)
+    model = BertForMaskedLM(shape.bert_config(attn_implementation="eager")).eval().to(device)
     return model, tokenizer, sentences
 
 
@@ -326,15 +329,7 @@ def build_large_vocab_world(n_pairs: int, seed: int = SEED):
         swapped = list(sentence)
         swapped[int(rng.integers(len(sentence)))] = str(rng.choice(words))
         pairs.append((" ".join(sentence), " ".join(swapped)))
-    config = BertConfig(
-        vocab_size=LARGE_VOCAB_SIZE,
-        hidden_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=256,
-        max_position_embeddings=512,
-        attn_implementation="eager",
-    )
+    config = Shape(2, 64, 2, 256, LARGE_VOCAB_SIZE).bert_config(attn_implementation="eager")
     torch.manual_seed(seed)
     model = BertForMaskedLM(config).eval()
     return model, tokenizer, pairs
