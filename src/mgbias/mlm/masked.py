@@ -324,12 +324,14 @@ def _run_batch(
 
     The encoder and the head run in ``precision``; the ``logsumexp`` and the gathers in
     float32."""
-    query_rows = torch.from_numpy(batch.query_rows).to(device)
-    query_columns = torch.from_numpy(batch.query_columns).to(device)
+    # Copies to the device are queued without waiting (``non_blocking``); the one wait
+    # for the device is the single copy of the values back at the end.
+    query_rows = torch.from_numpy(batch.query_rows).to(device, non_blocking=True)
+    query_columns = torch.from_numpy(batch.query_columns).to(device, non_blocking=True)
     candidate_rows, candidate_ids = batch.candidate_rows, batch.candidate_ids
     n_queries = len(batch.query_rows)
-    ids_tensor = torch.from_numpy(batch.input_ids).to(device)
-    attention_mask = torch.from_numpy(batch.attention_mask).to(device)
+    ids_tensor = torch.from_numpy(batch.input_ids).to(device, non_blocking=True)
+    attention_mask = torch.from_numpy(batch.attention_mask).to(device, non_blocking=True)
     with forward_precision(precision, device):
         if head is None:
             logits_all = model(input_ids=ids_tensor, attention_mask=attention_mask).logits
@@ -342,20 +344,28 @@ def _run_batch(
             vocabulary_head = head
             vocab_size = int(model.config.vocab_size)
 
-    values = np.empty(len(candidate_ids), dtype=np.float32)
     chunk = max(1, HEAD_CHUNK_ELEMENTS // max(vocab_size, 1))
-    for first in range(0, n_queries, chunk):
-        last = min(first + chunk, n_queries)
+    # candidate_rows is sorted (candidates follow their queries), so each chunk of query
+    # rows owns a contiguous run of candidates and the chunks' values concatenate in order.
+    firsts = np.arange(0, n_queries, chunk)
+    lasts = np.minimum(firsts + chunk, n_queries)
+    ends = np.searchsorted(candidate_rows, lasts)
+    pieces = []
+    start = 0
+    for first, last, end in zip(firsts.tolist(), lasts.tolist(), ends.tolist(), strict=True):
         with forward_precision(precision, device):
             logits = vocabulary_head(vectors[first:last])
         logits = logits.float()  # (rows, vocabulary)
         log_normaliser = torch.logsumexp(logits, dim=-1)
-        selected = (candidate_rows >= first) & (candidate_rows < last)
-        local_rows = torch.from_numpy(candidate_rows[selected] - first).to(device)
-        local_ids = torch.from_numpy(candidate_ids[selected]).to(device)
-        gathered = logits[local_rows, local_ids] - log_normaliser[local_rows]
-        values[selected] = gathered.cpu().numpy()
-    return values
+        local_rows = torch.from_numpy(candidate_rows[start:end] - first).to(
+            device, non_blocking=True
+        )
+        local_ids = torch.from_numpy(candidate_ids[start:end]).to(device, non_blocking=True)
+        pieces.append(logits[local_rows, local_ids] - log_normaliser[local_rows])
+        start = end
+    if not pieces:
+        return np.empty(0, dtype=np.float32)
+    return torch.cat(pieces).cpu().numpy()
 
 
 def _run_plan(

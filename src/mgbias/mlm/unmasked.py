@@ -364,9 +364,16 @@ def _score_batch(
     encoder and the head run in ``precision``, the rest in float32.
     """
     input_ids, attention_mask, special = pad_batch(encoded, indices, pad_id)
-    input_ids = input_ids.to(device)
-    attention_mask = attention_mask.to(device)
-    keep = ~special.to(device)  # real, non-special positions
+    # Which positions are kept is known on the host: the kept positions' flat indices,
+    # gold ids and counts come from there, so the device never has to report a
+    # boolean mask's size back (each ``tensor[mask]`` on CUDA waits for the GPU).
+    keep = ~special.numpy()  # real, non-special positions, (B, T)
+    gold = input_ids.numpy()[keep]
+    counts = keep.sum(axis=1)
+    flat_keep = torch.from_numpy(np.flatnonzero(keep)).to(device, non_blocking=True)
+    keep_weight = torch.from_numpy(keep.astype(np.float32)).to(device, non_blocking=True)
+    input_ids = input_ids.to(device, non_blocking=True)
+    attention_mask = attention_mask.to(device, non_blocking=True)
     encoder, head = split if split is not None else (model, None)
     with forward_precision(precision, device):
         output = encoder(
@@ -376,30 +383,38 @@ def _score_batch(
             output_hidden_states=True,
         )
         # (B, T, V) of the whole model, or (kept tokens, V) of the head alone
-        logits = output.logits if head is None else head(output[0][keep])
+        logits = output.logits if head is None else head(_kept_rows(output[0], flat_keep))
     if not output.attentions:
         raise RuntimeError(
             "the model returned no attention weights; load it with attn_implementation='eager' "
             "(mgbias.mlm.load.load_mlm does)"
         )
-    gold = input_ids[keep]
     if head is None:
         # One fused log_softmax over the whole (B, T, V) batch, then the gold ids.
         log_probs = torch.log_softmax(logits.float(), dim=-1)
-        logprob = log_probs.gather(2, input_ids[:, :, None]).squeeze(2)[keep]
+        logprob = _kept_rows(log_probs.gather(2, input_ids[:, :, None]), flat_keep)[:, 0]
     else:
-        logprob = torch.log_softmax(logits.float(), dim=-1).gather(1, gold[:, None]).squeeze(1)
-    alpha = received_attention(output.attentions, attention_mask)[keep]
-    keep_weight = keep.to(torch.float32)
+        gold_ids = input_ids.reshape(-1).index_select(0, flat_keep)
+        logprob = torch.log_softmax(logits.float(), dim=-1).gather(1, gold_ids[:, None]).squeeze(1)
+    alpha = _kept_rows(received_attention(output.attentions, attention_mask)[:, :, None], flat_keep)
     last_hidden = output.hidden_states[-1].float()
     embedding = torch.einsum("btd,bt->bd", last_hidden, keep_weight) / keep_weight.sum(
         dim=1, keepdim=True
     )
-    counts = keep.sum(dim=1)
+    # One copy back to the host per batch (one wait for the device), split there.
+    n_kept = len(gold)
+    packed = torch.cat([logprob, alpha[:, 0], embedding.reshape(-1)]).cpu().numpy()
     return (
-        gold.to(torch.int32).cpu().numpy(),
-        logprob.cpu().numpy(),
-        alpha.cpu().numpy(),
-        embedding.cpu().numpy(),
-        counts.cpu().numpy(),
+        gold.astype(np.int32),
+        packed[:n_kept],
+        packed[n_kept : 2 * n_kept],
+        packed[2 * n_kept :].reshape(embedding.shape),
+        counts,
     )
+
+
+def _kept_rows(values: torch.Tensor, flat_keep: torch.Tensor) -> torch.Tensor:
+    """The rows of ``(B, T, D)`` ``values`` at the flat positions ``flat_keep`` (into
+    ``B * T``, row-major), as ``(len(flat_keep), D)``: ``values[keep]`` for the boolean
+    mask ``keep`` behind ``flat_keep``, without the device-to-host wait of a boolean mask."""
+    return values.reshape(-1, values.shape[-1]).index_select(0, flat_keep)
