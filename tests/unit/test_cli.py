@@ -269,6 +269,16 @@ def test_version_and_help_from_a_source_tree(tmp_path):
     assert "--batch-size" in helped.stdout and "Traceback" not in helped.stderr
 
 
+def test_python_dash_m_runs_the_command(tmp_path):
+    """``python -m mgbias`` is the ``mgbias`` command: its exit statuses and its name."""
+    run = [sys.executable, "-m", "mgbias"]
+    version = subprocess.run([*run, "--version"], capture_output=True, text=True, cwd=tmp_path)
+    assert version.returncode == 0 and version.stdout.startswith("mgbias "), version.stderr
+    wrong = subprocess.run([*run, "nope"], capture_output=True, text=True, cwd=tmp_path)
+    assert wrong.returncode == 2 and "mgbias: error: argument COMMAND" in wrong.stderr
+    assert "Traceback" not in wrong.stderr
+
+
 def test_version_without_pyproject_is_unknown(tmp_path):
     from mgbias._version import version
 
