@@ -47,11 +47,13 @@ loses wall time but not CPU time, so the ratios on the CPU divide process CPU ti
 :func:`finetune_figures` is the fine-tuning part of ``benchmarks/gpu.py`` (fp32 and
 bf16 against the ``Trainer``, and whether deterministic runs repeat; see there), which
 runs it as ``python benchmarks/finetune.py --figures full`` (or ``smoke``).
+``--profile full|smoke`` prints :func:`profile_figures` instead: where a step's time goes
+on each side (host operations, GPU kernels), from :mod:`torch.profiler`.
 
 The ``Trainer`` needs the ``accelerate`` package.
 
 Usage: ``python benchmarks/finetune.py [--config FILE] [--steps N] [--batch-size N]
-[--levers] [--figures full|smoke]``
+[--levers] [--figures full|smoke] [--profile full|smoke]``
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -132,8 +134,15 @@ class Run:
 class Marks:
     """Wall and process CPU time at chosen steps (after the GPU's queued work)."""
 
-    def __init__(self, device: torch.device, first: int, last: int) -> None:
+    def __init__(
+        self,
+        device: torch.device,
+        first: int,
+        last: int,
+        each_step: Callable[[int], None] | None = None,
+    ) -> None:
         self.device, self.first, self.last = device, first, last
+        self.each_step = each_step
         self.times: dict[int, tuple[float, float]] = {}
 
     def step_done(self, step: int) -> None:
@@ -141,6 +150,8 @@ class Marks:
             if self.device.type == "cuda":
                 torch.cuda.synchronize(self.device)
             self.times[step] = (time.perf_counter(), time.process_time())
+        if self.each_step is not None:  # after the clock: its own work is not timed
+            self.each_step(step)
 
     def seconds(self) -> tuple[float, float]:
         (wall0, cpu0), (wall1, cpu1) = self.times[self.first], self.times[self.last]
@@ -184,8 +195,10 @@ def time_ours(
     mode: str = "on",
     first: int = 1,
     keep_weights: bool = False,
+    each_step: Callable[[int], None] | None = None,
 ) -> Run:
-    """Our loop from ``model``'s weights (copied), timed over steps ``first + 1..steps``."""
+    """Our loop from ``model``'s weights (copied), timed over steps ``first + 1..steps``;
+    ``each_step`` is called with the number of every step when it ends."""
     model = copy.deepcopy(model).to(device).train()
     if cfg.compile:
         compile_encoder(model)
@@ -196,7 +209,7 @@ def time_ours(
         for step in range(first + 1, steps + 1)
         for m in order.micro_batches(step)
     )
-    marks = Marks(device, first, steps)
+    marks = Marks(device, first, steps, each_step)
     torch.manual_seed(cfg.seed)  # dropout
     with determinism(device, mode):
         train_steps(
@@ -257,16 +270,20 @@ def time_trainer(
     out: Path,
     *,
     device: torch.device = CPU,
+    first: int = 1,
+    each_step: Callable[[int], None] | None = None,
 ) -> Run:
-    """``Trainer`` + ``DataCollatorForLanguageModeling``, timed over steps 2..steps; bf16
-    autocast (``bf16=True``) when ``cfg.precision`` is ``"bf16"``."""
+    """``Trainer`` + ``DataCollatorForLanguageModeling``, timed over steps
+    ``first + 1..steps``; bf16
+    autocast (``bf16=True``) when ``cfg.precision`` is ``"bf16"``; ``each_step`` as in
+    :func:`time_ours`."""
     model = copy.deepcopy(model).train()
     examples = [
         {"input_ids": sequences.ids[start:end].tolist()}
         for start, end in zip(sequences.offsets[:-1], sequences.offsets[1:], strict=True)
     ]
     collator = _CountingCollator(tokenizer, mlm_probability=cfg.mlm_probability, seed=cfg.seed)
-    marks = Marks(device, 1, steps)
+    marks = Marks(device, first, steps, each_step)
     accumulation = cfg.devices * cfg.gradient_accumulation
     arguments = TrainingArguments(
         output_dir=str(out),
@@ -300,8 +317,8 @@ def time_trainer(
     )
     trainer.remove_callback(PrinterCallback)  # its summary line would break name=value output
     trainer.train()
-    # steps 2..steps; the data loader may have made a batch ahead of the last step
-    tokens = sum(collator.batch_tokens[accumulation : steps * accumulation])
+    # steps first + 1..steps; the data loader may have made a batch ahead of the last step
+    tokens = sum(collator.batch_tokens[first * accumulation : steps * accumulation])
     wall, cpu = marks.seconds()
     return Run(tokens, wall, cpu)
 
@@ -374,32 +391,7 @@ def finetune_figures(
       shapes), or ``finetune_compiled_error`` if the compiler fails there.
     """
     clock = "wall" if device.type == "cuda" else "cpu"
-    sentences, _ = monolingual_corpus(balanced(0, n_monolingual=2000), "en")
-    lines = joined_lines(sentences, size.lines, size.most_sentences, seed=0)
-    tokenizer = tokenizer_from_lines(
-        iter(sentences), size.vocabulary, lowercase=True, model_max_length=size.max_length
-    )
-    torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=size.vocabulary,
-        hidden_size=size.hidden,
-        num_hidden_layers=size.layers,
-        num_attention_heads=size.heads,
-        intermediate_size=size.intermediate,
-        max_position_embeddings=512,
-        pad_token_id=tokenizer.pad_token_id,
-    )
-    base = work / "finetune-base"
-    BertForMaskedLM(config).save_pretrained(base)
-    model = AutoModelForMaskedLM.from_pretrained(base)  # the same load on both sides
-    sequences = encode_lines(lines, tokenizer, size.max_length).sequences
-    fp32 = FineTuneConfig(
-        batch_size=size.batch_size,
-        devices=1,
-        line_by_line=True,
-        max_seq_length=size.max_length,
-        checkpoint_every=0,
-    )
+    model, tokenizer, sequences, fp32 = _bench_setup(size, work)
     bf16 = replace(fp32, precision="bf16")
     runs: dict[str, list[Run]] = {}
 
@@ -462,6 +454,38 @@ def finetune_figures(
     return figures
 
 
+def _bench_setup(size: FinetuneSize, work: Path):
+    """The model (random weights, saved and loaded as both sides load it), its tokenizer,
+    the training lines and the fp32 settings of :func:`finetune_figures` at ``size``."""
+    sentences, _ = monolingual_corpus(balanced(0, n_monolingual=2000), "en")
+    lines = joined_lines(sentences, size.lines, size.most_sentences, seed=0)
+    tokenizer = tokenizer_from_lines(
+        iter(sentences), size.vocabulary, lowercase=True, model_max_length=size.max_length
+    )
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=size.vocabulary,
+        hidden_size=size.hidden,
+        num_hidden_layers=size.layers,
+        num_attention_heads=size.heads,
+        intermediate_size=size.intermediate,
+        max_position_embeddings=512,
+        pad_token_id=tokenizer.pad_token_id,
+    )
+    base = work / "finetune-base"
+    BertForMaskedLM(config).save_pretrained(base)
+    model = AutoModelForMaskedLM.from_pretrained(base)  # the same load on both sides
+    sequences = encode_lines(lines, tokenizer, size.max_length).sequences
+    fp32 = FineTuneConfig(
+        batch_size=size.batch_size,
+        devices=1,
+        line_by_line=True,
+        max_seq_length=size.max_length,
+        checkpoint_every=0,
+    )
+    return model, tokenizer, sequences, fp32
+
+
 #: Untimed first steps of a compiled run (the compiler sees the batch shapes).
 COMPILE_WARMUP = 10
 
@@ -483,6 +507,131 @@ def _compiled_figures(model, tokenizer, sequences, cfg, size, device) -> dict[st
         message = " ".join(f"{type(error).__name__}: {error}".split())
         return {"finetune_compiled_error": message[:200]}
     return {"finetune_tokens_per_s_ours_compiled_fp32": round(run.rate("wall"))}
+
+
+# --------------------------------------------------------------------------- profile
+
+#: Steps of a profiled run: skipped, then recorded untimed (the profiler's warm-up),
+#: then recorded (:func:`profile_figures`).
+PROFILE_WAIT, PROFILE_WARMUP, PROFILE_ACTIVE = 1, 2, 5
+
+
+def profile_figures(size: FinetuneSize, device: torch.device, work: Path) -> dict[str, object]:
+    """Where a training step's time goes, ours (deterministic fp32, as the workflow runs it)
+    and the ``Trainer``'s (fp32), from :mod:`torch.profiler` over
+    :data:`PROFILE_ACTIVE` steps after :data:`PROFILE_WAIT` + :data:`PROFILE_WARMUP`.
+
+    Per step, for ``side`` ``ours`` and ``trainer``:
+
+    - ``finetune_profile_{side}_step_ms``: wall time (under the profiler, which adds its
+      own host time to every operation);
+    - ``finetune_profile_{side}_ops``: operations the host dispatched (top-level torch
+      operations: a call from Python, not the operations it runs inside);
+    - ``finetune_profile_{side}_host_ms``: time inside those operations on the host
+      (dispatch, and on a CPU the arithmetic too);
+    - ``finetune_profile_{side}_kernels`` and ``finetune_profile_{side}_device_ms``: GPU
+      kernels launched and their summed run time (0 on a CPU).
+
+    A step whose ``device_ms`` is well below its ``step_ms`` waits on the host; one whose
+    ``host_ms`` is below its ``step_ms`` spends the rest in Python outside torch (data,
+    masking, the loop). The five operations of most host time of each side are printed
+    as ``#`` lines; a profiler that fails on the node gives ``finetune_profile_error``.
+    """
+    model, tokenizer, sequences, fp32 = _bench_setup(size, work)
+    steps = PROFILE_WAIT + PROFILE_WARMUP + PROFILE_ACTIVE
+    first = steps - PROFILE_ACTIVE
+
+    def ours(each_step: Callable[[int], None]) -> Run:
+        return time_ours(
+            model,
+            tokenizer,
+            sequences,
+            fp32,
+            steps,
+            device=device,
+            first=first,
+            each_step=each_step,
+        )
+
+    def trainer(each_step: Callable[[int], None]) -> Run:
+        out = work / "profile-trainer"
+        return time_trainer(
+            model, tokenizer, sequences, fp32, steps, out, device=device, first=first,
+            each_step=each_step,
+        )  # fmt: skip
+
+    figures: dict[str, object] = {}
+    for side, train in (("ours", ours), ("trainer", trainer)):
+        try:
+            events, run = _profiled(train, device)
+        except Exception as error:  # no profiler (CUPTI) on the node: say so, go on
+            message = " ".join(f"{type(error).__name__}: {error}".split())
+            return {**figures, "finetune_profile_error": f"{side}: {message}"[:200]}
+        figures.update(_profile_summary(side, events, run))
+    return figures
+
+
+def _profiled(train: Callable[[Callable[[int], None]], Run], device: torch.device):
+    """``train(each_step)`` under :mod:`torch.profiler`: the events of its recorded steps
+    and its :class:`Run`."""
+    from torch.profiler import ProfilerActivity, profile, schedule
+
+    activities = [ProfilerActivity.CPU]
+    if device.type == "cuda":
+        activities.append(ProfilerActivity.CUDA)
+    plan = schedule(wait=PROFILE_WAIT, warmup=PROFILE_WARMUP, active=PROFILE_ACTIVE, repeat=1)
+    recorded: list = []  # the events of the recorded steps, when their window closes
+    with profile(
+        activities=activities,
+        schedule=plan,
+        on_trace_ready=lambda done: recorded.append(done.events()),
+    ) as profiler:
+        run = train(lambda _: profiler.step())
+    if not recorded:
+        raise RuntimeError("no steps were recorded")
+    return recorded[0], run
+
+
+def _profile_summary(side: str, events, run: Run) -> dict[str, object]:
+    """The per-step figures of :func:`profile_figures` from one run's recorded events."""
+    from torch.autograd import DeviceType
+
+    def dispatched(event) -> bool:  # a call from Python (or the autograd engine)
+        parent = event.cpu_parent
+        return parent is None or parent.name.startswith("ProfilerStep")
+
+    top_level = [
+        event
+        for event in events
+        if event.device_type == DeviceType.CPU
+        and dispatched(event)
+        and not event.name.startswith("ProfilerStep")
+    ]
+    # a GPU kernel is recorded with the host operation that launched it (``kernels``)
+    kernels = [
+        kernel
+        for event in events
+        if event.device_type == DeviceType.CPU
+        for kernel in event.kernels
+    ]
+    per_step = 1 / PROFILE_ACTIVE
+    figures: dict[str, object] = {
+        f"finetune_profile_{side}_step_ms": round(run.wall * 1000 * per_step, 2),
+        f"finetune_profile_{side}_ops": round(len(top_level) * per_step),
+        f"finetune_profile_{side}_host_ms": round(
+            sum(event.cpu_time_total for event in top_level) / 1000 * per_step, 2
+        ),
+        f"finetune_profile_{side}_kernels": round(len(kernels) * per_step),
+        f"finetune_profile_{side}_device_ms": round(
+            sum(kernel.duration for kernel in kernels) / 1000 * per_step, 2
+        ),
+    }
+    totals: dict[str, float] = {}
+    for event in top_level:
+        totals[event.name] = totals.get(event.name, 0.0) + event.cpu_time_total
+    for name, total in sorted(totals.items(), key=lambda item: -item[1])[:5]:
+        print(f"# {side}: {name} {total / 1000 * per_step:.2f} ms a step", flush=True)
+    return figures
 
 
 # --------------------------------------------------------------------------- levers
@@ -599,14 +748,16 @@ def resume_timings(base: Path, lines: list[str], work: Path) -> tuple[float, flo
     return min(saves), min(restores)
 
 
-def print_figures(size: FinetuneSize) -> None:
-    """Print :func:`finetune_figures` on CUDA when available, else on the CPU (one
-    thread), as ``name=value`` lines. A process of its own, as a workflow job is:
-    ``CUBLAS_WORKSPACE_CONFIG`` is then set before the process's first cuBLAS call."""
+def print_figures(size: FinetuneSize, figures=None) -> None:
+    """Print ``figures`` (:func:`finetune_figures`, or :func:`profile_figures`) on CUDA
+    when available, else on the CPU (one thread), as ``name=value`` lines. A process of
+    its own, as a workflow job is: ``CUBLAS_WORKSPACE_CONFIG`` is then set before the
+    process's first cuBLAS call."""
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     torch.set_num_threads(1)
     with tempfile.TemporaryDirectory(prefix="mgbias-finetune-bench-") as scratch:
-        for name, value in finetune_figures(size, device, Path(scratch)).items():
+        results = (figures or finetune_figures)(size, device, Path(scratch))
+        for name, value in results.items():
             print(f"{name}={value}", flush=True)
 
 
@@ -633,9 +784,18 @@ def main() -> None:
         default=None,
         help="print only finetune_figures at this size, on CUDA when available",
     )
+    parser.add_argument(
+        "--profile",
+        choices=("full", "smoke"),
+        default=None,
+        help="print only profile_figures at this size, on CUDA when available",
+    )
     args = parser.parse_args()
     if args.figures:
         print_figures(FULL if args.figures == "full" else SMOKE)
+        return
+    if args.profile:
+        print_figures(FULL if args.profile == "full" else SMOKE, profile_figures)
         return
 
     settings = load_yaml(args.config).get("mlm_training", {})

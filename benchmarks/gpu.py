@@ -62,6 +62,11 @@ Runs on CUDA when ``torch.cuda.is_available()``, else on the CPU, and prints one
   ``finetune_compiled_vs_trainer_fp32`` (our loop, its encoder compiled). Full: a
   bert-base-sized random BERT (12 layers, hidden 768, vocabulary 30,522), 300 steps of
   32 lines of up to 128 tokens; smoke: 2 layers, hidden 64, 12 steps of 8 lines of up to 32 tokens.
+- ``finetune_profile_*``: where a fine-tuning step's time goes, ours and the
+  ``Trainer``'s, from :mod:`torch.profiler` (``benchmarks/finetune.py --profile``, same
+  sizes): per step the wall milliseconds, the operations the host dispatched and its
+  milliseconds inside them, and the GPU kernels and their milliseconds; the operations
+  of most host time go to standard error as ``#`` lines.
 
 Ratios use process CPU time on CPU (one torch thread, ``--threads``; see
 ``benchmarks/scoring.py``, Timing) and wall time on CUDA (``ratio_clock``). The
@@ -70,7 +75,8 @@ command and the breakdown alternating), with torch's default threads as the comm
 runs, or ``--score-threads`` (``OMP_NUM_THREADS``). On a shared CPU, wall times
 depend on the other work; ``--score-threads 1`` and the CPU seconds do much less.
 An existing model in ``--workdir`` is used again (built by an earlier run), and
-``--only`` runs some parts: ``score`` (the call), ``ratios``, ``naive``, ``precision``.
+``--only`` runs some parts: ``score`` (the call), ``ratios``, ``naive``, ``precision``,
+``finetune``, ``profile``.
 
 Sizes. Full: an mBERT-sized random BERT (12 layers, hidden 768, 12 heads,
 vocabulary 119,547), 1,508 naive pairs, the scoring ratios on 2,000 and 200
@@ -83,7 +89,7 @@ words, then random filler words; its tokenizer is a whole-word WordPiece
 
 Usage: ``python benchmarks/gpu.py [--smoke] [--score-pairs N] [--naive-pairs N]
 [--repeats N] [--threads N] [--score-threads N] [--only PART] [--workdir DIR]``
-(parts: ``score``, ``ratios``, ``naive``, ``finetune``)
+(parts: ``score``, ``ratios``, ``naive``, ``precision``, ``finetune``, ``profile``)
 """
 
 from __future__ import annotations
@@ -404,25 +410,28 @@ def bench_precision(
     return results
 
 
-def finetune_part(size: str) -> dict[str, str]:
-    """The figures of ``benchmarks/finetune.py --figures SIZE``, run in a fresh
-    interpreter (see :func:`finetune.print_figures`)."""
+def finetune_part(size: str, which: str = "--figures") -> dict[str, str]:
+    """The figures of ``benchmarks/finetune.py --figures SIZE`` (or ``--profile``), run
+    in a fresh interpreter (see :func:`finetune.print_figures`)."""
     script = Path(__file__).resolve().with_name("finetune.py")
     completed = subprocess.run(
-        [sys.executable, str(script), "--figures", size],
+        [sys.executable, str(script), which, size],
         check=False,
         capture_output=True,
         text=True,
     )
     if completed.returncode != 0:
         raise RuntimeError(
-            f"benchmarks/finetune.py --figures {size} failed:\n{completed.stderr[-3000:]}"
+            f"benchmarks/finetune.py {which} {size} failed:\n{completed.stderr[-3000:]}"
         )
-    pairs = (line.split("=", 1) for line in completed.stdout.splitlines() if "=" in line)
-    return dict(pairs)
+    lines = completed.stdout.splitlines()
+    for line in lines:  # the profile's table of operations
+        if line.startswith("#"):
+            print(line, file=sys.stderr, flush=True)
+    return dict(line.split("=", 1) for line in lines if "=" in line and not line.startswith("#"))
 
 
-PARTS = ("score", "ratios", "naive", "precision", "finetune")
+PARTS = ("score", "ratios", "naive", "precision", "finetune", "profile")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -483,6 +492,8 @@ def main(argv: list[str] | None = None) -> None:
             say_all(bench_precision(model, pairs, device, clock, max(repeats, 3)))
         if "finetune" in parts:
             say_all(finetune_part("smoke" if args.smoke else "full"))
+        if "profile" in parts:
+            say_all(finetune_part("smoke" if args.smoke else "full", "--profile"))
 
 
 def say(name: str, value: object) -> None:

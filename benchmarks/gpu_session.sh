@@ -5,18 +5,19 @@
 # $OUT/session.log (OUT: default /tmp/gpu-session).
 #
 # usage: bash benchmarks/gpu_session.sh [--smoke] [PART ...]
-#   parts: score ratios precision naive finetune vectors align pytest featcache
+#   parts: score ratios precision naive finetune profile vectors align pytest featcache
 #   (default: all, in that order); --smoke: the CI sizes, for a dry run on a CPU.
 # A node without a package index: a folder .whl of wheels in the checkout (what the
 # node's Python lacks of pyproject.toml's pins) is installed into /tmp/site first.
 # Parts and their limits (s) at full size, measured on an H100 (docs/workflow.md,
 # "Measured on a GPU"): score 170 (took about 100 with the model's build), ratios 170,
 # precision 80 (53), naive 200 (about 125), finetune 420 (ten trainings of 300 steps at
-# about 25 s each, and a compiled one), vectors 60 (14), align 150 (108), pytest 150,
-# featcache 90. In order of what is owed, three calls:
-#   LIMIT=560 bash benchmarks/gpu_session.sh ratios finetune
-#   LIMIT=560 bash benchmarks/gpu_session.sh score naive precision vectors
-#   LIMIT=560 bash benchmarks/gpu_session.sh align pytest featcache
+# about 25 s each, and a compiled one), profile 120 (not yet run there), vectors 60 (14),
+# align 150 (108), pytest 150, featcache 90. What is still owed, in two calls of a
+# session's 900 s (the node's start takes about 30 s of it):
+#   LIMIT=560 bash benchmarks/gpu_session.sh ratios profile align featcache
+#   LIMIT=280 bash benchmarks/gpu_session.sh pytest
+# and in a later session: finetune (the full-size figures and the compiled run).
 set -u
 START=$(date +%s)
 LIMIT=${LIMIT:-570}
@@ -28,7 +29,7 @@ PARTS=()
 for arg in "$@"; do
   if [ "$arg" = "--smoke" ]; then SMOKE=--smoke; else PARTS+=("$arg"); fi
 done
-[ ${#PARTS[@]} -eq 0 ] && PARTS=(score ratios precision naive finetune vectors align pytest featcache)
+[ ${#PARTS[@]} -eq 0 ] && PARTS=(score ratios precision naive finetune profile vectors align pytest featcache)
 if [ -d .whl ] && [ -z "$SMOKE" ]; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 3
@@ -74,11 +75,12 @@ for part in "${PARTS[@]}"; do
     precision) run_part precision 80 $PY benchmarks/gpu.py $SMOKE --only precision --workdir "$WORK" ;;
     naive) run_part naive 200 $PY benchmarks/gpu.py $SMOKE --only naive --workdir "$WORK" ;;
     finetune) run_part finetune 420 $PY benchmarks/gpu.py $SMOKE --only finetune --workdir "$WORK" ;;
+    profile) run_part profile 120 $PY benchmarks/gpu.py $SMOKE --only profile --workdir "$WORK" ;;
     vectors) run_part vectors 60 $PY benchmarks/vectors.py --words $WORDS --dim 300 --repeat 3 ;;
     align) run_part align 150 $PY benchmarks/embeddings.py $ALIGN_SIZE --reread --reread-repeat 2 --device "$DEVICE" --threads "$(nproc)" ;;
     pytest) run_part pytest 150 $PY -m pytest -q -p no:cacheprovider -o addopts="" "${TESTS[@]}" ;;
     featcache) run_part featcache 90 $PY benchmarks/bios.py --part featcache --bios $BIOS ;;
-    *) echo "unknown part: $part (parts: score ratios precision naive finetune vectors align pytest featcache)" >&2; exit 2 ;;
+    *) echo "unknown part: $part (parts: score ratios precision naive finetune profile vectors align pytest featcache)" >&2; exit 2 ;;
   esac
 done
 echo "== figures"

@@ -112,6 +112,24 @@ def test_deterministic_fine_tuning_repeats(figures):
         assert figures["finetune_deterministic_repeats_fused_attention"] == "1"
 
 
+def test_the_profile_counts_each_sides_operations(figures):
+    """Both loops dispatch hundreds of operations a step; on a CPU the time inside them is
+    part of the step (on CUDA the backward pass's run on a thread of their own); kernels
+    only on a GPU."""
+    for side in ("ours", "trainer"):
+        step_ms = float(figures[f"finetune_profile_{side}_step_ms"])
+        host_ms = float(figures[f"finetune_profile_{side}_host_ms"])
+        assert int(figures[f"finetune_profile_{side}_ops"]) > 100
+        assert host_ms > 0 and step_ms > 0
+        kernels = int(figures[f"finetune_profile_{side}_kernels"])
+        device_ms = float(figures[f"finetune_profile_{side}_device_ms"])
+        if torch.cuda.is_available():
+            assert kernels > 0 and device_ms > 0
+        else:
+            assert kernels == 0 and device_ms == 0
+            assert host_ms <= step_ms * 1.05, (side, host_ms, step_ms)
+
+
 def test_the_overhead_is_the_call_less_its_floor(figures):
     """Imports, CUDA start, load and forward are the floor the overhead is measured from."""
     floor = sum(
