@@ -244,7 +244,7 @@ def bench_engine(
     ]
 
     def bare_forward() -> None:
-        # The call of mgbias.mlm.unmasked._score_batch, nothing done with its outputs.
+        # The call of mgbias.mlm.unmasked._launch_batch, nothing done with its outputs.
         with torch.inference_mode():
             for input_ids, attention_mask, _ in padded:
                 model(

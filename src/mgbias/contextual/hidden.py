@@ -259,16 +259,17 @@ def _pooled_batch(
             flat += [b * width + p for p in positions]
             weight += [1.0 / len(positions)] * len(positions)
             t += 1
+    # copies to the device queued without waiting; the one wait is the result's copy back
     with forward_precision(precision, device):
         output = encoder(
-            input_ids=torch.from_numpy(ids).to(device),
-            attention_mask=torch.from_numpy(mask).to(device),
+            input_ids=torch.from_numpy(ids).to(device, non_blocking=True),
+            attention_mask=torch.from_numpy(mask).to(device, non_blocking=True),
             output_hidden_states=True,
         )
     states = output.hidden_states
-    owner_t = torch.tensor(owner, device=device)
-    flat_t = torch.tensor(flat, device=device)
-    weight_t = torch.tensor(weight, device=device)[:, None]
+    owner_t = torch.tensor(owner).to(device, non_blocking=True)
+    flat_t = torch.tensor(flat).to(device, non_blocking=True)
+    weight_t = torch.tensor(weight).to(device, non_blocking=True)[:, None]
     pooled = []
     for index in stored:
         pieces_h = states[index].reshape(len(rows) * width, -1)[flat_t].float() * weight_t

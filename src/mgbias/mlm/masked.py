@@ -312,20 +312,21 @@ def _batch_order(sequences: list[np.ndarray], plan: _CopyPlan, batch_size: int) 
     return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
 
 
-def _run_batch(
+def _launch_batch(
     model: PreTrainedModel,
     encoder: nn.Module,
     head: Head | None,
     batch: _Batch,
     device: torch.device,
     precision: str = DEFAULT_PRECISION,
-) -> np.ndarray:
-    """One forward pass over a batch of copies; the value of each of its candidates.
+) -> torch.Tensor:
+    """Queue one forward pass over a batch of copies; the value of each of its candidates,
+    on the device (float32), in the order of ``batch.candidate_index``.
 
     The encoder and the head run in ``precision``; the ``logsumexp`` and the gathers in
     float32."""
-    # Copies to the device are queued without waiting (``non_blocking``); the one wait
-    # for the device is the single copy of the values back at the end.
+    # Copies to the device are queued without waiting (``non_blocking``); nothing here
+    # waits for the device: the caller reads the values back.
     query_rows = torch.from_numpy(batch.query_rows).to(device, non_blocking=True)
     query_columns = torch.from_numpy(batch.query_columns).to(device, non_blocking=True)
     candidate_rows, candidate_ids = batch.candidate_rows, batch.candidate_ids
@@ -364,8 +365,8 @@ def _run_batch(
         pieces.append(logits[local_rows, local_ids] - log_normaliser[local_rows])
         start = end
     if not pieces:
-        return np.empty(0, dtype=np.float32)
-    return torch.cat(pieces).cpu().numpy()
+        return torch.zeros(0, dtype=torch.float32, device=device)
+    return torch.cat(pieces)
 
 
 def _run_plan(
@@ -404,14 +405,21 @@ def _run_plan(
     bar = tqdm(total=plan.n_copies, desc=desc, unit="copy", disable=not progress)
     try:
         with torch.inference_mode():
-            for indices in batches:
+            # Each batch's values are read back after the next batch is queued, so that on
+            # a GPU the host builds the next batch while the device runs this one; the
+            # read is the one wait for the device per batch.
+            queued: list[tuple[np.ndarray, torch.Tensor, int]] = []
+            for position, indices in enumerate(batches):
                 batch = _build_batch(
                     sequences, sequence_lengths, plan, indices, mask_id=mask_id, pad_id=pad_id
                 )
-                output[batch.candidate_index] = _run_batch(
-                    model, encoder, head, batch, device, precision
-                )
-                bar.update(len(indices))
+                values = _launch_batch(model, encoder, head, batch, device, precision)
+                queued.append((batch.candidate_index, values, len(indices)))
+                in_flight = 0 if position == len(batches) - 1 else 1
+                while len(queued) > in_flight:
+                    candidates, ready, n_copies = queued.pop(0)
+                    output[candidates] = ready.cpu().numpy()
+                    bar.update(n_copies)
     finally:
         bar.close()
         model.train(was_training)

@@ -316,24 +316,18 @@ def score_unmasked(
     bar = tqdm(total=n_sentences, desc="scoring (unmasked)", unit="sent", disable=not progress)
     try:
         with torch.inference_mode():
-            for indices in length_sorted_batches(encoded.lengths, batch_size):
-                batch = _score_batch(model, encoded, indices, pad_id, device, split, precision)
-                ids, logprob, alpha, embedding, counts = batch
-                splits = np.cumsum(counts)[:-1]
-                for position, (index, row_ids, row_logprob, row_alpha) in enumerate(
-                    zip(
-                        indices,
-                        np.split(ids, splits),
-                        np.split(logprob, splits),
-                        np.split(alpha, splits),
-                        strict=True,
-                    )
-                ):
-                    token_ids[index] = row_ids
-                    logprobs[index] = row_logprob
-                    attention[index] = row_alpha
-                    embeddings[index] = embedding[position]
-                bar.update(len(indices))
+            # Each batch's values are read back after the next batch is queued, so that on
+            # a GPU the host prepares and files one batch while the device runs the next.
+            batches = length_sorted_batches(encoded.lengths, batch_size)
+            queued: list[tuple[np.ndarray, _QueuedBatch]] = []
+            for position, indices in enumerate(batches):
+                launched = _launch_batch(model, encoded, indices, pad_id, device, split, precision)
+                queued.append((indices, launched))
+                in_flight = 0 if position == len(batches) - 1 else 1
+                while len(queued) > in_flight:
+                    ready_indices, ready = queued.pop(0)
+                    _file_batch(ready_indices, ready, token_ids, logprobs, attention, embeddings)
+                    bar.update(len(ready_indices))
     finally:
         bar.close()
         model.train(was_training)
@@ -346,7 +340,57 @@ def score_unmasked(
     )
 
 
-def _score_batch(
+@dataclass(frozen=True)
+class _QueuedBatch:
+    """A batch whose forward pass is queued on the device: what the host already knows of
+    it, and the device tensor its values will be read from."""
+
+    gold: np.ndarray  # int64 ids of the kept positions, row-major over the batch
+    counts: np.ndarray  # kept positions per sentence
+    packed: torch.Tensor  # on the device: logprobs, alphas (kept positions), embeddings
+    embedding_shape: tuple[int, int]
+
+    def values(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Token ids, log-probabilities and alphas (flat over the kept positions),
+        embeddings and counts; the one wait for the device per batch."""
+        n_kept = len(self.gold)
+        packed = self.packed.cpu().numpy()
+        return (
+            self.gold.astype(np.int32),
+            packed[:n_kept],
+            packed[n_kept : 2 * n_kept],
+            packed[2 * n_kept :].reshape(self.embedding_shape),
+            self.counts,
+        )
+
+
+def _file_batch(
+    indices: np.ndarray,
+    queued: _QueuedBatch,
+    token_ids: list[np.ndarray],
+    logprobs: list[np.ndarray],
+    attention: list[np.ndarray],
+    embeddings: np.ndarray,
+) -> None:
+    """Read a queued batch's values back and file them under its sentences' indices."""
+    ids, logprob, alpha, embedding, counts = queued.values()
+    splits = np.cumsum(counts)[:-1]
+    for position, (index, row_ids, row_logprob, row_alpha) in enumerate(
+        zip(
+            indices,
+            np.split(ids, splits),
+            np.split(logprob, splits),
+            np.split(alpha, splits),
+            strict=True,
+        )
+    ):
+        token_ids[index] = row_ids
+        logprobs[index] = row_logprob
+        attention[index] = row_alpha
+        embeddings[index] = embedding[position]
+
+
+def _launch_batch(
     model: PreTrainedModel,
     encoded: EncodedSentences,
     indices: np.ndarray,
@@ -354,8 +398,8 @@ def _score_batch(
     device: torch.device,
     split: tuple[torch.nn.Module, object] | None = None,
     precision: str = DEFAULT_PRECISION,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One forward pass; flat per-token arrays (row-major over the batch) plus embeddings.
+) -> _QueuedBatch:
+    """Queue one forward pass and what is computed from it; nothing waits for the device.
 
     With ``split`` (:func:`mgbias.mlm.heads.mlm_encoder_and_head` of ``model``) the
     encoder runs on the batch and the MLM head only on the kept (real, non-special)
@@ -401,15 +445,11 @@ def _score_batch(
     embedding = torch.einsum("btd,bt->bd", last_hidden, keep_weight) / keep_weight.sum(
         dim=1, keepdim=True
     )
-    # One copy back to the host per batch (one wait for the device), split there.
-    n_kept = len(gold)
-    packed = torch.cat([logprob, alpha[:, 0], embedding.reshape(-1)]).cpu().numpy()
-    return (
-        gold.astype(np.int32),
-        packed[:n_kept],
-        packed[n_kept : 2 * n_kept],
-        packed[2 * n_kept :].reshape(embedding.shape),
-        counts,
+    return _QueuedBatch(
+        gold=gold,
+        counts=counts,
+        packed=torch.cat([logprob, alpha[:, 0], embedding.reshape(-1)]),
+        embedding_shape=(int(embedding.shape[0]), int(embedding.shape[1])),
     )
 
 
