@@ -49,6 +49,10 @@ Runs on CUDA when ``torch.cuda.is_available()``, else on the CPU, and prints one
   ``bf16_unmasked_s``, ``fp32_masked_s`` and ``bf16_masked_s``, and
   ``bf16_max_abs_difference`` is the largest difference of an unmasked
   log-probability. On a CPU without bf16 instructions bf16 is emulated, and slower.
+- ``unmasked_sentences_per_s_batch_N``, ``masked_copies_per_s_batch_N``: the same two
+  passes at batch sizes N of 64 (the workflow's ``scoring.batch_size``), 256 and 1,024
+  (``batches``), and ``batch_max_abs_difference``, the largest difference of a value
+  from those at 64: whether a GPU wants larger batches than the CPU-tuned default.
 - ``finetune_*``: masked-LM fine-tuning, ``benchmarks/finetune.py --figures`` in a
   fresh interpreter (a process of its own, as a workflow job: the deterministic
   runs' cuBLAS setting precedes its first cuBLAS call): ``finetune_vs_trainer_fp32`` and
@@ -76,7 +80,7 @@ runs, or ``--score-threads`` (``OMP_NUM_THREADS``). On a shared CPU, wall times
 depend on the other work; ``--score-threads 1`` and the CPU seconds do much less.
 An existing model in ``--workdir`` is used again (built by an earlier run), and
 ``--only`` runs some parts: ``score`` (the call), ``ratios``, ``naive``, ``precision``,
-``finetune``, ``profile``.
+``batches``, ``finetune``, ``profile``.
 
 Sizes. Full: an mBERT-sized random BERT (12 layers, hidden 768, 12 heads,
 vocabulary 119,547), 1,508 naive pairs, the scoring ratios on 2,000 and 200
@@ -89,7 +93,8 @@ words, then random filler words; its tokenizer is a whole-word WordPiece
 
 Usage: ``python benchmarks/gpu.py [--smoke] [--score-pairs N] [--naive-pairs N]
 [--repeats N] [--threads N] [--score-threads N] [--only PART] [--workdir DIR]``
-(parts: ``score``, ``ratios``, ``naive``, ``precision``, ``finetune``, ``profile``)
+(parts: ``score``, ``ratios``, ``naive``, ``precision``, ``batches``, ``finetune``,
+``profile``)
 """
 
 from __future__ import annotations
@@ -410,6 +415,60 @@ def bench_precision(
     return results
 
 
+#: Batch sizes of :func:`bench_batches` (the workflow's default is the first).
+BATCH_SIZES = (64, 256, 1024)
+
+
+def bench_batches(
+    model_dir: Path, pairs: list[tuple[str, str]], device: str, clock: str, repeats: int
+) -> dict:
+    """The engine's throughput at each of :data:`BATCH_SIZES`: unmasked sentences and
+    masked copies per second (``{unmasked_sentences,masked_copies}_per_s_batch_N``), the
+    minimum of ``repeats`` rounds after a warm-up, and the largest difference of any
+    value from those at the first size (``batch_max_abs_difference``)."""
+    from mgbias.mlm.load import load_mlm
+    from mgbias.mlm.masked import score_masked_pairs
+    from mgbias.mlm.unmasked import score_unmasked
+
+    model, tokenizer = load_mlm(str(model_dir), device=device)
+    sentences = [sentence for pair in pairs for sentence in pair]
+    results: dict[str, object] = {}
+    reference = None
+    difference = 0.0
+    for batch_size in BATCH_SIZES:
+
+        def unmasked(size: int = batch_size):
+            scores = score_unmasked(model, tokenizer, sentences, batch_size=size, progress=False)
+            synchronize(device)
+            return scores
+
+        def masked(size: int = batch_size):
+            scores = score_masked_pairs(model, tokenizer, pairs, batch_size=size, progress=False)
+            synchronize(device)
+            return scores
+
+        unmasked_time, masked_time = best_times(unmasked, masked, repeats=repeats)
+        scores = masked()
+        values = [*unmasked().logprobs, *scores.a.shared_logprobs, *scores.b.shared_logprobs]
+        copies = sum(
+            len(shared) + int(len(modified) > 0)
+            for side in (scores.a, scores.b)
+            for shared, modified in zip(side.shared_logprobs, side.modified_logprobs, strict=True)
+        )
+        results[f"unmasked_sentences_per_s_batch_{batch_size}"] = round(
+            len(sentences) / getattr(unmasked_time, clock), 1
+        )
+        results[f"masked_copies_per_s_batch_{batch_size}"] = round(
+            copies / getattr(masked_time, clock), 1
+        )
+        if reference is None:
+            reference = values
+        for one, other in zip(reference, values, strict=True):
+            difference = max(difference, float(np.abs(one - other).max(initial=0.0)))
+    results["batch_max_abs_difference"] = f"{difference:.2e}"
+    return results
+
+
 def finetune_part(size: str, which: str = "--figures") -> dict[str, str]:
     """The figures of ``benchmarks/finetune.py --figures SIZE`` (or ``--profile``), run
     in a fresh interpreter (see :func:`finetune.print_figures`)."""
@@ -431,7 +490,7 @@ def finetune_part(size: str, which: str = "--figures") -> dict[str, str]:
     return dict(line.split("=", 1) for line in lines if "=" in line and not line.startswith("#"))
 
 
-PARTS = ("score", "ratios", "naive", "precision", "finetune", "profile")
+PARTS = ("score", "ratios", "naive", "precision", "batches", "finetune", "profile")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -471,7 +530,7 @@ def main(argv: list[str] | None = None) -> None:
         work.mkdir(parents=True, exist_ok=True)
         pairs = pair_texts(naive_pairs)
         model = work / "model"
-        needs_model = "score" in parts or "naive" in parts
+        needs_model = bool({"score", "naive", "precision", "batches"} & set(parts))
         if needs_model and not (model / "config.json").is_file():
             build_model(model, size, words_of(pairs + pair_texts(args.score_pairs)))
         if "score" in parts:
@@ -490,6 +549,8 @@ def main(argv: list[str] | None = None) -> None:
             say_all(bench_naive(model, pairs, device, clock))
         if "precision" in parts:
             say_all(bench_precision(model, pairs, device, clock, max(repeats, 3)))
+        if "batches" in parts:
+            say_all(bench_batches(model, pairs, device, clock, max(repeats, 2)))
         if "finetune" in parts:
             say_all(finetune_part("smoke" if args.smoke else "full"))
         if "profile" in parts:

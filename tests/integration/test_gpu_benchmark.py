@@ -58,6 +58,10 @@ NON_NEGATIVE = [
     "score_write_s",
     "naive_max_abs_difference",
     "bf16_max_abs_difference",
+    "unmasked_sentences_per_s_batch_64",
+    "unmasked_sentences_per_s_batch_1024",
+    "masked_copies_per_s_batch_64",
+    "masked_copies_per_s_batch_1024",
 ]
 # The overhead is a difference of two processes' times: finite, of either sign.
 FINITE = ["score_overhead_s", "score_overhead_cpu_s"]
@@ -97,6 +101,10 @@ def test_every_figure_is_printed_once_and_is_a_number(figures):
 
 def test_the_engine_and_the_naive_loop_agree(figures):
     assert float(figures["naive_max_abs_difference"]) < 1e-3
+
+
+def test_batch_size_changes_the_speed_not_the_values(figures):
+    assert float(figures["batch_max_abs_difference"]) < 1e-4
 
 
 def test_bf16_log_probabilities_stay_near_fp32(figures):
