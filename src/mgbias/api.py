@@ -287,6 +287,8 @@ class PairsReport:
         the untied pairs; t-test against 0 for ``sjsd``); ``significant``
         (``p_value < alpha``); ``n`` (pairs in the score's denominator);
         ``n_edge`` (the measure's edge-case pairs, :mod:`mgbias.measures.edges`);
+        ``n_ties`` (the pairs of ``n`` whose two sentences score the same: not a
+        win, so many ties pull a percentage below 50; ``sjsd``: pair scores of 0);
         ``n_clusters`` (the clusters the test took as units with ``cluster``; 0:
         the pairs); ``verdict`` (the row in words, :func:`mgbias.measures.registry.verdict`).
         With ``bias_type="all"`` the rows of each bias type come first, then

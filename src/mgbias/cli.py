@@ -1302,8 +1302,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--output",
         type=output_file,
         default=None,
-        help="CSV: bias_type, measure, score, se, p_value, significant, n, n_edge, verdict "
-        "(default: none)",
+        help="CSV: bias_type, measure, score, se, p_value, significant, n, n_edge, n_ties, "
+        "n_clusters, verdict (default: none)",
     )
     score.add_argument(
         "--per-pair",

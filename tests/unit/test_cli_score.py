@@ -67,6 +67,7 @@ def test_score_by_hand(fixed_bert_dir, crows_csv, tmp_path, capsys):
         "significant",
         "n",
         "n_edge",
+        "n_ties",
         "n_clusters",
         "verdict",
     ]
@@ -227,6 +228,10 @@ def test_score_edge_pairs_per_pair_and_tie_rules(fixed_bert_dir, edge_csv, tmp_p
     assert table.loc["cps", "score"] == 0.0 and table.loc["cps", "n_edge"] == 2
     assert table.loc["sjsd", "score"] == pytest.approx(0.0, abs=1e-9)
     assert table.loc["aul", "n_edge"] == 1  # the identical pair
+    # the fixed model ignores context: every CPS and S_JSD pair ties; SSS ties on the
+    # identical pair only (its other edge, no modified token, scores 0 > log .1)
+    assert table.loc["cps", "n_ties"] == 4 and table.loc["sjsd", "n_ties"] == 4
+    assert table.loc["sss", "n_ties"] == 1 and table.loc["bsjsd", "n_ties"] == 4
     # sign test of 3 wins, 0 losses: 2 / 8
     assert table.loc["sss", "p_value"] == pytest.approx(0.25)
     assert not table["significant"].any()

@@ -72,7 +72,7 @@ class Measure:
 
 _PAIR_UNITS = "% of pairs in which sent_more scores higher"
 _PAIR_DIRECTION = "> 50: the stereotypical sentence is preferred; 50: none"
-_PAIR_OUTPUT = "results/pairs/measures/…/{lang}.csv (`score`, `se`, `p_value`, `n_edge`)"
+_PAIR_OUTPUT = "results/pairs/measures/…/{lang}.csv (`score`, `se`, `p_value`, `n_edge`, `n_ties`)"
 _STEREO = "the stereotypical sentence"
 _ANTI = "the anti-stereotypical sentence"
 #: Direction of the shares of pairs in which sent_more (the stereotypical sentence) wins.
@@ -266,6 +266,7 @@ PAIR_RESULT_COLUMNS: tuple[str, ...] = (
     "significant",
     "n",
     "n_edge",
+    "n_ties",
     "n_clusters",
 )
 

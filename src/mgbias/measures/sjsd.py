@@ -249,6 +249,9 @@ class SJSDResult:
         (:func:`mgbias.stats.mean_zero_test`; NaN with fewer than two pairs).
     n_edge : int
         Pairs with no shared token or identical sentences, counted or not.
+    n_ties : int
+        Pairs counted in ``n`` whose score is exactly 0 (no preference either way; the
+        edge pairs kept under the ``"neutral"`` rule among them).
     tie_rule : str
         ``"exclude"`` if edge pairs were dropped from ``n``, else as given.
     n_clusters : int
@@ -265,6 +268,7 @@ class SJSDResult:
     n_edge: int = 0
     tie_rule: str = "neutral"
     n_clusters: int = 0
+    n_ties: int = 0
 
     @property
     def score_in_table_units(self) -> float:
@@ -367,6 +371,7 @@ def sjsd(
         n_edge=int(np.count_nonzero(edges)),
         tie_rule=tie_rule,
         n_clusters=n_clusters,
+        n_ties=int(np.count_nonzero(kept == 0.0)),
     )
 
 

@@ -50,6 +50,8 @@ class PairResult(NamedTuple):
     #: Pairs in the score's denominator (``n_counted``; all scored pairs for ``sjsd``).
     n: int
     n_edge: int
+    #: Pairs of ``n`` with equal scores (``sjsd``: a pair score of 0): no preference.
+    n_ties: int
     #: Clusters the test and the standard error took as units; 0: the pairs.
     n_clusters: int = 0
 
@@ -71,7 +73,13 @@ class PairCompute(Protocol):
 
 def _preference_row(result: PairPreferenceResult) -> PairResult:
     return PairResult(
-        result.score, result.se, result.p_value, result.n_counted, result.n_edge, result.n_clusters
+        result.score,
+        result.se,
+        result.p_value,
+        n=result.n_counted,
+        n_edge=result.n_edge,
+        n_ties=result.n_ties,
+        n_clusters=result.n_clusters,
     )
 
 
@@ -101,7 +109,13 @@ def _sjsd(unmasked, masked, edge, options) -> PairResult:
     scores = sjsd_pair_scores(masked.a.shared_logprobs, masked.b.shared_logprobs)
     result = sjsd(scores, edge=edge, **options)
     return PairResult(
-        result.score, result.se, result.p_value, result.n, result.n_edge, result.n_clusters
+        result.score,
+        result.se,
+        result.p_value,
+        n=result.n,
+        n_edge=result.n_edge,
+        n_ties=result.n_ties,
+        n_clusters=result.n_clusters,
     )
 
 
@@ -262,8 +276,10 @@ def pair_measures(
         test against 50 on the untied pairs (the t-test against 0 for
         ``sjsd``; with ``clusters``, the cluster sign-flip test); ``significant``
         whether ``p_value < alpha``; ``n`` the pairs in the score's denominator;
-        ``n_edge`` the measure's edge pairs; ``n_clusters`` the clusters the test
-        took as units (0: the pairs).
+        ``n_edge`` the measure's edge pairs; ``n_ties`` the pairs of ``n`` whose two
+        sentences score the same (in a percentage's denominator but no win: under the
+        default tie rule they pull it towards 0, not 50; for ``sjsd`` the pair scores
+        of 0); ``n_clusters`` the clusters the test took as units (0: the pairs).
     """
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
@@ -315,6 +331,7 @@ def pair_measures(
                 significant,
                 result.n,
                 result.n_edge,
+                result.n_ties,
                 result.n_clusters,
             )
         )
@@ -327,6 +344,7 @@ def pair_measures(
             "significant": bool,
             "n": np.int64,
             "n_edge": np.int64,
+            "n_ties": np.int64,
             "n_clusters": np.int64,
         }
     )

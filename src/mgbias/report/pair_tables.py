@@ -3,7 +3,7 @@ Steinborn et al. (2022) Tables 2 and 3.
 
 The long table (``results/tables/pairs_scores.csv``) has one row per (model,
 dataset, variant, language, measure) with ``score``, ``se``, ``p_value``,
-``significant``, ``n`` and ``n_edge`` in the units of
+``significant``, ``n``, ``n_edge`` and ``n_ties`` in the units of
 :func:`mgbias.pairs.scoring.pair_measures`: percent of pairs in which
 ``sent_more`` is preferred, the raw mean for ``sjsd``. Every printed score
 carries its bootstrap standard error and, when its test rejects "no
@@ -101,7 +101,8 @@ def pair_scores_markdown(frame: pd.DataFrame) -> str:
             "S_JSD (Steinborn et al. 2022, Eq. 2; negative = sent_more preferred).",
             "se = seeded bootstrap standard error over pairs; p_value = exact sign test",
             "against 50 on the untied pairs (sjsd: t-test against 0); n_edge = pairs the",
-            "measure scores by its edge-case rule (no shared or modified token).",
+            "measure scores by its edge-case rule (no shared or modified token); n_ties =",
+            "pairs of n whose two sentences score the same (counted in n, not as a win).",
             "",
             markdown(frame, floatfmt=".4g"),
             "",

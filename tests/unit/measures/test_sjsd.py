@@ -165,3 +165,14 @@ def test_perturb_final_character():
     assert perturb_final_character("x") == ""
     with pytest.raises(ValueError, match="empty sentence"):
         perturb_final_character("")
+
+
+def test_ties_are_the_counted_pair_scores_of_zero():
+    scores = [-0.02, 0.0, -0.01, 0.0, 0.03]
+    assert sjsd(scores, seed=0).n_ties == 2
+    # the second pair is an edge pair: kept at 0 by default, dropped by "exclude"
+    edge = [False, True, False, False, False]
+    assert sjsd(scores, seed=0, edge=edge).n_ties == 2
+    excluded = sjsd(scores, seed=0, edge=edge, tie_rule="exclude")
+    assert (excluded.n, excluded.n_ties) == (4, 1)
+    assert sjsd([0.01, -0.01], seed=0).n_ties == 0

@@ -107,7 +107,7 @@ def unmasked_pass():
 
 
 def direct(tie_rule):
-    """Each measure from its formula functions: (score, se, p_value, n, n_edge)."""
+    """Each measure from its formula functions: (score, se, p_value, n, n_edge, n_ties)."""
     unmasked, masked = unmasked_pass(), masked_pass()
     more, less = masked.a, masked.b
     options = {"seed": SEED, "tie_rule": tie_rule}
@@ -146,6 +146,7 @@ def direct(tie_rule):
             r.p_value,
             r.n if name == "sjsd" else r.n_counted,
             r.n_edge,
+            r.n_ties,
         )
         for name, r in results.items()
     }
@@ -174,7 +175,7 @@ def test_registry_loop_equals_the_formulas_called_directly(tie_rule):
     )
     assert table["measure"].tolist() == list(PAIR_MEASURES[::-1])
     for row in table.itertuples(index=False):
-        got = (row.score, row.se, row.p_value, row.n, row.n_edge)
+        got = (row.score, row.se, row.p_value, row.n, row.n_edge, row.n_ties)
         want = expected[row.measure]
         assert got[3:] == want[3:], row.measure
         for value, reference in zip(got[:3], want[:3], strict=True):

@@ -30,6 +30,7 @@ def rows(model, dataset, variant, lang, values):
             "significant": abs(score - (0 if measure == "sjsd" else 50)) > 2 * se,
             "n": 10,
             "n_edge": 0,
+            "n_ties": 0,
             "n_clusters": 0,
             "model_id": f"hub/{model}",
         }
