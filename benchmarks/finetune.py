@@ -74,9 +74,9 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from scoring import Shape
 from transformers import (
     AutoModelForMaskedLM,
-    BertConfig,
     BertForMaskedLM,
     DataCollatorForLanguageModeling,
     PrinterCallback,
@@ -463,15 +463,8 @@ def _bench_setup(size: FinetuneSize, work: Path):
         iter(sentences), size.vocabulary, lowercase=True, model_max_length=size.max_length
     )
     torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=size.vocabulary,
-        hidden_size=size.hidden,
-        num_hidden_layers=size.layers,
-        num_attention_heads=size.heads,
-        intermediate_size=size.intermediate,
-        max_position_embeddings=512,
-        pad_token_id=tokenizer.pad_token_id,
-    )
+    shape = Shape(size.layers, size.hidden, size.heads, size.intermediate, size.vocabulary)
+    config = shape.bert_config(pad_token_id=tokenizer.pad_token_id)
     base = work / "finetune-base"
     BertForMaskedLM(config).save_pretrained(base)
     model = AutoModelForMaskedLM.from_pretrained(base)  # the same load on both sides

@@ -30,7 +30,13 @@ from mgbias.measures.cps import cps, cps_sentence_scores
 from mgbias.measures.edges import EDGE_FLAGS, EDGE_RULES, PairEdges, identical_sequences, pair_edges
 from mgbias.measures.preference import TIE_RULES, PairPreferenceResult, compare_pairs
 from mgbias.measures.registry import MEASURES, PAIR_MEASURES, PAIR_RESULT_COLUMNS
-from mgbias.measures.sjsd import binarized_sjsd, js_distance_sums, sjsd, sjsd_pair_scores
+from mgbias.measures.sjsd import (
+    SJSDResult,
+    binarized_sjsd,
+    js_distance_sums,
+    sjsd,
+    sjsd_pair_scores,
+)
 from mgbias.measures.sss import sss, sss_sentence_scores
 from mgbias.pairs.data import pair_sentences
 
@@ -71,16 +77,20 @@ class PairCompute(Protocol):
     ) -> PairResult: ...
 
 
-def _preference_row(result: PairPreferenceResult) -> PairResult:
+def _row(result: PairPreferenceResult | SJSDResult, n: int) -> PairResult:
     return PairResult(
         result.score,
         result.se,
         result.p_value,
-        n=result.n_counted,
+        n=n,
         n_edge=result.n_edge,
         n_ties=result.n_ties,
         n_clusters=result.n_clusters,
     )
+
+
+def _preference_row(result: PairPreferenceResult) -> PairResult:
+    return _row(result, result.n_counted)
 
 
 def _aul(unmasked, masked, edge, options) -> PairResult:
@@ -108,15 +118,7 @@ def _sss(unmasked, masked, edge, options) -> PairResult:
 def _sjsd(unmasked, masked, edge, options) -> PairResult:
     scores = sjsd_pair_scores(masked.a.shared_logprobs, masked.b.shared_logprobs)
     result = sjsd(scores, edge=edge, **options)
-    return PairResult(
-        result.score,
-        result.se,
-        result.p_value,
-        n=result.n,
-        n_edge=result.n_edge,
-        n_ties=result.n_ties,
-        n_clusters=result.n_clusters,
-    )
+    return _row(result, result.n)
 
 
 def _bsjsd(unmasked, masked, edge, options) -> PairResult:
