@@ -351,8 +351,11 @@ class PairsReport:
 
 def pair_verdicts(summary: pd.DataFrame, alpha: float) -> list[str]:
     """The ``verdict`` of each row of a pair-measure table (``measure``, ``score``,
-    ``p_value``, ``n``, ``n_clusters``): :func:`mgbias.measures.registry.verdict` with
-    ``"<n> pairs"``, and ``" in <k> clusters"`` when the test took clusters as units."""
+    ``p_value``, ``n``, ``n_clusters``, and ``n_ties`` where it has one):
+    :func:`mgbias.measures.registry.verdict` with ``"<n> pairs"``, ``" in <k> clusters"``
+    when the test took clusters as units and ``", <t> tied"`` when pairs tied (they are
+    in ``n``, not a win, and the sign test leaves them out)."""
+    ties = summary["n_ties"] if "n_ties" in summary else [0] * len(summary)
     return [
         verdict(
             measure,
@@ -360,13 +363,15 @@ def pair_verdicts(summary: pd.DataFrame, alpha: float) -> list[str]:
             p_value,
             alpha=alpha,
             sample=f"{n} pair{'s' if n != 1 else ''}"
-            + (f" in {k} cluster{'s' if k != 1 else ''}" if k else ""),
+            + (f" in {k} cluster{'s' if k != 1 else ''}" if k else "")
+            + (f", {t} tied" if t else ""),
         )
-        for measure, score, p_value, n, k in zip(
+        for measure, score, p_value, n, t, k in zip(
             summary["measure"],
             summary["score"],
             summary["p_value"],
             summary["n"],
+            ties,
             summary["n_clusters"],
             strict=True,
         )

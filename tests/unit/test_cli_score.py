@@ -232,6 +232,7 @@ def test_score_edge_pairs_per_pair_and_tie_rules(fixed_bert_dir, edge_csv, tmp_p
     # identical pair only (its other edge, no modified token, scores 0 > log .1)
     assert table.loc["cps", "n_ties"] == 4 and table.loc["sjsd", "n_ties"] == 4
     assert table.loc["sss", "n_ties"] == 1 and table.loc["bsjsd", "n_ties"] == 4
+    assert table.loc["cps", "verdict"].startswith("CPS 0 (p = 1, 4 pairs, 4 tied): no significant")
     # sign test of 3 wins, 0 losses: 2 / 8
     assert table.loc["sss", "p_value"] == pytest.approx(0.25)
     assert not table["significant"].any()
