@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["pick_device"]
+__all__ = ["pick_device", "to_device"]
 
 
 def pick_device(preferred: str | None = None) -> torch.device:
@@ -27,3 +27,19 @@ def pick_device(preferred: str | None = None) -> torch.device:
     if device.type == "cuda" and not torch.cuda.is_available():
         raise ValueError(f"device {preferred!r} was requested but CUDA is not available")
     return device
+
+
+def to_device(tensor: torch.Tensor, device: str | torch.device) -> torch.Tensor:
+    """``tensor`` on ``device``, without making the host wait for a GPU.
+
+    A CPU tensor bound for CUDA goes through pinned (page-locked) memory with
+    ``non_blocking=True``: the copy is queued and the host goes on (a copy from ordinary
+    memory, or one without ``non_blocking``, waits until the device has run everything
+    queued before it). A tensor already on ``device`` is returned as it is.
+    """
+    device = torch.device(device)
+    if tensor.device == device:
+        return tensor
+    if device.type == "cuda" and tensor.device.type == "cpu":
+        return tensor.pin_memory().to(device, non_blocking=True)
+    return tensor.to(device)

@@ -33,6 +33,7 @@ from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 from mgbias.contextual.vectors import CONCAT, WordVectors, parse_layers
 from mgbias.contextual.words import word_spans
+from mgbias.devices import to_device
 from mgbias.mlm.precision import (
     DEFAULT_PRECISION,
     check_precision,
@@ -262,14 +263,14 @@ def _pooled_batch(
     # copies to the device queued without waiting; the one wait is the result's copy back
     with forward_precision(precision, device):
         output = encoder(
-            input_ids=torch.from_numpy(ids).to(device, non_blocking=True),
-            attention_mask=torch.from_numpy(mask).to(device, non_blocking=True),
+            input_ids=to_device(torch.from_numpy(ids), device),
+            attention_mask=to_device(torch.from_numpy(mask), device),
             output_hidden_states=True,
         )
     states = output.hidden_states
-    owner_t = torch.tensor(owner).to(device, non_blocking=True)
-    flat_t = torch.tensor(flat).to(device, non_blocking=True)
-    weight_t = torch.tensor(weight).to(device, non_blocking=True)[:, None]
+    owner_t = to_device(torch.tensor(owner), device)
+    flat_t = to_device(torch.tensor(flat), device)
+    weight_t = to_device(torch.tensor(weight), device)[:, None]
     pooled = []
     for index in stored:
         pieces_h = states[index].reshape(len(rows) * width, -1)[flat_t].float() * weight_t

@@ -31,6 +31,7 @@ import torch
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel
 
+from mgbias.devices import to_device
 from mgbias.mlm.heads import mlm_encoder_and_head
 from mgbias.mlm.sequences import PackedSequences
 
@@ -121,19 +122,19 @@ def masked_lm_loss(
     device = input_ids.device
     selected = labels != -100
     positions = selected.flatten().nonzero().squeeze(1)  # row-major, as labels[selected]
-    targets = _to_device(labels.flatten()[positions], device)
+    targets = to_device(labels.flatten()[positions], device)
     if head is None:
         if groups is None:
             return model(
                 input_ids=input_ids,
                 attention_mask=attention_mask,
-                labels=_to_device(labels, device),
+                labels=to_device(labels, device),
             ).loss
         output = model(input_ids=input_ids, attention_mask=attention_mask).logits
-        logits = output.flatten(0, 1)[_to_device(positions, device)]
+        logits = output.flatten(0, 1)[to_device(positions, device)]
     else:
         hidden = encoder(input_ids=input_ids, attention_mask=attention_mask)[0]
-        logits = head(hidden.flatten(0, 1)[_to_device(positions, device)])
+        logits = head(hidden.flatten(0, 1)[to_device(positions, device)])
     if groups is None:
         return torch.nn.functional.cross_entropy(logits, targets)
     losses = torch.nn.functional.cross_entropy(logits, targets, reduction="none")
@@ -143,18 +144,8 @@ def masked_lm_loss(
     counts = torch.bincount(group_of, minlength=n_groups)
     present = counts.nonzero().squeeze(1)
     sums = torch.zeros(n_groups, dtype=losses.dtype, device=device)
-    sums = sums.index_add(0, _to_device(group_of, device), losses)
-    return (sums[_to_device(present, device)] / _to_device(counts[present], device)).sum()
-
-
-def _to_device(tensor: torch.Tensor, device: torch.device) -> torch.Tensor:
-    """``tensor`` on ``device``; a CPU tensor bound for CUDA goes through pinned memory
-    with ``non_blocking=True``, so the host does not wait for the copy."""
-    if tensor.device == device:
-        return tensor
-    if device.type == "cuda" and tensor.device.type == "cpu":
-        return tensor.pin_memory().to(device, non_blocking=True)
-    return tensor.to(device)
+    sums = sums.index_add(0, to_device(group_of, device), losses)
+    return (sums[to_device(present, device)] / to_device(counts[present], device)).sum()
 
 
 @dataclass(frozen=True)
@@ -506,8 +497,8 @@ def train_steps(
             with autocast():
                 loss = masked_lm_loss(
                     model,
-                    _to_device(masked_ids, device),
-                    _to_device(attention_mask, device),
+                    to_device(masked_ids, device),
+                    to_device(attention_mask, device),
                     labels,
                     groups=row_groups,
                 )

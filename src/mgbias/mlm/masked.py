@@ -58,6 +58,7 @@ from torch import nn
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
+from mgbias.devices import to_device
 from mgbias.mlm.heads import Head, mlm_encoder_and_head
 from mgbias.mlm.masked_cache import PairScores, SideScores
 from mgbias.mlm.precision import DEFAULT_PRECISION, check_precision, forward_precision
@@ -325,14 +326,14 @@ def _launch_batch(
 
     The encoder and the head run in ``precision``; the ``logsumexp`` and the gathers in
     float32."""
-    # Copies to the device are queued without waiting (``non_blocking``); nothing here
+    # Copies to the device are queued without waiting (``to_device``); nothing here
     # waits for the device: the caller reads the values back.
-    query_rows = torch.from_numpy(batch.query_rows).to(device, non_blocking=True)
-    query_columns = torch.from_numpy(batch.query_columns).to(device, non_blocking=True)
+    query_rows = to_device(torch.from_numpy(batch.query_rows), device)
+    query_columns = to_device(torch.from_numpy(batch.query_columns), device)
     candidate_rows, candidate_ids = batch.candidate_rows, batch.candidate_ids
     n_queries = len(batch.query_rows)
-    ids_tensor = torch.from_numpy(batch.input_ids).to(device, non_blocking=True)
-    attention_mask = torch.from_numpy(batch.attention_mask).to(device, non_blocking=True)
+    ids_tensor = to_device(torch.from_numpy(batch.input_ids), device)
+    attention_mask = to_device(torch.from_numpy(batch.attention_mask), device)
     with forward_precision(precision, device):
         if head is None:
             logits_all = model(input_ids=ids_tensor, attention_mask=attention_mask).logits
@@ -358,10 +359,8 @@ def _launch_batch(
             logits = vocabulary_head(vectors[first:last])
         logits = logits.float()  # (rows, vocabulary)
         log_normaliser = torch.logsumexp(logits, dim=-1)
-        local_rows = torch.from_numpy(candidate_rows[start:end] - first).to(
-            device, non_blocking=True
-        )
-        local_ids = torch.from_numpy(candidate_ids[start:end]).to(device, non_blocking=True)
+        local_rows = to_device(torch.from_numpy(candidate_rows[start:end] - first), device)
+        local_ids = to_device(torch.from_numpy(candidate_ids[start:end]), device)
         pieces.append(logits[local_rows, local_ids] - log_normaliser[local_rows])
         start = end
     if not pieces:

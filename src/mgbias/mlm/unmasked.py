@@ -39,6 +39,7 @@ import torch
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
+from mgbias.devices import to_device
 from mgbias.mlm.heads import mlm_encoder_and_head
 from mgbias.mlm.precision import DEFAULT_PRECISION, check_precision, forward_precision
 from mgbias.mlm.scores import SentenceScores
@@ -414,10 +415,10 @@ def _launch_batch(
     keep = ~special.numpy()  # real, non-special positions, (B, T)
     gold = input_ids.numpy()[keep]
     counts = keep.sum(axis=1)
-    flat_keep = torch.from_numpy(np.flatnonzero(keep)).to(device, non_blocking=True)
-    keep_weight = torch.from_numpy(keep.astype(np.float32)).to(device, non_blocking=True)
-    input_ids = input_ids.to(device, non_blocking=True)
-    attention_mask = attention_mask.to(device, non_blocking=True)
+    flat_keep = to_device(torch.from_numpy(np.flatnonzero(keep)), device)
+    keep_weight = to_device(torch.from_numpy(keep.astype(np.float32)), device)
+    input_ids = to_device(input_ids, device)
+    attention_mask = to_device(attention_mask, device)
     encoder, head = split if split is not None else (model, None)
     with forward_precision(precision, device):
         output = encoder(

@@ -167,6 +167,18 @@ def test_pick_device():
             pick_device("cuda")
 
 
+def test_to_device_keeps_a_tensor_already_there_and_copies_to_cuda_pinned():
+    from mgbias.devices import to_device
+
+    values = torch.arange(6)
+    assert to_device(values, "cpu") is values
+    assert to_device(values, torch.device("cpu")) is values
+    if torch.cuda.is_available():
+        moved = to_device(values, "cuda")
+        assert moved.device.type == "cuda" and torch.equal(moved.cpu(), values)
+        assert to_device(moved, moved.device) is moved
+
+
 def test_text_lines_errors_name_file_and_line(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_bytes(b"good line\nbad \xff line\n")
