@@ -31,6 +31,7 @@ with job_log(smk.log[0]), job_provenance(smk):
                 "p_value": float(row["p_value"]),
                 "significant": bool(row["significant"]),
                 "n": int(row["n"]),
+                "n_ties": int(row["n_ties"]),
             }
         )
     for job, path in zip(smk.params.mbe_jobs, smk.input.mbe, strict=True):

@@ -46,6 +46,7 @@ TRANSLATION_COLUMNS = [
     "p_value",
     "significant",
     "n",
+    "n_ties",
     "diff",
 ]
 
@@ -83,7 +84,8 @@ def translations_table(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     """One row per (language, model, method) with Diff = score − HT's score.
 
     Each record holds ``lang``, ``model``, ``method`` (one of :data:`METHODS`),
-    ``dataset``, ``score``, ``p_value``, ``significant`` and ``n``.
+    ``dataset``, ``score``, ``p_value``, ``significant`` and ``n``, and for Eq. 3's rows
+    ``n_ties``: the pairs whose two sentences score the same (none for MBE).
 
     Raises
     ------
@@ -91,6 +93,9 @@ def translations_table(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
         On an unknown method, or a (language, model) without an HT score.
     """
     frame = pd.DataFrame(list(records))
+    if "n_ties" not in frame:
+        frame["n_ties"] = pd.NA
+    frame["n_ties"] = frame["n_ties"].astype("Int64")
     unknown = sorted(set(frame["method"]) - set(METHODS))
     if unknown:
         raise ValueError(f"unknown method(s) {unknown}; expected some of {list(METHODS)}")
@@ -117,7 +122,10 @@ def translations_markdown(table: pd.DataFrame) -> str:
         "",
         "Bias score = Eq. 3 with AULA (above 50: the stereotypical sentence, for Tmp the "
         "male one, is preferred); MBE = Eq. 2 over the translated sentences; ‡ = p < alpha "
-        "by the exact sign test (MBE: its label-permutation test); Diff = method − HT.",
+        "by the exact sign test (MBE: its label-permutation test); Diff = method − HT. "
+        "ties = pairs whose two sentences score the same (a translation that lost the "
+        "gender makes them identical): in Eq. 3's denominator but never preferred, they "
+        "lower the bias score towards 0; the sign test leaves them out.",
     ]
     main = table[table["method"].isin(TABLE45_METHODS)]
     for lang, block in main.groupby("lang", sort=True):
@@ -126,6 +134,7 @@ def translations_markdown(table: pd.DataFrame) -> str:
                 "method": block["method"],
                 "model": block["model"],
                 "bias score": _scores(block),
+                "ties": _ties(block),
                 "Diff": _diffs(block),
             }
         )
@@ -146,6 +155,7 @@ def translations_markdown(table: pd.DataFrame) -> str:
                         "language": names["lang"],
                         "model": names["model"],
                         "HT_name": _scores(names),
+                        "ties": _ties(names),
                         "Diff": _diffs(names),
                     }
                 )
@@ -159,6 +169,10 @@ def _scores(block: pd.DataFrame) -> list[str]:
         f"{score:.2f}{' ‡' if significant else ''}"
         for score, significant in zip(block["score"], block["significant"], strict=True)
     ]
+
+
+def _ties(block: pd.DataFrame) -> list[str]:
+    return ["" if pd.isna(t) else str(int(t)) for t in block["n_ties"]]
 
 
 def _diffs(block: pd.DataFrame) -> list[str]:

@@ -1,6 +1,7 @@
 """Tables 4 and 5 of Kaneko et al. (2022): HT, MT and Tmp with Diff = method − HT."""
 
 import copy
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -18,8 +19,8 @@ from mgbias.workflow import mbe_translated_jobs, mbe_translation_jobs, pair_jobs
 REPO = Path(__file__).resolve().parents[3]
 
 
-def record(model, method, score, p=0.5):
-    return {
+def record(model, method, score, p=0.5, ties=0):
+    row = {
         "lang": "ja",
         "model": model,
         "method": method,
@@ -29,6 +30,7 @@ def record(model, method, score, p=0.5):
         "significant": p < 0.05,
         "n": 262,
     }
+    return row if method == "MBE" else {**row, "n_ties": ties}
 
 
 def test_diff_is_the_signed_difference_to_ht_and_rows_follow_the_papers_order():
@@ -54,6 +56,20 @@ def test_diff_is_the_signed_difference_to_ht_and_rows_follow_the_papers_order():
     assert diff[("Tmp", "large")] == pytest.approx(28.31)
     text = translations_markdown(table)
     assert "## ja" in text and "88.31 ‡" in text and "28.31" in text
+
+
+def test_ties_are_shown_for_eq3_rows_and_left_empty_for_mbe():
+    """A translation that loses the gender makes a pair's sentences identical: a tie,
+    in Eq. 3's denominator but never preferred, so MT reads lower with no preference."""
+    table = translations_table(
+        [record("m", "HT", 48.33), record("m", "MT", 35.33, ties=88), record("m", "MBE", 50.0)]
+    )
+    ties = table.set_index("method")["n_ties"]
+    assert ties["MT"] == 88 and ties["HT"] == 0 and pd.isna(ties["MBE"])
+    text = translations_markdown(table)
+    assert re.search(r"\| MT +\| m +\| +35\.33 \| +88 \| +-13\.00 \|", text), text
+    assert re.search(r"\| MBE +\| m +\| +50\.00 \| +\| +1\.67 \|", text), text
+    assert "ties = pairs whose two sentences score the same" in text
 
 
 def test_mbe_rows_sit_between_mt_and_tmp():

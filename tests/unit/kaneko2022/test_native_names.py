@@ -174,13 +174,14 @@ def test_a_file_without_names_gives_diff_zero(demo_de, tmp_path, tiny_bert):
                 "p_value": row["p_value"],
                 "significant": bool(row["significant"]),
                 "n": int(row["n"]),
+                "n_ties": int(row["n_ties"]),
             }
         )
     table6 = translations_table(records).set_index("method")
     assert table6.loc["HT_name", "diff"] == 0.0
     text = translations_markdown(translations_table(records))
     assert "Native names (Kaneko et al. 2022, Table 6)" in text
-    assert re.search(r"\| de +\| tiny +\| +[0-9.]+ +\| +0\.00 \|", text)
+    assert re.search(r"\| de +\| tiny +\| +[0-9.]+ +\| +[0-9]+ \| +0\.00 \|", text)
 
 
 def test_the_rewritten_file_keeps_order_directions_and_bias_types(demo_de, tmp_path):
