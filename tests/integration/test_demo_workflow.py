@@ -206,6 +206,33 @@ def test_balanced_control_is_neutral_and_the_plant_significant_with_clustered_te
         assert (planted < 0.05).all(), (measure, planted)
 
 
+def test_balanced_control_is_neutral_on_every_pair_dataset_and_measure(demo_run):
+    """Every pair dataset, language and measure of the balanced model: none is marked
+    significant (p < 0.05, what the tables mark), although 36 tests are made; measured
+    at test size (seed 12345) the smallest p is 0.17. Before the Kaneko et al. (2022) datasets were
+    clustered, the control read significant with the pairs as units: the demo "machine
+    translation" CPS 41.3 (p = 0.013), template pairs CPS 40.6 (p = 0.022) and S_JSD
+    (p = 0.0018). The first two are the demo pairs again (clustered by occupation, as
+    `multilingual_crows_pairs`); a template pair's preference hangs on its gender words
+    (the control's CPS prefers the male sentence in every he/she pair and the female
+    one in 74% of the noun pairs), so the template pairs are clustered by
+    `gender_pair`, and their ties are reported (88 of the 300 MT pairs tie: a flipped
+    pair's sentences are identical)."""
+    table = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
+    balanced = table[table.model == "demo-balanced"]
+    assert len(balanced) == 36
+    assert not balanced.significant.any(), balanced.sort_values("p_value")
+    clusters = balanced.groupby("dataset")["n_clusters"].unique().map(list).to_dict()
+    assert clusters == {
+        "crows_pairs_mt": [16],
+        "crows_pairs_names": [16],
+        "multilingual_crows_pairs": [16],
+        "template_pairs": [5],
+    }
+    mt = balanced[balanced.dataset == "crows_pairs_mt"].set_index("measure")
+    assert (mt.n_ties >= 88).all() and mt.loc["aula", "score"] < 40  # ties, not a preference
+
+
 def test_unseen_native_names_pull_every_score_towards_50(demo_run):
     """The Spanish pairs with native first names (``crows_pairs_names``; Kaneko et al.
     2022, Table 6) against the same pairs with the English names.

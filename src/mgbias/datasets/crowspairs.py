@@ -19,7 +19,7 @@ rows, as CrowS-Pairs' own metric does.
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -123,16 +123,35 @@ def load_crowspairs(path: str | Path) -> pd.DataFrame:
     return frame
 
 
-def write_crowspairs(rows: Iterable[tuple[str, str, str, str]], path: str | Path) -> int:
+def write_crowspairs(
+    rows: Iterable[tuple[str, str, str, str]],
+    path: str | Path,
+    columns: Mapping[str, Sequence[str]] | None = None,
+) -> int:
     """Write pairs as a CrowS-Pairs CSV (atomically) that :func:`load_crowspairs` reads.
 
     ``rows`` are ``(sent_more, sent_less, stereo_antistereo, bias_type)``, one per pair,
-    in file order; the index column numbers them from 0. Returns the number written.
+    in file order; the index column numbers them from 0. ``columns`` adds columns after
+    those, one value per pair each (e.g. ``target``, the word a pair's preference hangs
+    on, to cluster the pairs by). Returns the number written.
+
+    Raises
+    ------
+    ValueError
+        If an added column has another number of values than there are pairs (the
+        file is then not written).
     """
+    columns = dict(columns or {})
     n = 0
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(CSV_COLUMNS)
+        writer.writerow([*CSV_COLUMNS, *columns])
         for n, (more, less, direction, bias_type) in enumerate(rows, start=1):
-            writer.writerow([n - 1, more, less, direction, bias_type])
+            extra = [values[n - 1] if n <= len(values) else "" for values in columns.values()]
+            writer.writerow([n - 1, more, less, direction, bias_type, *extra])
+        short = [name for name, values in columns.items() if len(values) != n]
+        if short:
+            raise ValueError(
+                f"{path}: column(s) {short} have another number of values than the {n} pairs"
+            )
     return n

@@ -64,3 +64,27 @@ def demo_template_pairs(lang: str) -> list[tuple[str, str]]:
                 female = render(_meaning(FEMALE, subject, occupation, frame), lang)
                 pairs.append((male, female))
     return pairs
+
+
+def demo_template_labels(lang: str) -> dict[str, list[str]]:
+    """What each pair of :func:`demo_template_pairs` shares with others, in the same
+    order (:func:`mgbias.kaneko2022.template_pairs.template_labels`): ``target``, the
+    occupation's English name, and ``gender_pair``, the subject's English words
+    ("he/she", "man/woman", ...)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"no demo language {lang!r}; expected one of {list(LANGUAGES)}")
+    cells = [
+        (occupation.en, _subject_words(subject))
+        for subject in template_subjects()
+        for occupation in OCCUPATIONS
+        for _frame in range(OCCUPATION_FRAMES)
+    ]
+    return {
+        "target": [occupation for occupation, _ in cells],
+        "gender_pair": [words for _, words in cells],
+    }
+
+
+def _subject_words(subject: tuple[str, int]) -> str:
+    kind, index = subject
+    return "he/she" if kind == SUBJECT_PRONOUN else "/".join(PERSON_NOUNS[index].en)

@@ -250,7 +250,8 @@ def replace_names(
 
 def write_named_pairs(frame: Any, pairs: Sequence[Sequence[str]], path: str) -> None:
     """Write rewritten pairs as a CrowS-Pairs CSV (atomically), in ``frame``'s order, with
-    its ``stereo_antistereo`` and ``bias_type`` (``frame``: a pair table of
+    its ``stereo_antistereo`` and ``bias_type``, and its ``target`` where it has one (what
+    the pairs are clustered by; ``frame``: a pair table of
     :func:`mgbias.pairs.data.load_pairs`)."""
     from mgbias.datasets.crowspairs import write_crowspairs
 
@@ -264,4 +265,5 @@ def write_named_pairs(frame: Any, pairs: Sequence[Sequence[str]], path: str) -> 
             )
         ),
         path,
+        {"target": list(frame["target"])} if "target" in frame else None,
     )

@@ -70,7 +70,31 @@ def template_pairs(spec: Mapping[str, Any], lang: str = "") -> list[tuple[str, s
     return pairs
 
 
-def write_template_pairs(pairs: Sequence[tuple[str, str]], path: str | Path) -> None:
+def template_labels(spec: Mapping[str, Any], lang: str = "") -> dict[str, list[str]]:
+    """What each pair of :func:`template_pairs` shares with others, in the same order:
+    ``target``, its occupation, and ``gender_pair``, its gender words ("彼/彼女"). The
+    gender words are what the pairs' preferences hang on (a model's own taste for one
+    word decides every pair holding it), so ``cluster: gender_pair`` tests with them
+    as the units; with the paper's five pairs no test can then reach p < 0.0625."""
+    check_spec(lang, spec)
+    cells = [
+        (occupation, f"{male}/{female}")
+        for _template in spec["templates"]
+        for male, female in spec["pairs"]
+        for occupation in spec["occupations"]
+    ]
+    return {
+        "target": [occupation for occupation, _ in cells],
+        "gender_pair": [words for _, words in cells],
+    }
+
+
+def write_template_pairs(
+    pairs: Sequence[tuple[str, str]],
+    path: str | Path,
+    labels: Mapping[str, Sequence[str]] | None = None,
+) -> None:
     """Write the ``(male, female)`` pairs as a CrowS-Pairs CSV (atomically), each pair
-    ``stereo`` and ``gender``."""
-    write_crowspairs(((male, female, "stereo", "gender") for male, female in pairs), path)
+    ``stereo`` and ``gender``; ``labels`` (:func:`template_labels`) are added as columns,
+    to cluster the pairs by."""
+    write_crowspairs(((male, female, "stereo", "gender") for male, female in pairs), path, labels)

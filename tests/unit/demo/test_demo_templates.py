@@ -3,7 +3,11 @@
 import pytest
 
 from mgbias.demo.lexicon import OCCUPATIONS
-from mgbias.demo.templates import demo_template_pairs, template_subjects
+from mgbias.demo.templates import (
+    demo_template_labels,
+    demo_template_pairs,
+    template_subjects,
+)
 
 #: What may differ between the male and the female sentence, per language: the subject,
 #: its determiner or possessive, and the occupation in its agreeing form.
@@ -43,3 +47,24 @@ def test_the_first_pairs_read_as_expected():
     )
     with pytest.raises(ValueError, match="no demo language 'ja'"):
         demo_template_pairs("ja")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_each_pair_is_labelled_with_its_occupation_and_gender_words(lang):
+    """The occupation a pair's sentences hold (English: the noun itself; Spanish: its
+    two gendered forms) and its subject's English words: what the pairs are clustered by."""
+    labels = demo_template_labels(lang)
+    pairs = demo_template_pairs(lang)
+    assert len(labels["target"]) == len(labels["gender_pair"]) == len(pairs)
+    assert sorted(set(labels["target"])) == sorted(o.en for o in OCCUPATIONS)
+    assert sorted(set(labels["gender_pair"])) == sorted(
+        ["he/she", "man/woman", "father/mother", "brother/sister", "uncle/aunt"]
+    )
+    forms = {o.en: (o.en, o.en) if lang == "en" else getattr(o, lang) for o in OCCUPATIONS}
+    for (male, female), label, words in zip(pairs, *labels.values(), strict=True):
+        assert forms[label][0] in male.split() and forms[label][1] in female.split()
+        if lang == "en":
+            he, she = words.split("/")
+            assert he in male.split() and she in female.split()
+    with pytest.raises(ValueError, match="no demo language 'xx'"):
+        demo_template_labels("xx")

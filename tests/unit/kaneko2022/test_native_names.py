@@ -193,6 +193,7 @@ def test_the_rewritten_file_keeps_order_directions_and_bias_types(demo_de, tmp_p
     again = load_pairs(str(out))
     assert list(zip(again.sent_more, again.sent_less, strict=True)) == rewritten
     assert list(again.stereo_antistereo) == list(frame.stereo_antistereo)
+    assert list(again.target) == list(frame.target)  # what the pairs are clustered by
     with pytest.raises(ValueError, match="2 rewritten pairs for 300 pairs"):
         write_named_pairs(frame, rewritten[:2], str(tmp_path / "bad.csv"))
 

@@ -2,7 +2,12 @@
 
 import pytest
 
-from mgbias.kaneko2022.template_pairs import shipped_templates, template_pairs, write_template_pairs
+from mgbias.kaneko2022.template_pairs import (
+    shipped_templates,
+    template_labels,
+    template_pairs,
+    write_template_pairs,
+)
 from mgbias.pairs.data import load_pairs
 
 
@@ -50,6 +55,32 @@ def test_by_hand_and_through_the_crowspairs_loader(tmp_path):
     frame = load_pairs(str(path))
     assert list(zip(frame.sent_more, frame.sent_less, strict=True)) == pairs
     assert set(frame.stereo_antistereo) == {"stereo"} and set(frame.bias_type) == {"gender"}
+    assert "target" not in frame
+
+
+def test_each_pair_carries_its_occupation_and_gender_words(tmp_path):
+    spec = {
+        "templates": ["[Gender] is a [Occupation] ."],
+        "pairs": [["he", "she"], ["father", "mother"]],
+        "occupations": ["nurse", "pilot"],
+    }
+    pairs = template_pairs(spec, "en")
+    labels = template_labels(spec, "en")
+    assert labels == {
+        "target": ["nurse", "pilot", "nurse", "pilot"],
+        "gender_pair": ["he/she", "he/she", "father/mother", "father/mother"],
+    }
+    for (male, female), job, words in zip(pairs, *labels.values(), strict=True):
+        assert job in male and words.split("/") == [male.split()[0], female.split()[0]]
+    path = tmp_path / "tmp_en.csv"
+    write_template_pairs(pairs, path, labels)
+    frame = load_pairs(str(path))
+    assert list(frame.target) == labels["target"]
+    assert list(frame.gender_pair) == labels["gender_pair"]
+    short = {"target": labels["target"][:3]}
+    with pytest.raises(ValueError, match=r"column\(s\) \['target'\] have another number"):
+        write_template_pairs(pairs, tmp_path / "short.csv", short)
+    assert not (tmp_path / "short.csv").exists()
 
 
 @pytest.mark.parametrize(
