@@ -347,7 +347,9 @@ _OUTPUTS = [
         "template_pairs",
         "template sentence pairs (Tmp) of Kaneko et al. (2022), §5.2: templates x gender "
         "pairs x occupations, the male sentence as sent_more",
-        "CrowS-Pairs CSV: (index), `sent_more`, `sent_less`, `stereo_antistereo`, `bias_type`",
+        "CrowS-Pairs CSV: (index), `sent_more`, `sent_less`, `stereo_antistereo`, `bias_type`, "
+        "`target` (the occupation), `gender_pair` (the gender words, `he/she`; what the pairs "
+        "are clustered by)",
     ),
     Output(
         "native_name_pairs",
@@ -355,7 +357,8 @@ _OUTPUTS = [
         "native_name_pairs",
         "the human translations of Kaneko et al. (2022), §6, with every transliterated "
         "English first name replaced by a native name of the same gender (Table 6, HT_name)",
-        "CrowS-Pairs CSV: (index), `sent_more`, `sent_less`, `stereo_antistereo`, `bias_type`",
+        "CrowS-Pairs CSV: (index), `sent_more`, `sent_less`, `stereo_antistereo`, `bias_type`, "
+        "and `target` where the human translations have one",
     ),
     Output(
         "controlled_female",
