@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
+
 import torch
 
-__all__ = ["pick_device", "to_device"]
+Item = TypeVar("Item")
+Launched = TypeVar("Launched")
+
+__all__ = ["launched_ahead", "pick_device", "to_device"]
 
 
 def pick_device(preferred: str | None = None) -> torch.device:
@@ -43,3 +49,24 @@ def to_device(tensor: torch.Tensor, device: str | torch.device) -> torch.Tensor:
     if device.type == "cuda" and tensor.device.type == "cpu":
         return tensor.pin_memory().to(device, non_blocking=True)
     return tensor.to(device)
+
+
+def launched_ahead(
+    items: Iterable[Item], launch: Callable[[Item], Launched]
+) -> Iterator[tuple[Item, Launched]]:
+    """``(item, launch(item))`` for each item in order, each yielded only once the next
+    item's ``launch`` has been called.
+
+    ``launch`` queues work on a GPU without waiting for it; the caller reads each
+    result back (its one wait for the device) while the device already runs the next
+    item's work, and the host prepares the one after. On a CPU the results are the same,
+    in the same order.
+    """
+    queued: tuple[Item, Launched] | None = None
+    for item in items:
+        launched = launch(item)
+        if queued is not None:
+            yield queued
+        queued = (item, launched)
+    if queued is not None:
+        yield queued

@@ -58,7 +58,7 @@ from torch import nn
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
-from mgbias.devices import to_device
+from mgbias.devices import launched_ahead, to_device
 from mgbias.mlm.heads import Head, mlm_encoder_and_head
 from mgbias.mlm.masked_cache import PairScores, SideScores
 from mgbias.mlm.precision import DEFAULT_PRECISION, check_precision, forward_precision
@@ -401,24 +401,22 @@ def _run_plan(
     sequence_lengths = np.fromiter((len(ids) for ids in sequences), np.int64, len(sequences))
     was_training = model.training
     model.eval()
+
+    def launch(indices: np.ndarray) -> tuple[np.ndarray, torch.Tensor]:
+        batch = _build_batch(
+            sequences, sequence_lengths, plan, indices, mask_id=mask_id, pad_id=pad_id
+        )
+        return batch.candidate_index, _launch_batch(model, encoder, head, batch, device, precision)
+
     bar = tqdm(total=plan.n_copies, desc=desc, unit="copy", disable=not progress)
     try:
         with torch.inference_mode():
             # Each batch's values are read back after the next batch is queued, so that on
             # a GPU the host builds the next batch while the device runs this one; the
             # read is the one wait for the device per batch.
-            queued: list[tuple[np.ndarray, torch.Tensor, int]] = []
-            for position, indices in enumerate(batches):
-                batch = _build_batch(
-                    sequences, sequence_lengths, plan, indices, mask_id=mask_id, pad_id=pad_id
-                )
-                values = _launch_batch(model, encoder, head, batch, device, precision)
-                queued.append((batch.candidate_index, values, len(indices)))
-                in_flight = 0 if position == len(batches) - 1 else 1
-                while len(queued) > in_flight:
-                    candidates, ready, n_copies = queued.pop(0)
-                    output[candidates] = ready.cpu().numpy()
-                    bar.update(n_copies)
+            for indices, (candidates, values) in launched_ahead(batches, launch):
+                output[candidates] = values.cpu().numpy()
+                bar.update(len(indices))
     finally:
         bar.close()
         model.train(was_training)

@@ -39,7 +39,7 @@ import torch
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
-from mgbias.devices import to_device
+from mgbias.devices import launched_ahead, to_device
 from mgbias.mlm.heads import mlm_encoder_and_head
 from mgbias.mlm.precision import DEFAULT_PRECISION, check_precision, forward_precision
 from mgbias.mlm.scores import SentenceScores
@@ -319,16 +319,14 @@ def score_unmasked(
         with torch.inference_mode():
             # Each batch's values are read back after the next batch is queued, so that on
             # a GPU the host prepares and files one batch while the device runs the next.
-            batches = length_sorted_batches(encoded.lengths, batch_size)
-            queued: list[tuple[np.ndarray, _QueuedBatch]] = []
-            for position, indices in enumerate(batches):
-                launched = _launch_batch(model, encoded, indices, pad_id, device, split, precision)
-                queued.append((indices, launched))
-                in_flight = 0 if position == len(batches) - 1 else 1
-                while len(queued) > in_flight:
-                    ready_indices, ready = queued.pop(0)
-                    _file_batch(ready_indices, ready, token_ids, logprobs, attention, embeddings)
-                    bar.update(len(ready_indices))
+            for indices, launched in launched_ahead(
+                length_sorted_batches(encoded.lengths, batch_size),
+                lambda indices: _launch_batch(
+                    model, encoded, indices, pad_id, device, split, precision
+                ),
+            ):
+                _file_batch(indices, launched, token_ids, logprobs, attention, embeddings)
+                bar.update(len(indices))
     finally:
         bar.close()
         model.train(was_training)

@@ -179,6 +179,21 @@ def test_to_device_keeps_a_tensor_already_there_and_copies_to_cuda_pinned():
         assert to_device(moved, moved.device) is moved
 
 
+def test_launched_ahead_yields_each_item_after_the_next_is_launched():
+    from mgbias.devices import launched_ahead
+
+    events = []
+
+    def launch(item):
+        events.append(f"launch {item}")
+        return item * 10
+
+    for item, launched in launched_ahead([1, 2, 3], launch):
+        events.append(f"read {item}={launched}")
+    assert events == ["launch 1", "launch 2", "read 1=10", "launch 3", "read 2=20", "read 3=30"]
+    assert list(launched_ahead([], launch)) == []
+
+
 def test_text_lines_errors_name_file_and_line(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_bytes(b"good line\nbad \xff line\n")
