@@ -351,11 +351,10 @@ class PairsReport:
 
 def pair_verdicts(summary: pd.DataFrame, alpha: float) -> list[str]:
     """The ``verdict`` of each row of a pair-measure table (``measure``, ``score``,
-    ``p_value``, ``n``, ``n_clusters``, and ``n_ties`` where it has one):
+    ``p_value``, ``n``, ``n_ties``, ``n_clusters``):
     :func:`mgbias.measures.registry.verdict` with ``"<n> pairs"``, ``" in <k> clusters"``
     when the test took clusters as units and ``", <t> tied"`` when pairs tied (they are
     in ``n``, not a win, and the sign test leaves them out)."""
-    ties = summary["n_ties"] if "n_ties" in summary else [0] * len(summary)
     return [
         verdict(
             measure,
@@ -371,7 +370,7 @@ def pair_verdicts(summary: pd.DataFrame, alpha: float) -> list[str]:
             summary["score"],
             summary["p_value"],
             summary["n"],
-            ties,
+            summary["n_ties"],
             summary["n_clusters"],
             strict=True,
         )

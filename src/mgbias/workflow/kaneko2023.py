@@ -113,13 +113,12 @@ def base_models(config: Mapping[str, Any]) -> list[str]:
 
 
 def _grid_jobs(
-    config: Mapping[str, Any], base: str, source: str, lang: str
+    grid: list[dict[str, Any]], base: str, source: str, lang: str
 ) -> list[dict[str, Any]]:
-    """The fine-tunings of one grid (a base model, source and language), in grid order."""
+    """The fine-tunings of one grid (a base model, source and language) among ``grid``
+    (:func:`kaneko2023_grid`), in grid order."""
     return [
-        job
-        for job in kaneko2023_grid(config)
-        if (job["base"], job["source"], job["lang"]) == (base, source, lang)
+        job for job in grid if (job["base"], job["source"], job["lang"]) == (base, source, lang)
     ]
 
 
@@ -130,13 +129,13 @@ def grid_tags(config: Mapping[str, Any]) -> list[str]:
     if not grid:
         return []
     first = grid[0]
-    jobs = _grid_jobs(config, first["base"], first["source"], first["lang"])
+    jobs = _grid_jobs(grid, first["base"], first["source"], first["lang"])
     return [f"{job['rate']}-s{job['repeat']}" for job in jobs]
 
 
 def grid_models(config: Mapping[str, Any], base: str, source: str, lang: str) -> list[str]:
     """The fine-tuned models of one grid, in grid order (that of :func:`grid_outputs`)."""
-    return [job["model"] for job in _grid_jobs(config, base, source, lang)]
+    return [job["model"] for job in _grid_jobs(kaneko2023_grid(config), base, source, lang)]
 
 
 def grid_model_dirs(config: Mapping[str, Any], base: str, source: str, lang: str) -> list[str]:
