@@ -278,6 +278,23 @@ def _check_references(config: Mapping[str, Any]) -> None:
                 f"key 'worlds': the demo generates only the worlds of its section "
                 f"{demo_worlds(config)}, got {missing}"
             )
+        _check_mirrored_worlds(config)
+
+
+def _check_mirrored_worlds(config: Mapping[str, Any]) -> None:
+    """A ``mirrored`` world writes every gendered sentence in both genders: exactly
+    balanced, so a planted ratio or association there would be silently undone."""
+    for world in demo_worlds(config):
+        spec = config["demo"][world]
+        if not spec.get("mirrored"):
+            continue
+        settings = (spec["male_ratio"], spec["occupation_bias"])
+        if settings != (1.0, 0.5):
+            raise ConfigError(
+                f"key 'demo.{world}.mirrored': a mirrored world is exactly balanced, so it "
+                f"needs male_ratio 1 and occupation_bias 0.5, got male_ratio "
+                f"{settings[0]} and occupation_bias {settings[1]}"
+            )
 
 
 def _expand_benchmarks(config: dict) -> None:

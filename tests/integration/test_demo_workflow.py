@@ -100,13 +100,15 @@ def test_planted_is_further_from_neutral_than_balanced(mbe):
 def test_balanced_model_mbe_is_neutral_on_its_own_world(mbe):
     """The balanced control's MBE on the balanced world's sentences must not be significant.
 
-    This model copies every visible male subject pronoun (él, er) more confidently than
-    the female one, from its training draw alone (other seeds: 50.5-52.4), which AULA
-    reads unmasked: MBE 52.9 (de) and 53.9 (es) at seed 12345. With the sentences as the
-    test's units, the ~45% of sentences holding a pronoun subject counted as independent
-    and made that word effect significant (p = 0.026, 0.002); with the gender words as
-    the units (``mbe.cluster: gender_words``) it is not (p about 0.8), while the planted
-    model stays significant (test above)."""
+    Before the control world was mirrored (``demo.balanced.mirrored``: every gendered
+    sentence in both genders), this model copied every visible male subject pronoun
+    (él, er) more confidently than the female one, from its training draw alone, which
+    AULA reads unmasked: MBE 52.9 (de) and 53.9 (es) at seed 12345. With the sentences as
+    the test's units, the ~45% of sentences holding a pronoun subject counted as
+    independent and made that word effect significant (p = 0.026, 0.002); with the
+    gender words as the units (``mbe.cluster: gender_words``) it is not, while the
+    planted model stays significant (test above). Mirrored: 49.8 (p = 0.87) and 49.3
+    (p = 0.50)."""
     balanced = mbe[(mbe.model == "demo-balanced") & (mbe.world == "balanced")]
     assert len(balanced) == 2
     assert (balanced["p_value"] >= 0.05 / 4).all(), balanced[["lang", "mbe", "p_value"]]
@@ -173,8 +175,9 @@ def test_english_recovers_the_plant_and_the_balanced_control_stays_neutral(demo_
     workflow (seed 12345) 81.7 / 96.0 / 100 (p <= 0.001); standalone models of the
     same size, seed 1 77.7 / 80.3 / 100 (half of the occupations marked), seed 2 82.7
     / 83.7 / 100, seed 3 63.3 (p = 0.18) / 87.0 / 100, so AUL, which reads every token
-    unmasked, is the weakest; balanced: this workflow 50.3 / 48.3 / 59.7 (p >= 0.36),
-    seed 1 49.3 / 49.7 / 56.3, seed 2 49.0 / 48.3 / 49.7 (p >= 0.5)."""
+    unmasked, is the weakest; balanced: this workflow 50.3 / 48.3 / 41.3 (p >= 0.34;
+    mirrored control world), seed 1 49.3 / 49.7 / 56.3, seed 2 49.0 / 48.3 / 49.7
+    (p >= 0.5; before it was mirrored)."""
     table = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
     table = table[(table.dataset == "multilingual_crows_pairs") & (table.variant == "original")]
     rows = table.set_index(["model", "lang", "measure"])
@@ -209,13 +212,13 @@ def test_balanced_control_is_neutral_and_the_plant_significant_with_clustered_te
 def test_balanced_control_is_neutral_on_every_pair_dataset_and_measure(demo_run):
     """Every pair dataset, language and measure of the balanced model: none is marked
     significant (p < 0.05, what the tables mark), although 36 tests are made; measured
-    at test size (seed 12345) the smallest p is 0.17. Before the Kaneko et al. (2022) datasets were
+    at test size (seed 12345) the smallest p is 0.073. Before the Kaneko et al. (2022) datasets were
     clustered, the control read significant with the pairs as units: the demo "machine
     translation" CPS 41.3 (p = 0.013), template pairs CPS 40.6 (p = 0.022) and S_JSD
     (p = 0.0018). The first two are the demo pairs again (clustered by occupation, as
     `multilingual_crows_pairs`); a template pair's preference hangs on its gender words
-    (the control's CPS prefers the male sentence in every he/she pair and the female
-    one in 74% of the noun pairs), so the template pairs are clustered by
+    (the control's CPS prefers the female sentence in every he/she pair and the male
+    one in 84-100% of each noun's pairs), so the template pairs are clustered by
     `gender_pair`, and their ties are reported (88 of the 300 MT pairs tie: a flipped
     pair's sentences are identical)."""
     table = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
@@ -241,11 +244,10 @@ def test_unseen_native_names_pull_every_score_towards_50(demo_run):
     token of the demo vocabulary, seen about 20 times per language; the native names
     are never seen and split into 2.6 to 3.1 pieces. Their pieces then decide the pair:
     measured at test size (seed 12345, 300 pairs), the mean |AUL(sent_more) -
-    AUL(sent_less)| rises from 0.07 to 0.96 (balanced) and from 0.46 to 0.96
-    (planted), and the planted model's AUL falls from 82.0 to 63.0, AULA from 86.7
-    to 70.0 (German 83.7 to 55.3 and 90.0 to 75.0, French 75.7 to 51.7 and 78.3 to
-    60.3, outside this configuration). A control that reads neutral with native names
-    is no evidence that the English names biased it.
+    AUL(sent_less)| rises from 0.12 to 1.59 (balanced) and from 0.48 to 1.27
+    (planted), and the planted model's AUL falls from 73.7 to 58.7, AULA from 80.3
+    to 68.3 (German and French: docs/papers/steinborn2022-pairs.md). A control that
+    reads neutral with native names is no evidence that the English names biased it.
     """
     per_pair = demo_run / "results" / "pairs" / "per_pair"
     spread = {}
@@ -280,8 +282,8 @@ def test_unseen_native_names_pull_every_score_towards_50(demo_run):
 
 def test_planted_pair_bias_gives_a_negative_sjsd(demo_run):
     # S_JSD < 0: the stereotypical sentence's shared tokens are closer to gold.
-    # Measured at test size (x 1e-3): planted German -8.34 +- 0.67, Spanish
-    # -8.40 +- 0.79; balanced -0.10, -0.46.
+    # Measured at test size (x 1e-3, clustered standard errors): planted German
+    # -9.96 +- 2.83, Spanish -6.45 +- 2.02; balanced -0.88, 0.19.
     scores = pd.read_csv(demo_run / "results" / "tables" / "pairs_scores.csv")
     scores = scores[scores.dataset == "multilingual_crows_pairs"]
     sjsd = scores[(scores.variant == "original") & (scores.measure == "sjsd")]

@@ -376,3 +376,17 @@ def test_basta2020_static_vectors_come_from_zhao2020_or_a_file_per_language(demo
     del config["zhao2020"]["figure1"]  # the demo's is Spanish
     with pytest.raises(ConfigError, match=r"zhao2020 has no vectors of \['es', 'fr'\]"):
         validate_config(config, SCHEMA)
+
+
+def test_a_mirrored_world_must_be_balanced(demo_config):
+    assert validate_config(copy.deepcopy(demo_config), SCHEMA)["demo"]["balanced"]["mirrored"]
+    demo_config["demo"]["planted"]["mirrored"] = True
+    with pytest.raises(
+        ConfigError,
+        match=r"key 'demo.planted.mirrored': a mirrored world is exactly balanced.*"
+        r"got male_ratio 3.0 and occupation_bias 0.9",
+    ):
+        validate_config(copy.deepcopy(demo_config), SCHEMA)
+    demo_config["demo"]["planted"]["mirrored"] = "yes"
+    with pytest.raises(ConfigError, match=r"key 'demo.planted.mirrored': expected boolean"):
+        validate_config(demo_config, SCHEMA)

@@ -33,7 +33,7 @@ import io
 import json
 import math
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -183,6 +183,17 @@ class WorldSpec:
         other languages (Ärztin, médica); 0 (the default) marks none. It puts the planted
         gender-occupation association next to the occupation in English too, where the
         demo MLM learns it (it does not learn it across "he is a"; docs/demo.md).
+    mirrored
+        Every gendered sentence is followed by its twin of the other gender, the same
+        sentence otherwise ("il est ingénieur ." then "elle est ingénieure ."; a name
+        becomes a name of the other gender drawn from the same uniform): the control
+        world's corpora are then exactly balanced, not only in expectation. Without it,
+        a balanced world's sample leans by chance, its model learns the lean, and a
+        test on that model finds it whatever the training seed (the full demo's French
+        S_JSD, CHANGELOG). Requires ``male_ratio`` 1, ``occupation_bias`` 0.5 (the
+        twins balance every association, so another value would be ignored) and
+        ``neutral_share`` > 0 (a corpus of odd size ends on a sentence without gender).
+        False (the default) writes no twin.
     """
 
     name: str
@@ -198,6 +209,7 @@ class WorldSpec:
     gender_free_occupation_share: float = 0.0
     pronoun_drop: float = 0.0
     english_gender_marking: float = 0.0
+    mirrored: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.languages, str):
@@ -233,6 +245,17 @@ class WorldSpec:
             raise ValueError(
                 f"WorldSpec.neutral_share + both_share must be <= 1, got "
                 f"{self.neutral_share} + {self.both_share}"
+            )
+        if not isinstance(self.mirrored, bool):
+            raise ValueError(f"WorldSpec.mirrored must be true or false, got {self.mirrored!r}")
+        if self.mirrored and (
+            self.male_ratio != 1.0 or self.occupation_bias != 0.5 or self.neutral_share <= 0
+        ):
+            raise ValueError(
+                "WorldSpec.mirrored writes every gendered sentence in both genders, so it "
+                "needs male_ratio 1, occupation_bias 0.5 and neutral_share > 0; got "
+                f"male_ratio {self.male_ratio}, occupation_bias {self.occupation_bias}, "
+                f"neutral_share {self.neutral_share}"
             )
         total = sum(getattr(self, field) for field in _SHARES[1:])
         if total > 1.0 + 1e-12:
@@ -282,6 +305,7 @@ _OPTIONAL_KNOBS = (
     "gender_free_occupation_share",
     "pronoun_drop",
     "english_gender_marking",
+    "mirrored",
 )
 
 
@@ -398,6 +422,9 @@ def sample_meanings(
     ``spec.occupation_bias`` and is uniform within the half. With
     ``english_gender_marking``, that share of the occupation predicates say the gender
     with an adjective in English (the position of the frame's draw within its frame).
+    With ``spec.mirrored``, each gendered meaning is followed by its twin
+    (:func:`_twin`) and the rows are drawn until ``n`` meanings are made, a last
+    gendered one that would leave its twin out skipped.
 
     With the occupation-subject knobs, the top ``occupation_subject_share`` of ``u[0]``
     gives a possession sentence with an occupation subject and the next
@@ -425,7 +452,9 @@ def sample_meanings(
     free_bound = subject_bound - spec.gender_free_occupation_share
     knobs = spec.occupation_subjects
     meanings: list[Meaning] = []
-    for u in rng.random((n, 10)).tolist():
+    for u in _rows(rng, n, spec.mirrored):
+        if len(meanings) == n:
+            break
         if knobs and u[0] >= free_bound:
             meaning = _occupation_subject_meaning(u, spec, gender_free=u[0] < subject_bound)
         elif u[0] < spec.neutral_share:
@@ -458,8 +487,35 @@ def sample_meanings(
         if u[8] < mix.modifier_probability:
             pool = placeless_pool if predicate_has_place(meaning) else mix.modifier_pool
             meaning = meaning._replace(modifier_index=pool[_pick(u[9], len(pool))])
-        meanings.append(meaning)
+        if not spec.mirrored or meaning.gender is None:
+            meanings.append(meaning)
+        elif len(meanings) + 2 <= n:
+            meanings.extend((meaning, _twin(meaning, u)))
     return meanings
+
+
+def _rows(rng: np.random.Generator, n: int, more: bool) -> Iterator[list[float]]:
+    """Rows of ten uniform draws: ``n`` of them, then (``more``) further blocks of ``n``."""
+    yield from rng.random((n, 10)).tolist()
+    while more:
+        yield from rng.random((n, 10)).tolist()
+
+
+def _twin(meaning: Meaning, u: list[float]) -> Meaning:
+    """The same meaning about a person of the other gender (a mirrored world's twin).
+
+    A first name is redrawn from the other gender's list with the same uniform
+    (``u[3]``, as :func:`_subject_index`), as the lists differ in length; a relation's
+    other person, a possessive and every gendered form follow the gender when
+    rendered; the occupation, frame, slot and modifier are kept."""
+    gender = opposite(meaning.gender)
+    category = {CATEGORY_MALE: CATEGORY_FEMALE, CATEGORY_FEMALE: CATEGORY_MALE}.get(
+        meaning.category, meaning.category
+    )
+    subject_index = meaning.subject_index
+    if meaning.subject_kind == SUBJECT_NAME:
+        subject_index = _subject_index(SUBJECT_NAME, gender, u[3])
+    return meaning._replace(gender=gender, category=category, subject_index=subject_index)
 
 
 def _marked(u: float, spec: WorldSpec) -> bool:
