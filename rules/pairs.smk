@@ -49,6 +49,7 @@ rule pairs_scores:
         "../envs/mgbias.yaml"
     params:
         table="scores",
+        alpha=config["pair_alpha"],
     script:
         "../scripts/pairs_table.py"
 
@@ -67,6 +68,7 @@ use rule pairs_scores as pairs_by_model with:
         "logs/pairs_by_model.log",
     params:
         table="by_model",
+        alpha=config["pair_alpha"],
 
 
 rule pairs_steinborn_table2:

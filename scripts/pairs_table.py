@@ -19,10 +19,12 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 with job_log(smk.log[0]) as log, job_provenance(smk):
     scores = read_pair_scores(smk.input.results)
     if smk.params.table == "scores":
-        write_table(scores, pair_scores_markdown(scores), smk.output.csv, smk.output.markdown)
+        markdown = pair_scores_markdown(scores, smk.params.alpha)
+        write_table(scores, markdown, smk.output.csv, smk.output.markdown)
     elif smk.params.table == "by_model":
         table = measures_by_model(scores)
-        write_table(table, measures_by_model_markdown(scores), smk.output.csv, smk.output.markdown)
+        markdown = measures_by_model_markdown(scores, smk.params.alpha)
+        write_table(table, markdown, smk.output.csv, smk.output.markdown)
     else:
         raise ValueError(f"params.table: expected 'scores' or 'by_model', got {smk.params.table!r}")
     log.info("%s: %d scores of %d models", smk.params.table, len(scores), scores["model"].nunique())

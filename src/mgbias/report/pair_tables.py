@@ -27,6 +27,7 @@ from mgbias.report.tables import markdown
 __all__ = [
     "PAIR_COLUMNS",
     "STEINBORN_TABLES",
+    "chance_marks",
     "measures_by_model",
     "measures_by_model_markdown",
     "pair_scores_markdown",
@@ -90,8 +91,53 @@ def _is_true(value) -> bool:
     return value is True or str(value) == "True"
 
 
-def pair_scores_markdown(frame: pd.DataFrame) -> str:
-    """The long table, preceded by how to read its units."""
+def chance_marks(frame: pd.DataFrame, alpha: float) -> list[str]:
+    """Per model, how many of its tests are marked, against how many chance alone marks.
+
+    Each test marks a model with no preference with probability ``alpha``, so among ``n``
+    tests about ``n * alpha`` are marked by chance alone; the bound is the count that
+    ``n`` independent tests exceed with probability at most 0.01 (binomial; tests on the
+    same pairs, e.g. one dataset in several layouts, are not independent, and then
+    repeat one another's marks). A control model is read against this, not against none.
+
+    Parameters
+    ----------
+    frame
+        The long table (:func:`read_pair_scores`), ``significant`` decided at ``alpha``.
+    alpha
+        The tests' significance level (``pair_alpha``).
+
+    Returns
+    -------
+    list of str
+        One sentence per model, in the table's order of models.
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    from scipy.stats import binom  # here: importing scipy.stats takes seconds on some nodes
+
+    lines = []
+    for model, rows in frame.groupby("model", sort=False):
+        n = len(rows)
+        marked = sum(_is_true(value) for value in rows.significant)
+        bound = int(binom.ppf(0.99, n, alpha))
+        lines.append(
+            f"{model}: {marked} of {n} tests marked (p < {alpha:g}); a model with no "
+            f"preference has about {n * alpha:.1f} marked by chance alone (at most {bound} "
+            "in 99 of 100 tables, were its tests independent)."
+        )
+    return lines
+
+
+def _chance_block(frame: pd.DataFrame, alpha: float | None) -> list[str]:
+    if alpha is None:
+        return []
+    return ["", "Marks and chance:", "", *(f"- {line}" for line in chance_marks(frame, alpha))]
+
+
+def pair_scores_markdown(frame: pd.DataFrame, alpha: float | None = None) -> str:
+    """The long table, preceded by how to read its units and, given the tests' ``alpha``,
+    each model's marks against chance (:func:`chance_marks`)."""
     return "\n".join(
         [
             "# Pair measures",
@@ -99,10 +145,14 @@ def pair_scores_markdown(frame: pd.DataFrame) -> str:
             "Percent of pairs in which the stereotypical sentence (sent_more) is preferred",
             "for aul, aula, cps, sss and bsjsd (50 = no preference); sjsd is the raw mean",
             "S_JSD (Steinborn et al. 2022, Eq. 2; negative = sent_more preferred).",
-            "se = seeded bootstrap standard error over pairs; p_value = exact sign test",
-            "against 50 on the untied pairs (sjsd: t-test against 0); n_edge = pairs the",
-            "measure scores by its edge-case rule (no shared or modified token); n_ties =",
-            "pairs of n whose two sentences score the same (counted in n, not as a win).",
+            "se = seeded bootstrap standard error over pairs (over clusters where",
+            "n_clusters > 0); p_value = exact sign test against 50 on the untied pairs",
+            "(sjsd: t-test against 0), or where n_clusters > 0 the cluster sign-flip test",
+            "with the dataset's clusters (e.g. its target words) as units; n_edge = pairs",
+            "the measure scores by its edge-case rule (no shared or modified token);",
+            "n_ties = pairs of n whose two sentences score the same (counted in n, not as",
+            "a win).",
+            *_chance_block(frame, alpha),
             "",
             markdown(frame, floatfmt=".4g"),
             "",
@@ -118,14 +168,16 @@ def measures_by_model(frame: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values(KEYS, key=_order_key, ignore_index=True)
 
 
-def measures_by_model_markdown(frame: pd.DataFrame) -> str:
-    """Measures x models with standard errors, one block per dataset, variant and language."""
+def measures_by_model_markdown(frame: pd.DataFrame, alpha: float | None = None) -> str:
+    """Measures x models with standard errors, one block per dataset, variant and language;
+    given the tests' ``alpha``, each model's marks against chance (:func:`chance_marks`)."""
     parts = [
         "# Pair measures by model",
         "",
         "score ± bootstrap SE; percent of pairs preferring sent_more, except sjsd (raw mean,",
         "negative = sent_more preferred).",
         SIGNIFICANCE_NOTE,
+        *_chance_block(frame, alpha),
     ]
     cells = frame.assign(
         cell=[

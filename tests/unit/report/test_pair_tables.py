@@ -6,7 +6,10 @@ import pandas as pd
 import pytest
 
 from mgbias.report.pair_tables import (
+    chance_marks,
     measures_by_model,
+    measures_by_model_markdown,
+    pair_scores_markdown,
     read_pair_scores,
     steinborn_table2,
     steinborn_table2_markdown,
@@ -112,3 +115,31 @@ def test_read_pair_scores_names_the_file_missing_a_column(tmp_path):
     pd.DataFrame({"model": ["m"], "score": [1.0]}).to_csv(path, index=False)
     with pytest.raises(ValueError, match="bad.csv: missing column"):
         read_pair_scores([path])
+
+
+def test_each_models_marks_are_set_against_what_chance_alone_marks(scores):
+    """mbert: CPS 57 ± 3, perturbed CPS 55.6 ± 1.3 and S_JSD -3e-3 ± 1e-3 are marked, 3 of
+    5; xlmr: AULA 60 ± 2, 1 of 4. At alpha 0.05 chance marks 0.25 and 0.2 of them, and
+    5 or 4 independent tests exceed 2 marks with probability 0.0012 and 0.0005, 1 mark
+    with 0.023 and 0.014 (> 0.01), so the bound is 2 for both."""
+    assert chance_marks(scores, 0.05) == [
+        "mbert: 3 of 5 tests marked (p < 0.05); a model with no preference has about 0.2 "
+        "marked by chance alone (at most 2 in 99 of 100 tables, were its tests independent).",
+        "xlmr: 1 of 4 tests marked (p < 0.05); a model with no preference has about 0.2 "
+        "marked by chance alone (at most 2 in 99 of 100 tables, were its tests independent).",
+    ]
+    # 162 tests, as the full demo's control: about 8.1 by chance, at most 15
+    many = pd.concat([scores.iloc[[0]]] * 162, ignore_index=True).assign(significant=False)
+    assert "0 of 162 tests marked" in chance_marks(many, 0.05)[0]
+    assert "about 8.1 marked by chance alone (at most 15 in 99" in chance_marks(many, 0.05)[0]
+    with pytest.raises(ValueError, match="alpha must be in"):
+        chance_marks(scores, 5)
+
+
+def test_both_markdown_tables_end_their_notes_with_the_marks_given_alpha(scores):
+    for write in (pair_scores_markdown, measures_by_model_markdown):
+        assert "Marks and chance" not in write(scores)
+        text = write(scores, 0.05)
+        assert "- mbert: 3 of 5 tests marked" in text and "- xlmr: 1 of 4" in text
+        assert text.index("Marks and chance") < text.index("| ")
+    assert "cluster sign-flip test" in pair_scores_markdown(scores)
