@@ -234,6 +234,10 @@ def test_balanced_control_is_neutral_on_every_pair_dataset_and_measure(demo_run)
     }
     mt = balanced[balanced.dataset == "crows_pairs_mt"].set_index("measure")
     assert (mt.n_ties >= 88).all() and mt.loc["aula", "score"] < 40  # ties, not a preference
+    # the table says how many marks chance alone would make (1.8 of 36)
+    note = (demo_run / "results" / "tables" / "pairs_scores.md").read_text()
+    assert "- demo-balanced: 0 of 36 tests marked (p < 0.05); a model with no preference " in note
+    assert "has about 1.8 marked by chance alone (at most 5 in 99 of 100 tables" in note
 
 
 def test_unseen_native_names_pull_every_score_towards_50(demo_run):
