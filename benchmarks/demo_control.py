@@ -23,9 +23,10 @@ Prints one ``name=value`` per line, per arm:
 - ``{arm}_sjsd_positive_{lang}``: share of runs whose S_JSD is positive (the
   anti-stereotypical sentence preferred); near 0.5 for a control without a lean.
 
-Measured at full size (2 jobs on 2 cores, 18 runs an arm, about 25 minutes an arm): the
-drawn arm's French S_JSD was positive in 17 of 18 trainings on the full demo's world and
-marked in 4; mirrored, 11 of 18 and 1 (docs/demo.md).
+Measured at full size (``python benchmarks/demo_control.py``: 2 jobs on 2 cores, 19 min
+53 s for both arms): ``drawn_marked=18`` and ``mirrored_marked=18`` of 432 (0.0417 each,
+bound 33); French S_JSD marked 4 and 3 times, positive 0.778 and 0.667; German S_JSD
+positive 0.778 and 0.889 (German "pilot" is also the English word, docs/demo.md).
 
 Usage: ``python benchmarks/demo_control.py [--trainings N] [--worlds N] [--arms
 mirrored,drawn] [--jobs N] [--quick]``
