@@ -188,9 +188,9 @@ class WorldSpec:
         sentence otherwise ("il est ingénieur ." then "elle est ingénieure ."; a name
         becomes a name of the other gender drawn from the same uniform): the control
         world's corpora are then exactly balanced, not only in expectation. Without it,
-        a balanced world's sample leans by chance, its model learns the lean, and a
-        test on that model finds it whatever the training seed (the full demo's French
-        S_JSD, CHANGELOG). Requires ``male_ratio`` 1, ``occupation_bias`` 0.5 (the
+        a balanced world's sample leans by chance and every model trained on it learns
+        the lean, whatever its training seed (the full demo's French S_JSD: positive
+        for 17 of 18 seeds, docs/demo.md). Requires ``male_ratio`` 1, ``occupation_bias`` 0.5 (the
         twins balance every association, so another value would be ignored) and
         ``neutral_share`` > 0 (a corpus of odd size ends on a sentence without gender).
         False (the default) writes no twin.
