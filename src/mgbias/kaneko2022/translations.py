@@ -93,9 +93,7 @@ def translations_table(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
         On an unknown method, or a (language, model) without an HT score.
     """
     frame = pd.DataFrame(list(records))
-    if "n_ties" not in frame:
-        frame["n_ties"] = pd.NA
-    frame["n_ties"] = frame["n_ties"].astype("Int64")
+    frame["n_ties"] = frame["n_ties"].astype("Int64")  # MBE's rows have none
     unknown = sorted(set(frame["method"]) - set(METHODS))
     if unknown:
         raise ValueError(f"unknown method(s) {unknown}; expected some of {list(METHODS)}")
