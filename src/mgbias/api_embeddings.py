@@ -124,7 +124,16 @@ def bli(
     BLIReport
     """
     from mgbias.embeddings.steps import bli_files
+    from mgbias.output_paths import check_output_paths
 
+    check_output_paths(
+        {
+            "source_vectors": source_vectors,
+            "target_vectors": target_vectors,
+            "dico_test": dico_test,
+        },
+        {"output": output},
+    )
     retrievals = (retrieval,) if isinstance(retrieval, str) else tuple(retrieval)
     results = bli_files(
         source_vectors,
@@ -252,7 +261,17 @@ def align(
     """
     from mgbias.embeddings.rcsls_config import RCSLSConfig
     from mgbias.embeddings.steps import align_files
+    from mgbias.output_paths import check_output_paths
 
+    check_output_paths(
+        {
+            "source_vectors": source_vectors,
+            "target_vectors": target_vectors,
+            "dico_train": dico_train,
+            "dico_test": dico_test,
+        },
+        {"output": output, "matrix": matrix, "summary": summary},
+    )
     config = RCSLSConfig(
         knn=knn,
         lr=lr,
@@ -365,7 +384,17 @@ def debias(
     DebiasReport
     """
     from mgbias.embeddings.steps import debias_file
+    from mgbias.output_paths import check_output_paths
 
+    check_output_paths(
+        {
+            "vectors": vectors,
+            "definitional": definitional,
+            "gender_specific": gender_specific,
+            "equalize": equalize,
+        },
+        {"output": output, "summary": summary},
+    )
     result = debias_file(
         vectors,
         output,
@@ -515,7 +544,19 @@ def inbias(
     InBiasReport
     """
     from mgbias.embeddings.steps import inbias_files
+    from mgbias.output_paths import check_output_paths
 
+    check_output_paths(
+        {
+            "vectors": vectors,
+            "male_occupations": male_occupations,
+            "female_occupations": female_occupations,
+            "seeds": seeds,
+            "original": original,
+            "reference": reference,
+        },
+        {"output": output, "scores": scores},
+    )
     report = inbias_files(
         vectors,
         male_occupations,

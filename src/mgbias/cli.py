@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -1424,33 +1425,58 @@ class _CommandParser(argparse.ArgumentParser):
 
 #: Path options read by no command before it writes them (a cache, a checkout).
 _NOT_READ = {"cache", "cache_dir", "root"}
+#: Path options that a command writes although they are not output files: probe's
+#: word-vector cache, filled when it does not hold the vectors.
+_WRITTEN = {"cache"}
 
 
-def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Checks run before a command imports torch or loads anything: every input file
-    exists, no file is both input and output, and checks across options.
-
-    Single values (counts, rates, output paths) are checked as the command line is
-    parsed (the option types of :mod:`mgbias.cli_options`).
-    """
-    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    command = commands.choices[args.command]
-    inputs, outputs = {}, {}
+def _command_paths(
+    command: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[dict[str, list[Path]], dict[str, list[str]], dict[str, list[Path]], dict]:
+    """The paths a command reads and writes, by option: (inputs that must exist, every
+    existing path another option names, outputs, output directories written as a whole)."""
+    required, named, outputs, replaced = {}, {}, {}, {}
     for action in command._actions:
         value = getattr(args, action.dest, None)
-        paths = value if isinstance(value, list) else [value]
+        values = value if isinstance(value, list) else [value]
         name = action.option_strings[0] if action.option_strings else action.dest
-        for path in (p for p in paths if isinstance(p, Path)):
-            if action.type in (output_file, output_directory):
-                outputs[str(path)] = name
-            elif action.type is Path and action.dest not in _NOT_READ:
-                inputs[str(path)] = name
-    for path, name in inputs.items():
-        if not Path(path).exists():
-            raise InputError(f"{name} {path}: no such file")
-    for path, name in outputs.items():
-        if path in inputs:
-            raise InputError(f"{path} is both {inputs[path]} and {name}: it would be overwritten")
+        if action.type in (output_file, output_directory) or action.dest in _WRITTEN:
+            outputs[name] = [v for v in values if isinstance(v, Path)]
+        elif action.type is Path and action.dest not in _NOT_READ:
+            required[name] = [v for v in values if isinstance(v, Path)]
+        elif action.choices is None and action.dest not in _NOT_READ:
+            # a str option may name a file or directory (--data, --model, --targets)
+            named[name] = [v for v in values if isinstance(v, str) and v and os.path.exists(v)]
+    if args.command == "align" and args.matrix is None:
+        outputs["the default --matrix"] = [Path(f"{args.output}-mat.npy")]  # R, align's own
+    if args.command == "gendered-text":  # the files the directory receives
+        outputs["--output"] = [
+            args.output / f"{name}.txt" for name in ("female", "male", "dev_female", "dev_male")
+        ]
+    if args.command == "finetune":  # the model directory is replaced atomically
+        replaced["--output"] = outputs.pop("--output")
+    return required, named, outputs, replaced
+
+
+def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict:
+    """Checks run before a command imports torch or loads anything: every input file
+    exists, no output overwrites an input or another output
+    (:func:`mgbias.output_paths.check_output_paths`), and checks across options.
+
+    Single values (counts, rates, output paths) are checked as the command line is
+    parsed (the option types of :mod:`mgbias.cli_options`). Returns the command's
+    outputs, ``{option: paths}``.
+    """
+    from mgbias.output_paths import check_output_paths
+
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    command = commands.choices[args.command]
+    required, named, outputs, replaced = _command_paths(command, args)
+    for name, paths in required.items():
+        for path in paths:
+            if not path.exists():
+                raise InputError(f"{name} {path}: no such file")
+    check_output_paths(required | named, outputs, replaced=replaced)
     if getattr(args, "precision", None) == "fp16" and getattr(args, "device", None) == "cpu":
         raise InputError("--precision fp16 needs a CUDA device; use bf16 or fp32 with --device cpu")
     female, male = getattr(args, "female", None), getattr(args, "male", None)
@@ -1460,28 +1486,34 @@ def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
         from mgbias.pairs.data import check_file_language
 
         check_file_language(args.data, args.lang, force=args.force_lang)
+    return outputs | replaced
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one ``mgbias`` command; the exit status (0: success, 2: bad input or options)."""
+    """Run one ``mgbias`` command; the exit status (0: success, 2: bad input or options,
+    130: interrupted by SIGINT, 143: by SIGTERM; :mod:`mgbias.interrupts`)."""
     from mgbias.gc_tuning import command_gc
+    from mgbias.interrupts import sigterm_raises
 
-    with command_gc():  # the libraries' objects are not garbage (mgbias.gc_tuning)
+    with sigterm_raises(), command_gc():  # the libraries' objects are not garbage
         return _run(argv)
 
 
 def _run(argv: list[str] | None) -> int:
-    from mgbias.cli_provenance import write_cli_sidecars
-    from mgbias.provenance import now
+    from mgbias.interrupts import OutputWatch, Terminated, exit_status, interrupted_message
 
-    parser = build_parser()
+    watch = None
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:  # --help, --version, or a bad option (argparse printed why)
-        return exit_.code if isinstance(exit_.code, int) else 2
-    started = now()
-    try:
-        _preflight(parser, args)
+        from mgbias.cli_provenance import write_cli_sidecars
+        from mgbias.provenance import now
+
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exit_:  # --help, --version, or a bad option (argparse printed why)
+            return exit_.code if isinstance(exit_.code, int) else 2
+        started = now()
+        watch = OutputWatch(_preflight(parser, args))
         status = args.run(args)
         if status == 0:  # a provenance sidecar beside every output the command wrote
             write_cli_sidecars(args, started=started, argv=argv)
@@ -1489,6 +1521,10 @@ def _run(argv: list[str] | None) -> int:
     except (ValueError, OSError) as error:  # bad input: a message naming it, no traceback
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
+    except (KeyboardInterrupt, Terminated) as interrupt:  # one line, no traceback
+        written = watch.written() if watch is not None else []
+        print(f"mgbias: {interrupted_message(written)}", file=sys.stderr)
+        return exit_status(interrupt)
 
 
 if __name__ == "__main__":
