@@ -107,9 +107,7 @@ def gendered_text(
     -------
     GenderedText
     """
-    from mgbias.finetune.gendered_text import mine_gendered_text
     from mgbias.output_paths import check_output_paths
-    from mgbias.wordlists import load_gender_words
 
     out = Path(output)
     paths = {name: out / f"{name}.txt" for name in ("female", "male", "dev_female", "dev_male")}
@@ -117,6 +115,10 @@ def gendered_text(
         {"text": text, "female_words": female_words, "male_words": male_words},
         {"output": list(paths.values())},
     )
+
+    from mgbias.finetune.gendered_text import mine_gendered_text
+    from mgbias.wordlists import load_gender_words
+
     female, male = load_gender_words(list(female_words), list(male_words))
     files = [Path(text)] if isinstance(text, str | os.PathLike) else [Path(t) for t in text]
     counts = mine_gendered_text(
@@ -200,10 +202,12 @@ def mix_gendered_text(
     -------
     MixedText
     """
-    from mgbias.finetune.mixture import write_mixture
     from mgbias.output_paths import check_output_paths
 
     check_output_paths({"female": female, "male": male}, {"output": output})
+
+    from mgbias.finetune.mixture import write_mixture
+
     mixture = write_mixture(
         Path(female),
         Path(male),
@@ -316,13 +320,15 @@ def finetune_mlm(
     -------
     FineTunedModel
     """
+    from mgbias.output_paths import check_output_paths
+
+    check_output_paths({"model": model, "text": text, "dev": dev}, {}, replaced={"output": output})
+
     import dataclasses
 
     from mgbias.finetune.train import FineTuneConfig
     from mgbias.finetune.train import finetune_mlm as train
-    from mgbias.output_paths import check_output_paths
 
-    check_output_paths({"model": model, "text": text, "dev": dev}, {}, replaced={"output": output})
     settings = {
         "learning_rate": learning_rate,
         "epochs": epochs,
@@ -451,11 +457,13 @@ def extract_bios(
     mgbias.bios.ner.MissingPipelineError
         The spaCy pipeline is not installed (its name and how to install it).
     """
-    from mgbias.bios.pipeline import extract_dataset, read_names
     from mgbias.output_paths import check_output_paths
 
     names_file = names if isinstance(names, str | os.PathLike) else None
     check_output_paths({"wet": wet, "names": names_file, "titles": titles}, {"output": output})
+
+    from mgbias.bios.pipeline import extract_dataset, read_names
+
     files = [wet] if isinstance(wet, str | os.PathLike) else list(wet)
     full_names = (
         read_names(names) if names is None or isinstance(names, str | os.PathLike) else names

@@ -123,7 +123,6 @@ def bli(
     -------
     BLIReport
     """
-    from mgbias.embeddings.steps import bli_files
     from mgbias.output_paths import check_output_paths
 
     check_output_paths(
@@ -134,6 +133,9 @@ def bli(
         },
         {"output": output},
     )
+
+    from mgbias.embeddings.steps import bli_files
+
     retrievals = (retrieval,) if isinstance(retrieval, str) else tuple(retrieval)
     results = bli_files(
         source_vectors,
@@ -259,8 +261,6 @@ def align(
         A bad setting, an unreadable vector file or dictionary, no training pair in
         both vocabularies.
     """
-    from mgbias.embeddings.rcsls_config import RCSLSConfig
-    from mgbias.embeddings.steps import align_files
     from mgbias.output_paths import check_output_paths
 
     check_output_paths(
@@ -272,6 +272,10 @@ def align(
         },
         {"output": output, "matrix": matrix, "summary": summary},
     )
+
+    from mgbias.embeddings.rcsls_config import RCSLSConfig
+    from mgbias.embeddings.steps import align_files
+
     config = RCSLSConfig(
         knn=knn,
         lr=lr,
@@ -383,7 +387,6 @@ def debias(
     -------
     DebiasReport
     """
-    from mgbias.embeddings.steps import debias_file
     from mgbias.output_paths import check_output_paths
 
     check_output_paths(
@@ -395,6 +398,9 @@ def debias(
         },
         {"output": output, "summary": summary},
     )
+
+    from mgbias.embeddings.steps import debias_file
+
     result = debias_file(
         vectors,
         output,
@@ -543,7 +549,6 @@ def inbias(
     -------
     InBiasReport
     """
-    from mgbias.embeddings.steps import inbias_files
     from mgbias.output_paths import check_output_paths
 
     check_output_paths(
@@ -557,6 +562,9 @@ def inbias(
         },
         {"output": output, "scores": scores},
     )
+
+    from mgbias.embeddings.steps import inbias_files
+
     report = inbias_files(
         vectors,
         male_occupations,

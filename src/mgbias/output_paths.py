@@ -69,7 +69,7 @@ class _Named:
 
     def spelled(self, other: _Named) -> str:
         """`` (as X)`` where ``other`` named this file by another spelling."""
-        return "" if other.given == self.given else f" (as {other.given})"
+        return "" if Path(other.given) == Path(self.given) else f" (as {other.given})"
 
 
 def _paths(value: Any) -> Iterator[str]:
