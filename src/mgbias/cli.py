@@ -1425,6 +1425,8 @@ class _CommandParser(argparse.ArgumentParser):
 
 #: Path options read by no command before it writes them (a cache, a checkout).
 _NOT_READ = {"cache", "cache_dir", "root"}
+#: Commands whose writes no option names (share: dvc and Snakemake write the run's files).
+_UNTRACKED_WRITES = {"share"}
 #: Path options that a command writes although they are not output files: probe's
 #: word-vector cache, filled when it does not hold the vectors.
 _WRITTEN = {"cache"}
@@ -1455,6 +1457,8 @@ def _command_paths(
         ]
     if args.command == "finetune":  # the model directory is replaced atomically
         replaced["--output"] = outputs.pop("--output")
+        # kept when a run is killed, so that the next one resumes from them
+        outputs["the checkpoints of --output"] = [Path(f"{args.output}.checkpoints")]
     return required, named, outputs, replaced
 
 
@@ -1523,7 +1527,8 @@ def _run(argv: list[str] | None) -> int:
         return 2
     except (KeyboardInterrupt, Terminated) as interrupt:  # one line, no traceback
         written = watch.written() if watch is not None else []
-        print(f"mgbias: {interrupted_message(written)}", file=sys.stderr)
+        untracked = watch is not None and args.command in _UNTRACKED_WRITES
+        print(f"mgbias: {interrupted_message(written, untracked=untracked)}", file=sys.stderr)
         return exit_status(interrupt)
 
 

@@ -12,7 +12,10 @@ Every output is written atomically (:mod:`mgbias.atomic`): an interrupt while a 
 is written removes its temporary file and leaves the destination as it was, so an
 output is either complete or not there. :class:`OutputWatch` tells which outputs a
 command replaced before the interrupt by comparing each one's device, inode, size and
-modification time with their values before the command ran.
+modification time with their values before the command ran. ``mgbias finetune`` keeps
+its checkpoints (``OUTPUT.checkpoints``) when interrupted, so that the next run resumes
+from them: the line names them when there are new ones. ``mgbias share`` runs dvc and
+Snakemake, whose files no option names: its line says that some may have changed.
 
 :func:`sigterm_raises` makes SIGTERM raise :class:`Terminated` in the main thread, as
 SIGINT raises ``KeyboardInterrupt``, so the same ``finally`` blocks clean up after
@@ -121,8 +124,14 @@ class OutputWatch:
         ]
 
 
-def interrupted_message(written: list[tuple[str, str]]) -> str:
-    """The line an interrupted command prints, naming the outputs it completed."""
+def interrupted_message(written: list[tuple[str, str]], *, untracked: bool = False) -> str:
+    """The line an interrupted command prints, naming the outputs it completed.
+
+    ``untracked``: the command writes files that no option names (``mgbias share``: dvc
+    and Snakemake write them), so the line cannot say that nothing was written.
+    """
+    if untracked:
+        return "interrupted: the command may have changed some of its files; run it again"
     if not written:
         return "interrupted: nothing was written"
     names = [f"{path} ({option})" for path, option in written]
