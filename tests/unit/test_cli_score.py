@@ -114,7 +114,7 @@ def test_score_names_a_model_that_cannot_be_loaded(crows_csv, tmp_path, capsys):
     missing = tmp_path / "no-such-model"
     assert main(["score", "--model", str(missing), "--data", str(crows_csv)]) == 2
     err = capsys.readouterr().err
-    assert f"mgbias: '{missing}' is not an existing directory" in err
+    assert f"mgbias: '{missing}' is not a local directory (no such path)" in err
     assert "Traceback" not in err
 
 
