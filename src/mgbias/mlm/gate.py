@@ -12,7 +12,7 @@ a one-line error naming the directory, file or count instead:
   why it is no directory and why the hub could not serve it);
 - :func:`load_tokenizer`: the tokenizer comes from files of its own directory (or of
   an explicit tokenizer source), never from transformers' empty fallback
-  (:class:`ModelFilesError`, :class:`TokenizerError`);
+  (:class:`ModelFilesError`, :class:`CorruptModelFileError`);
 - :func:`check_vocabulary`: the tokenizer's vocabulary fits the model's input
   embedding matrix (:class:`VocabularyMismatchError`; :data:`MIN_VOCAB_SHARE`);
 - :func:`check_unknown_tokens`: the data's word pieces are not mostly the
@@ -43,7 +43,7 @@ __all__ = [
     "ModelFilesError",
     "ModelLoadError",
     "ModelSource",
-    "TokenizerError",
+    "CorruptModelFileError",
     "UnknownCount",
     "UnknownTokensError",
     "VocabularyMismatchError",
@@ -102,8 +102,8 @@ class ModelFilesError(InputError, FileNotFoundError):
     """A model or tokenizer directory that lacks files it needs (config, tokenizer)."""
 
 
-class TokenizerError(InputError, OSError):
-    """A tokenizer that cannot be read (a corrupt or truncated file, an unknown layout)."""
+class CorruptModelFileError(InputError, OSError):
+    """A config or tokenizer file that cannot be read (corrupt, truncated, an unknown layout)."""
 
 
 class VocabularyMismatchError(InputError):
@@ -173,7 +173,7 @@ def resolve_source(
     ------
     ModelFilesError
         An existing path that is a file, or a model directory without ``config.json``.
-    TokenizerError
+    CorruptModelFileError
         A JSON file of the directory (``config.json``, ``tokenizer.json``, ...) that
         cannot be read.
     ModelLoadError
@@ -199,7 +199,7 @@ def resolve_source(
 
 
 def check_json_files(directory: Path) -> None:
-    """Raise :class:`TokenizerError` naming the first of :data:`JSON_FILES` that is not JSON."""
+    """Raise :class:`CorruptModelFileError` naming the first of :data:`JSON_FILES` not JSON."""
     for file_name in JSON_FILES:
         path = directory / file_name
         if not path.is_file():
@@ -207,7 +207,7 @@ def check_json_files(directory: Path) -> None:
         try:
             json.loads(path.read_bytes().decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as error:
-            raise TokenizerError(
+            raise CorruptModelFileError(
                 f"{path}: not valid JSON ({type(error).__name__}: {error}); the file is "
                 "corrupt or truncated: copy or download it again"
             ) from None
@@ -299,7 +299,7 @@ def load_tokenizer(source: ModelSource) -> Any:
 
     Raises
     ------
-    TokenizerError
+    CorruptModelFileError
         A tokenizer file that cannot be read, or (hub) a tokenizer that cannot be loaded.
     ModelFilesError
         No tokenizer file of the class transformers chose: it would build a tokenizer of
@@ -316,7 +316,7 @@ def load_tokenizer(source: ModelSource) -> Any:
                 f"hub (revision {source.revision or 'default'}): {type(error).__name__}: "
                 f"{_first_line(error)}"
             ) from error
-        raise TokenizerError(
+        raise CorruptModelFileError(
             f"{source.directory}: cannot load its tokenizer ({type(error).__name__}: "
             f"{_first_line(error)}); expected {_expected_files(None)}; a file may be corrupt: "
             f"copy it again, or pass {TOKENIZER_FLAGS}"

@@ -192,7 +192,7 @@ def load_mlm(
         If ``name_or_path`` is not an existing path and is no hub id, or the hub
         cannot serve it (offline and not cached, unreachable, no such model); or
         loading it as a hub id failed (the original exception is chained).
-    TokenizerError, WeightsError
+    CorruptModelFileError, WeightsError
         A tokenizer, config or weights file that cannot be read (named).
     VocabularyMismatchError
         If the tokenizer's vocabulary does not fit the model's embedding matrix.
