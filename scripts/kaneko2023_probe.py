@@ -39,6 +39,8 @@ output.top : CSV
 import torch
 
 from mgbias.finetune.probe import probe_model, write_probe
+from mgbias.finetune.probe_targets import template_targets
+from mgbias.mlm.gate import check_unknown_tokens
 from mgbias.mlm.load import load_each
 from mgbias.mlm.precision import check_precision
 from mgbias.runlog import job_log, per_model
@@ -57,7 +59,15 @@ with job_log(smk.log[0]) as log:
         per_model(smk.output.top),
         strict=True,
     )
+    targets = template_targets(smk.params.targets, smk.params.lang)["target"].tolist()
     for (entry, model, tokenizer), targets_path, summary_path, top_path in outputs:
+        # the model gate's last check: the targets' word pieces are not mostly [UNK]
+        check_unknown_tokens(
+            tokenizer,
+            targets,
+            allow_unk=scoring["allow_unk"],
+            what=f"the targets {smk.params.targets}",
+        )
         result = probe_model(
             model,
             tokenizer,

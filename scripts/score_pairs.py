@@ -8,6 +8,7 @@ order of the outputs (a path each, or a list of them).
 
 import torch
 
+from mgbias.mlm.gate import check_unknown_tokens
 from mgbias.mlm.load import entry_fields, load_each
 from mgbias.mlm.masked_cache import pairs_sha256, write_pair_cache
 from mgbias.mlm.precision import check_precision, precision_record
@@ -36,6 +37,10 @@ with job_log(smk.log[0]) as log:
         strict=True,
     )
     for (entry, model, tokenizer), unmasked_path, masked_path in outputs:
+        # the model gate's last check: the data's word pieces are not mostly [UNK]
+        check_unknown_tokens(
+            tokenizer, sentences, allow_unk=scoring["allow_unk"], what=str(smk.input.data)
+        )
         unmasked, masked = score_pair_passes(
             model,
             tokenizer,

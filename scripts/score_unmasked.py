@@ -9,6 +9,7 @@ model of a grid of Kaneko et al. 2023, one after the other in one process).
 import torch
 
 from mgbias.kaneko2022.sentences import read_gendered_sentences
+from mgbias.mlm.gate import check_unknown_tokens
 from mgbias.mlm.load import entry_fields, load_each
 from mgbias.mlm.precision import check_precision, precision_record
 from mgbias.mlm.unmasked import score_unmasked
@@ -27,6 +28,10 @@ with job_log(smk.log[0]) as log:
     for (entry, model, tokenizer), cache_path in zip(
         models, per_model(smk.output.cache), strict=True
     ):
+        # the model gate's last check: the sentences' word pieces are not mostly [UNK]
+        check_unknown_tokens(
+            tokenizer, sentences, allow_unk=scoring["allow_unk"], what=str(smk.input.sentences)
+        )
         scores = score_unmasked(
             model,
             tokenizer,

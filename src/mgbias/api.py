@@ -115,8 +115,14 @@ def load_model(
     revision: str | None = None,
     device: str = "auto",
     allow_untrained_head: bool = False,
+    tokenizer: str | os.PathLike | None = None,
 ) -> MaskedLM:
     """Load a masked LM and its tokenizer from a local directory or the Hugging Face hub.
+
+    The model gate runs first (:mod:`mgbias.mlm.gate`): a name that is no directory
+    must be a hub id in the local cache or reachable now (it fails in seconds
+    otherwise), and the tokenizer must come from tokenizer files and fit the model's
+    input embedding matrix.
 
     Parameters
     ----------
@@ -130,36 +136,60 @@ def load_model(
     allow_untrained_head : bool
         Load a checkpoint that lacks MLM-head weights anyway (they are then random
         and every score is noise); by default it is refused.
+    tokenizer : str or path, optional
+        A directory or hub id of the tokenizer, for a model saved without its own
+        (default: the model's directory or hub id).
 
     Raises
     ------
     FileNotFoundError, OSError, ValueError
-        A path that is not a model directory, a hub id that cannot be loaded, a
-        checkpoint without its MLM head (:mod:`mgbias.mlm.load`).
+        A path that is not a model directory, a directory without tokenizer files, a
+        tokenizer that does not fit the model, a hub id that cannot be loaded, a
+        checkpoint without its MLM head (:mod:`mgbias.mlm.load`, :mod:`mgbias.mlm.gate`).
     """
     from mgbias.mlm.load import load_mlm, model_revision
 
-    loaded, tokenizer = load_mlm(
+    loaded, loaded_tokenizer = load_mlm(
         str(model),
         revision=revision,
         device=device,
         allow_untrained_head=allow_untrained_head,
+        tokenizer=None if tokenizer is None else str(tokenizer),
     )
     return MaskedLM(
         model=loaded,
-        tokenizer=tokenizer,
+        tokenizer=loaded_tokenizer,
         name=str(model),
         revision=revision or model_revision(loaded),
         device=str(next(loaded.parameters()).device),
     )
 
 
-def _as_model(model, *, revision, device, allow_untrained_head) -> MaskedLM:
+def _as_model(model, *, revision, device, allow_untrained_head, tokenizer=None) -> MaskedLM:
+    """A :class:`MaskedLM` handle (its vocabulary checked), or the model loaded by name."""
     if isinstance(model, MaskedLM):
+        from mgbias.mlm.gate import check_vocabulary
+
+        if tokenizer is not None:
+            raise ValueError(
+                "tokenizer= is for a model loaded by name; a MaskedLM handle has its own"
+            )
+        check_vocabulary(model.name, model.tokenizer, model.model)
         return model
     return load_model(
-        model, revision=revision, device=device, allow_untrained_head=allow_untrained_head
+        model,
+        revision=revision,
+        device=device,
+        allow_untrained_head=allow_untrained_head,
+        tokenizer=tokenizer,
     )
+
+
+def _check_unknown(handle: MaskedLM, sentences: Sequence[str], allow_unk: bool, what: str):
+    """The model gate's last check, on the data (:func:`mgbias.mlm.gate.check_unknown_tokens`)."""
+    from mgbias.mlm.gate import check_unknown_tokens
+
+    return check_unknown_tokens(handle.tokenizer, sentences, allow_unk=allow_unk, what=what)
 
 
 def _check_precision(precision: Any, model: Any, device: str) -> None:
@@ -400,6 +430,8 @@ def score_pairs(
     progress: bool = True,
     cluster: str | None = None,
     precision: str = "fp32",
+    tokenizer: str | os.PathLike | None = None,
+    allow_unk: bool = False,
 ) -> PairsReport:
     """Every pair measure of a model on a pair benchmark: what ``mgbias score`` prints.
 
@@ -453,6 +485,12 @@ def score_pairs(
         from the papers), or autocast to bf16 or fp16 (CUDA only) with the
         log-probabilities still computed in float32 (:mod:`mgbias.mlm.precision`).
         fp16 where the model would not run on CUDA is refused before it loads.
+    tokenizer : str or path, optional
+        For loading ``model`` by name (:func:`load_model`).
+    allow_unk : bool
+        Score data of which more than :data:`mgbias.mlm.gate.MAX_UNK_SHARE` of the
+        word pieces are the tokenizer's unknown token (refused by default, before the
+        first forward pass: the tokenizer does not fit the data or language).
 
     Returns
     -------
@@ -495,8 +533,13 @@ def score_pairs(
     from mgbias.pairs.scoring import pair_measures_by_bias_type
 
     handle = _as_model(
-        model, revision=revision, device=device, allow_untrained_head=allow_untrained_head
+        model,
+        revision=revision,
+        device=device,
+        allow_untrained_head=allow_untrained_head,
+        tokenizer=tokenizer,
     )
+    _check_unknown(handle, [text for pair in pairs for text in pair], allow_unk, data_name)
     unmasked, masked = score_pair_passes(
         handle.model,
         handle.tokenizer,
@@ -713,6 +756,8 @@ def mbe(
     male_clusters: Sequence[str] | None = None,
     female_clusters: Sequence[str] | None = None,
     precision: str = "fp32",
+    tokenizer: str | os.PathLike | None = None,
+    allow_unk: bool = False,
 ) -> MBEReport:
     """MBE (Kaneko et al. 2022, §3, Eq. 2) of a model on male and female sentences.
 
@@ -767,6 +812,8 @@ def mbe(
         them every sentence is its own unit. The score does not change.
     precision : {"fp32", "bf16", "fp16"}
         The forward pass's precision, as for :func:`score_pairs` (default fp32).
+    tokenizer, allow_unk
+        As for :func:`score_pairs`.
 
     Returns
     -------
@@ -816,9 +863,14 @@ def mbe(
     from mgbias.mlm.unmasked import score_unmasked
 
     handle = _as_model(
-        model, revision=revision, device=device, allow_untrained_head=allow_untrained_head
+        model,
+        revision=revision,
+        device=device,
+        allow_untrained_head=allow_untrained_head,
+        tokenizer=tokenizer,
     )
     sentences = female_sentences + male_sentences  # the workflow's order (female rows first)
+    _check_unknown(handle, sentences, allow_unk, "the male and female sentences")
     genders = np.array([FEMALE] * len(female_sentences) + [MALE] * len(male_sentences))
     scores = score_unmasked(
         handle.model,

@@ -106,6 +106,8 @@ def tbs(
     device: str = "auto",
     allow_untrained_head: bool = False,
     precision: str = "fp32",
+    tokenizer: _Path | None = None,
+    allow_unk: bool = False,
 ) -> TBSReport:
     """TBS, P(he)/P(she) and the top predictions of a masked LM (Kaneko et al. 2023,
     Figures 2 and 3).
@@ -143,6 +145,11 @@ def tbs(
         For loading ``model`` by name (:func:`mgbias.load_model`).
     precision : {"fp32", "bf16", "fp16"}
         The forward passes' precision, as for :func:`mgbias.score_pairs` (default fp32).
+    tokenizer : str or path, optional
+        For loading ``model`` by name (:func:`mgbias.load_model`).
+    allow_unk : bool
+        Score targets of which more than :data:`mgbias.mlm.gate.MAX_UNK_SHARE` of the
+        word pieces are the tokenizer's unknown token (refused by default).
 
     Returns
     -------
@@ -158,17 +165,22 @@ def tbs(
     from mgbias.mlm.templates import template_spec
 
     template_spec(lang, templates, figure3_sentence=sentence)
-    template_targets(targets, lang)
+    target_list = template_targets(targets, lang)
     if (female_words is None) != (male_words is None):
         raise ValueError("give both the female and the male word lists, or neither")
     # torch: imported once the inputs are checked
-    from mgbias.api import _as_model, _check_precision
+    from mgbias.api import _as_model, _check_precision, _check_unknown
     from mgbias.finetune.probe import probe_model
 
     _check_precision(precision, model, device)
     handle = _as_model(
-        model, revision=revision, device=device, allow_untrained_head=allow_untrained_head
+        model,
+        revision=revision,
+        device=device,
+        allow_untrained_head=allow_untrained_head,
+        tokenizer=tokenizer,
     )
+    _check_unknown(handle, target_list["target"].tolist(), allow_unk, f"the targets {targets}")
     result = probe_model(
         handle.model,
         handle.tokenizer,

@@ -69,6 +69,8 @@ def _score(args: argparse.Namespace) -> int:
             revision=args.revision,
             device=args.device,
             allow_untrained_head=args.allow_untrained_head,
+            tokenizer=args.tokenizer,
+            allow_unk=args.allow_unk,
             config=args.config,
             cache_dir=args.cache_dir,
             mirror=args.mirror,
@@ -207,6 +209,8 @@ def _mbe(args: argparse.Namespace) -> int:
             revision=args.revision,
             device=args.device,
             allow_untrained_head=args.allow_untrained_head,
+            tokenizer=args.tokenizer,
+            allow_unk=args.allow_unk,
             precision=args.precision,
             **clusters,
         )
@@ -369,6 +373,7 @@ def _add_mbe_command(commands: argparse._SubParsersAction) -> None:
         help="score a model whose checkpoint lacks MLM head weights (noise) with a warning "
         "instead of refusing it (default: refuse)",
     )
+    _add_gate_options(mbe)
     add_device_option(mbe)
     add_precision_option(mbe)
     mbe.set_defaults(run=_mbe)
@@ -638,6 +643,8 @@ def _tbs(args: argparse.Namespace) -> int:
         revision=args.revision,
         device=args.device,
         allow_untrained_head=args.allow_untrained_head,
+        tokenizer=args.tokenizer,
+        allow_unk=args.allow_unk,
         precision=args.precision,
     )
     from mgbias.finetune.probe import write_probe
@@ -1176,6 +1183,27 @@ def _add_untrained_head_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_gate_options(parser: argparse.ArgumentParser) -> None:
+    """``--tokenizer`` and ``--allow-unk``: the model gate's options (:mod:`mgbias.mlm.gate`)."""
+    from mgbias.mlm.gate import MAX_UNK_SHARE
+
+    share = f"{MAX_UNK_SHARE:.0%}".replace("%", "%%")  # argparse's help is %-formatted
+    parser.add_argument(
+        "--tokenizer",
+        default=None,
+        metavar="DIR_OR_ID",
+        help="directory or hub id of the tokenizer, for a model saved without one "
+        "(default: the model's own; a model directory without tokenizer files is refused)",
+    )
+    parser.add_argument(
+        "--allow-unk",
+        action="store_true",
+        help=f"score data of which more than {share} of the word pieces are the tokenizer's "
+        "unknown token, with a warning (default: refuse; the tokenizer does not fit the "
+        "data or language)",
+    )
+
+
 def _add_batch_options(parser: argparse.ArgumentParser, batch_size: int = 64) -> None:
     parser.add_argument(
         "--batch-size",
@@ -1342,6 +1370,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_batch_options(score)
     _add_untrained_head_option(score)
+    _add_gate_options(score)
     add_device_option(score)
     add_precision_option(score)
     score.set_defaults(run=_score)
@@ -1398,6 +1427,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_batch_options(tbs)
     _add_untrained_head_option(tbs)
+    _add_gate_options(tbs)
     add_device_option(tbs)
     add_precision_option(tbs)
     tbs.set_defaults(run=_tbs)

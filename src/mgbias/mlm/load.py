@@ -1,5 +1,9 @@
 """Load a masked language model and its tokenizer from the Hugging Face hub or a directory.
 
+Every load passes the model gate first (:mod:`mgbias.mlm.gate`): a name that is no
+directory must be a hub id the local cache or the hub can serve now, the tokenizer
+must come from tokenizer files and fit the model's embedding matrix.
+
 ``AutoModelForMaskedLM.from_pretrained`` initialises at random every weight a
 checkpoint lacks (an encoder saved without its MLM head, a head of another
 shape); such a model still runs, and every score of it is noise.
@@ -19,7 +23,6 @@ from pathlib import Path
 import torch
 from transformers import (
     AutoModelForMaskedLM,
-    AutoTokenizer,
     PreTrainedModel,
     PreTrainedTokenizerBase,
 )
@@ -27,12 +30,15 @@ from transformers.utils.hub import cached_file, extract_commit_hash
 
 from mgbias.devices import pick_device
 from mgbias.errors import WeightsError
+from mgbias.mlm.gate import (
+    ModelLoadError,
+    ModelSource,
+    check_vocabulary,
+    load_tokenizer,
+    resolve_source,
+)
 
 log = logging.getLogger(__name__)
-
-
-class ModelLoadError(OSError):
-    """A model name was treated as a hub id and could not be loaded."""
 
 
 #: File names of a model directory's weights, as ``save_pretrained`` writes them (with shards).
@@ -134,14 +140,19 @@ def load_mlm(
     device: str | torch.device | None = None,
     allow_untrained_head: bool = False,
     attn_implementation: str | None = "eager",
+    tokenizer: str | None = None,
 ) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
     """Load a masked LM and its tokenizer, in eval mode, ready for scoring.
 
     The model is loaded with ``attn_implementation="eager"`` because only the
-    eager attention returns attention weights (needed by AULA and MBE). Its
-    loading information is checked with :func:`check_loading_info`: weights
-    missing from the checkpoint, or of another shape there, were initialised
-    at random, and the model is refused unless ``allow_untrained_head``.
+    eager attention returns attention weights (needed by AULA and MBE). The model
+    gate (:mod:`mgbias.mlm.gate`) runs first: the name must be a directory, or a hub
+    id in the local cache or reachable now; the tokenizer must come from tokenizer
+    files (never transformers' fallback of five special tokens) and fit the model's
+    input embedding matrix. The loading information is then checked with
+    :func:`check_loading_info`: weights missing from the checkpoint, or of another
+    shape there, were initialised at random, and the model is refused unless
+    ``allow_untrained_head``.
 
     Parameters
     ----------
@@ -161,6 +172,10 @@ def load_mlm(
         Attention implementation: ``"eager"`` for scoring (attention weights);
         ``None`` for transformers' default (``"sdpa"`` where the model supports
         it), as fine-tuning uses.
+    tokenizer : str, optional
+        A directory or hub id to load the tokenizer from instead of the model's own
+        (a checkpoint saved without its tokenizer); a hub id is read at ``revision``
+        only when it is the model's.
 
     Returns
     -------
@@ -170,43 +185,38 @@ def load_mlm(
 
     Raises
     ------
-    FileNotFoundError
-        If ``name_or_path`` is an existing path that is not a model directory.
+    ModelFilesError
+        If ``name_or_path`` is an existing path that is not a model directory, or
+        the tokenizer's directory has no tokenizer files.
     ModelLoadError
-        If ``name_or_path`` is not an existing path and loading it as a hub id
-        failed (the original exception is chained).
+        If ``name_or_path`` is not an existing path and is no hub id, or the hub
+        cannot serve it (offline and not cached, unreachable, no such model); or
+        loading it as a hub id failed (the original exception is chained).
+    CorruptModelFileError, WeightsError
+        A tokenizer, config or weights file that cannot be read (named).
+    VocabularyMismatchError
+        If the tokenizer's vocabulary does not fit the model's embedding matrix.
     UntrainedHeadError
         If the checkpoint lacks weights of the masked LM (or holds them in
         another shape) and ``allow_untrained_head`` is false.
     """
     target = pick_device(None if device is None else str(device))
-    path = Path(name_or_path).expanduser()
+    source = resolve_source(name_or_path, revision)
     options = {"attn_implementation": attn_implementation, "output_loading_info": True}
     # A weight of another shape is then re-initialised and reported like a missing one.
     options["ignore_mismatched_sizes"] = True
-    if path.exists():
-        if not path.is_dir():
-            raise FileNotFoundError(
-                f"model path {path} is a file; expected a model directory containing config.json"
-            )
-        if not (path / "config.json").is_file():
-            raise FileNotFoundError(
-                f"model directory {path} has no config.json; expected a directory written by "
-                "save_pretrained (config.json, weights and tokenizer files)"
-            )
-        name = str(path)
-        with reading_model_files(path):
-            tokenizer = AutoTokenizer.from_pretrained(path)
-            with _without_load_report():
-                model, info = AutoModelForMaskedLM.from_pretrained(path, **options)
+    loaded_tokenizer = _gated_tokenizer(source, tokenizer)
+    if source.directory is not None:
+        name = str(source.directory)
+        with reading_model_files(source.directory), _without_load_report():
+            model, info = AutoModelForMaskedLM.from_pretrained(name, **options)
         commit = None
     else:
         name = name_or_path
         try:
-            tokenizer = AutoTokenizer.from_pretrained(name_or_path, revision=revision)
             with _without_load_report():
                 model, info = AutoModelForMaskedLM.from_pretrained(
-                    name_or_path, revision=revision, **options
+                    name_or_path, **source.options, **options
                 )
         except Exception as exc:
             raise ModelLoadError(
@@ -214,6 +224,7 @@ def load_mlm(
                 f"Face hub id (revision {revision or 'default'}), and it could not be loaded: {exc}"
             ) from exc
         commit = _resolved_commit(name_or_path, revision)
+    check_vocabulary(name, loaded_tokenizer, model, tokenizer_name=tokenizer or "")
     check_loading_info(
         name, info, model_class=type(model).__name__, allow_untrained_head=allow_untrained_head
     )
@@ -222,32 +233,43 @@ def load_mlm(
     model.eval()
     model.to(target)
     log.info("loaded %s (revision %s) on %s", name_or_path, commit or "local", target)
-    return model, tokenizer
+    return model, loaded_tokenizer
+
+
+def _gated_tokenizer(model_source: ModelSource, tokenizer: str | None) -> PreTrainedTokenizerBase:
+    """The model's own tokenizer, or that of ``tokenizer`` (a directory or hub id)."""
+    if tokenizer is None:
+        return load_tokenizer(model_source)
+    same = tokenizer == model_source.name
+    revision = model_source.revision if same else None
+    return load_tokenizer(resolve_source(tokenizer, revision, what="tokenizer"))
 
 
 def load_encoder(name_or_path: str, *, revision: str | None = None, device: str | None = None):
     """Any Hugging Face encoder (``AutoModel``; an MLM head is not needed) and its tokenizer.
 
-    Returns ``(model, tokenizer, revision)``: the hub commit when known, else ``revision``.
+    The model gate of :func:`load_mlm` applies (:mod:`mgbias.mlm.gate`). Returns
+    ``(model, tokenizer, revision)``: the hub commit when known, else ``revision``.
     """
     from transformers import AutoModel
 
-    path = Path(name_or_path).expanduser()
-    local = path.exists()
-    source = str(path) if local else name_or_path
-    options = {} if local else {"revision": revision}
-    with reading_model_files(path) if local else contextlib.nullcontext():
-        tokenizer = AutoTokenizer.from_pretrained(source, **options)
+    source = resolve_source(name_or_path, revision)
+    tokenizer = load_tokenizer(source)
+    local = source.directory is not None
+    with reading_model_files(source.directory) if local else contextlib.nullcontext():
         with _without_load_report():  # an MLM head left unused, a pooler missing: both unread
-            model, info = AutoModel.from_pretrained(source, output_loading_info=True, **options)
+            model, info = AutoModel.from_pretrained(
+                source.target, output_loading_info=True, **source.options
+            )
+    check_vocabulary(source.target, tokenizer, model)
     missing = sorted(info.get("missing_keys") or ())
     untrained = [key for key in missing if not key.startswith("pooler.")]
     if untrained:
         raise ValueError(
-            f"{source}: {len(untrained)} encoder weight(s) are not in the checkpoint and would "
-            f"be random, e.g. {untrained[:5]}; its hidden states would be noise"
+            f"{source.target}: {len(untrained)} encoder weight(s) are not in the checkpoint and "
+            f"would be random, e.g. {untrained[:5]}; its hidden states would be noise"
         )
-    log.info("%s loaded as %s (unused: pooler %s)", source, type(model).__name__, missing)
+    log.info("%s loaded as %s (unused: pooler %s)", source.target, type(model).__name__, missing)
     model.eval()
     model.to(pick_device(device))
     commit = None if local else _resolved_commit(name_or_path, revision)

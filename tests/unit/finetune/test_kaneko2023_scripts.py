@@ -60,6 +60,16 @@ class _Wildcards(dict):
     __getattr__ = dict.__getitem__
 
 
+#: The scoring jobs' ``params.scoring`` (the configuration's ``scoring`` section).
+SCORING = {
+    "device": "cpu",
+    "batch_size": 8,
+    "max_length": None,
+    "precision": "fp32",
+    "allow_unk": False,
+}
+
+
 def _run_script(name: str, wildcards: dict | None = None, **sections) -> None:
     snakemake = SimpleNamespace(
         log=[None],
@@ -85,7 +95,7 @@ def _probe(workspace, index: int) -> dict[str, Path]:
         "kaneko2023_probe.py",
         params={
             "models": [_entry(workspace, index)],
-            "scoring": {"device": "cpu", "batch_size": 8, "max_length": None, "precision": "fp32"},
+            "scoring": SCORING,
             "lang": "en",
             "targets": str(workspace.targets),
             "templates": None,
@@ -109,7 +119,7 @@ def test_a_grid_job_writes_the_bytes_of_one_job_per_model(workspace, tmp_path):
         "kaneko2023_probe.py",
         params={
             "models": [_entry(workspace, index) for index in indices],
-            "scoring": {"device": "cpu", "batch_size": 8, "max_length": None, "precision": "fp32"},
+            "scoring": SCORING,
             "lang": "en", "targets": str(workspace.targets), "templates": None,
             "sentence": SENTENCE, "female": None, "male": None, "k": 3,
         },
@@ -120,7 +130,7 @@ def test_a_grid_job_writes_the_bytes_of_one_job_per_model(workspace, tmp_path):
             assert grid[name][index].read_bytes() == path.read_bytes(), (index, name)
     assert len({path.read_bytes() for path in grid["summary"]}) == len(R_GRID)
 
-    scoring = {"device": "cpu", "batch_size": 8, "max_length": None, "precision": "fp32"}
+    scoring = SCORING
     sentences = tmp_path / "sentences.csv"
     write_gendered_sentences(
         sentences, ["she is a nurse.", "the woman works."], ["he is a doctor.", "the man works."]
