@@ -969,25 +969,31 @@ def _read(path: str | Path) -> YAMLDocument:
 
 
 def check_config_file(
-    path: str | Path, schema: str | Path | None = None, *, strict: bool = False
+    path: str | Path,
+    schema: str | Path | None = None,
+    *,
+    strict: bool = False,
+    check_files: bool = True,
 ) -> tuple[dict, list[str]]:
     """Read, validate and check a configuration file: ``(config, warnings)``.
 
     Each warning (:func:`config_warnings`) starts with ``<file>:<line>:`` of the key to
-    change. With ``strict``, warnings are errors.
+    change. With ``strict``, warnings are errors. With ``check_files`` (the default;
+    ``mgbias check-config``), a local file a location key names that does not exist is
+    an error.
 
     Raises
     ------
     ConfigError
         ``<file>:<line>:<column>: <problem>`` for a YAML syntax error or a duplicate key;
-        ``<file>:<line>: <message>`` for an invalid value (the line of its key); with
-        ``strict``, every warning.
+        ``<file>:<line>: <message>`` for an invalid value (the line of its key), every
+        one found (``errors``); with ``strict``, every warning.
     """
     document = _read(path)
     sources = _Sources([document])
     config = document.data if document.data is not None else {}
     try:
-        validate_config(config, schema, check_files=True)
+        validate_config(config, schema, check_files=check_files)
     except ConfigError as error:
         raise sources.error(error) from None
     warnings = sources.warnings(config_warnings(config))
@@ -1000,8 +1006,10 @@ def check_config_file(
 
 def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
     """Read a YAML configuration file and validate it against ``schema``
-    (default: the shipped one); errors name the file and the line of the key."""
-    return check_config_file(path, schema)[0]
+    (default: the shipped one); errors name the file and the line of the key. Local
+    files are not looked for: a caller reads those it needs (``score --config`` one
+    dataset's file in one language)."""
+    return check_config_file(path, schema, check_files=False)[0]
 
 
 def _shown(path: str | Path) -> str:
@@ -1017,17 +1025,24 @@ def workflow_config(config: dict, paths: Iterable[str | Path]) -> list[str]:
 
     Snakemake reads ``--configfile`` with its own YAML loader, which keeps the last of
     two equal keys; each file is read again here so that a duplicate key is an error,
-    and so that messages point at lines.
+    and so that messages point at lines. A local file that a location key names and
+    that does not exist is a warning here (a run of some targets may not need it; the
+    jobs that read it stop on a missing input): ``mgbias check-config`` makes it an
+    error.
 
     Raises
     ------
     ConfigError
-        For a duplicate key or a syntax error (``<file>:<line>:<column>:``), or an
-        invalid value (``<file>:<line>:`` of its key).
+        For a duplicate key or a syntax error (``<file>:<line>:<column>:``), or every
+        invalid value (``<file>:<line>:`` of its key; ``errors``: one each).
     """
     sources = _Sources(_read(_shown(path)) for path in paths)
     try:
-        validate_config(config, check_files=True)
+        validate_config(config)
     except ConfigError as error:
         raise sources.error(error) from None
-    return sources.warnings(config_warnings(config))
+    missing = [
+        ConfigWarning(key, f"key '{key}': {problem}")
+        for key, problem in missing_locations(config, load_schema())
+    ]
+    return sources.warnings([*missing, *config_warnings(config)])

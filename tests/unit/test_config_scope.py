@@ -14,7 +14,13 @@ import yaml
 from snakerun import planned_jobs
 
 from mgbias.cli import main
-from mgbias.config import ConfigError, config_warnings, load_schema, validate_config
+from mgbias.config import (
+    ConfigError,
+    config_warnings,
+    load_schema,
+    validate_config,
+    workflow_config,
+)
 from mgbias.config_locations import location_keys
 
 REPO = Path(__file__).resolve().parents[2]
@@ -260,10 +266,37 @@ def test_check_config_reports_every_error_in_one_run_one_line_each(tmp_path, cap
 
 
 def test_the_workflow_lists_every_error_before_any_job(tmp_path):
+    """A missing local file is a warning there (a run of some targets may not read it)."""
     config = tmp_path / "c.yaml"
     config.write_text(FIVE_ERRORS, encoding="utf-8")
     result = dry_run(tmp_path, config)
     assert result.returncode == 1
-    assert "mgbias: 5 errors in the configuration:\nc.yaml:1: key 'languages.1'" in result.stderr
-    assert "c.yaml:16: key 'kaneko2023.base_models'" in result.stderr
+    assert result.stderr.endswith(
+        "mgbias: 4 errors in the configuration:\n"
+        "c.yaml:1: key 'languages.1': unknown language code 'qq'; expected an ISO 639-1 code "
+        "such as 'de', 'es' or 'ja'\n"
+        "c.yaml:5: invalid configuration: unknown key 'revison' under 'models.m'; allowed "
+        "keys: allow_untrained_head, corpora, languages, mbe, pairs, paper_name, revision, "
+        "source, train, worlds\n"
+        "c.yaml:12: invalid configuration: key 'scoring.batch_size': expected integer, got "
+        "str 'many'\n"
+        "c.yaml:16: key 'kaneko2023.base_models': 'nobody' is not one of the configured "
+        "models ['m']\n"
+    )
     assert "Traceback" not in result.stderr
+
+
+def test_the_workflow_warns_of_a_missing_local_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "c.yaml"
+    text = yaml.safe_dump(
+        {**PAIRS_ONLY, "pair_datasets": {"mine": {"url": "p_{lang}.csv", "languages": ["en"]}}},
+        sort_keys=False,
+    )
+    path.write_text(text, encoding="utf-8")
+    warnings = workflow_config(yaml.safe_load(text), [path])
+    assert warnings == [
+        f"c.yaml:8: key 'pair_datasets.mine.url': p_en.csv: no such file (in {tmp_path})"
+    ]
+    (tmp_path / "p_en.csv").write_text("x\n", encoding="utf-8")
+    assert workflow_config(yaml.safe_load(text), [path]) == []
