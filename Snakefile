@@ -57,9 +57,7 @@ include: "rules/provenance.smk"
 rule all:
     default_target: True
     input:
-        out("mine_counts"),
-        out("mbe_scores"),
-        out("mbe_figure"),
+        mbe.targets(config),
         mbe.table3_targets(config),
         mbe.figure2_targets(config),
         mbe.translations_targets(config),

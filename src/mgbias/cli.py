@@ -34,7 +34,11 @@ from mgbias.share import run_action as run_share
 def _check_config(args: argparse.Namespace) -> int:
     try:
         config, warnings = check_config_file(args.config, args.schema, strict=args.strict)
-    except (ConfigError, OSError) as error:
+    except ConfigError as error:
+        for each in error.errors:  # every error found, one line each
+            print(f"mgbias: {each}", file=sys.stderr)
+        return 2
+    except OSError as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
     for warning in warnings:

@@ -15,11 +15,13 @@ import functools
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mgbias.config_locations import as_url as as_url  # where it was first defined
+from mgbias.config_locations import localize, missing_locations
 from mgbias.errors import InputError
 from mgbias.languages import ISO_639_1, PIVOT
 from mgbias.pairs.benchmarks import benchmark_checksums, load_benchmarks
@@ -47,12 +49,27 @@ class ConfigError(InputError):
 
     ``key`` is the dotted path of the offending key where one is known (e.g.
     ``models.m.languages``); messages of :func:`load_config` start with
-    ``<file>:<line>:`` of that key.
+    ``<file>:<line>:`` of that key. ``errors`` lists every error found in one pass
+    (this one alone, or those :meth:`of` joined: the message then says how many and
+    gives one a line).
     """
 
-    def __init__(self, message: str, key: str | None = None) -> None:
+    def __init__(
+        self, message: str, key: str | None = None, *, errors: Sequence[ConfigError] = ()
+    ) -> None:
         super().__init__(message)
         self.key = key if key is not None else _key_in_message(message)
+        self.errors: list[ConfigError] = list(errors) or [self]
+
+    @classmethod
+    def of(cls, errors: Sequence[ConfigError]) -> ConfigError:
+        """One error for ``errors`` (the error itself when there is one)."""
+        if len(errors) == 1:
+            return errors[0]
+        lines = "\n".join(str(error) for error in errors)
+        return cls(
+            f"{len(errors)} errors in the configuration:\n{lines}", errors[0].key, errors=errors
+        )
 
 
 def _key_in_message(message: str) -> str | None:
@@ -184,104 +201,121 @@ def section_defaults(key: str) -> dict:
     return copy.deepcopy(_section_defaults(key))
 
 
-def _check_languages(codes, key: str, *, pivot_allowed: bool = False) -> None:
-    """Every code is ISO 639-1; the pivot only where ``pivot_allowed`` (pair benchmarks)."""
+def _check_languages(codes, key: str, *, pivot_allowed: bool = False) -> Iterator[ConfigError]:
+    """Every code is ISO 639-1; the pivot only where ``pivot_allowed`` (pair benchmarks,
+    a configuration without parallel corpora)."""
     for index, code in enumerate(codes):
         if code not in ISO_639_1:
-            raise ConfigError(
+            yield ConfigError(
                 f"key '{key}.{index}': unknown language code {code!r}; "
                 "expected an ISO 639-1 code such as 'de', 'es' or 'ja'"
             )
-        if code == PIVOT and not pivot_allowed:
-            raise ConfigError(
+        elif code == PIVOT and not pivot_allowed:
+            yield ConfigError(
                 f"key '{key}.{index}': {PIVOT!r} is the pivot language of the parallel "
-                "corpora and cannot be a target language"
+                "corpora and cannot be a target language (a configuration without "
+                "corpora may list it)"
             )
 
 
-def _check_configured(codes, key: str, languages: set[str], *, pivot: bool = False) -> None:
+def _check_configured(
+    codes, key: str, languages: set[str], *, pivot: bool = False
+) -> Iterator[ConfigError]:
     """Every code is ISO 639-1 and a configured language (or, with ``pivot``, English)."""
-    _check_languages(codes, key, pivot_allowed=pivot)
+    yield from _check_languages(codes, key, pivot_allowed=pivot or PIVOT in languages)
     unknown = set(codes) - languages - ({PIVOT} if pivot else set())
     if unknown:
         among = "English and the configured languages" if pivot else "the configured languages"
-        raise ConfigError(f"key '{key}': {sorted(unknown)} not among {among} {sorted(languages)}")
+        yield ConfigError(f"key '{key}': {sorted(unknown)} not among {among} {sorted(languages)}")
 
 
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-
-
-def as_url(location: str) -> str:
-    """``location`` as a URL: a URL unchanged, a local path as ``file://path`` (relative
-    paths stay relative to the working directory; ``~`` is expanded).
-
-    >>> as_url("data/pairs_{lang}.csv"), as_url("/srv/x.zip"), as_url("https://h/x")
-    ('file://data/pairs_{lang}.csv', 'file:///srv/x.zip', 'https://h/x')
-    """
-    if _SCHEME.match(location):
-        return location
-    return "file://" + (str(Path(location).expanduser()) if location[:1] == "~" else location)
-
-
-def _local_paths_as_urls(config: dict) -> None:
-    """Corpus and pair-dataset locations given as local paths become file:// URLs, and a
-    corpus has exactly one of ``url`` and ``files``."""
+def _check_corpora(config: Mapping[str, Any]) -> Iterator[ConfigError]:
+    """A corpus has exactly one of ``url`` and ``files``, and languages and codes that are
+    configured ones."""
+    languages = set(config["languages"])
     for name, corpus in config["corpora"].items():
         given = [key for key in ("url", "files") if key in corpus]
         if len(given) != 1:
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'corpora.{name}': expected exactly one of 'url' (a moses zip per "
                 "language pair) or 'files' (two aligned plain-text files per pair), "
                 f"got {given or 'neither'}"
             )
-        corpus[given[0]] = as_url(corpus[given[0]])
-    for dataset in config.get("pair_datasets", {}).values():
-        if "url" in dataset:
-            dataset["url"] = as_url(dataset["url"])
-
-
-def _check_references(config: Mapping[str, Any]) -> None:
-    languages = set(config["languages"])
-    _check_languages(config["languages"], "languages")
-    for name, corpus in config["corpora"].items():
-        _check_configured(corpus.get("languages", []), f"corpora.{name}.languages", languages)
+        key = f"corpora.{name}.languages"
+        yield from _check_configured(corpus.get("languages", []), key, languages)
         for code in corpus.get("codes", {}):
-            _check_languages([code], f"corpora.{name}.codes")
+            yield from _check_languages([code], f"corpora.{name}.codes")
+
+
+def _check_languages_key(config: Mapping[str, Any]) -> Iterator[ConfigError]:
+    """The target languages: English, the pivot, only without parallel corpora (a
+    configuration of English pair benchmarks, or of an English-only paper)."""
+    yield from _check_languages(
+        config["languages"], "languages", pivot_allowed=not config["corpora"]
+    )
+
+
+def _check_models(config: Mapping[str, Any]) -> Iterator[ConfigError]:
+    """A model has a ``source`` or is trained; its world and languages are configured."""
+    languages = set(config["languages"])
     for name, model in config["models"].items():
         has_source, has_train = "source" in model, "train" in model
         if has_source == has_train:
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'models.{name}': expected exactly one of 'source' (a hub id or "
                 "a local directory) or 'train' (trained by the workflow)"
             )
         if has_train:
             world = model["train"]["world"]
             if world not in known_worlds(config):
-                raise ConfigError(
+                yield ConfigError(
                     f"key 'models.{name}.train.world': {world!r} is not one of the "
                     f"configured worlds {known_worlds(config)}"
                 )
             key = f"models.{name}.train.languages"
-            _check_configured(model["train"].get("languages", []), key, languages, pivot=True)
+            trained = model["train"].get("languages", [])
+            yield from _check_configured(trained, key, languages, pivot=True)
             if "monolingual" not in config:
-                raise ConfigError(
+                yield ConfigError(
                     f"key 'models.{name}.train': training needs a 'monolingual' section"
                 )
-        _check_configured(model.get("languages", []), f"models.{name}.languages", languages)
-    _check_pair_datasets(config)
-    _check_mbe(config)
-    _check_precisions(config)
-    if "demo" in config:
-        missing = [w for w in config["worlds"] if w not in demo_worlds(config)]
-        if missing:
-            raise ConfigError(
-                f"key 'worlds': the demo generates only the worlds of its section "
-                f"{demo_worlds(config)}, got {missing}"
+        key = f"models.{name}.languages"
+        yield from _check_configured(model.get("languages", []), key, languages)
+
+
+def _check_demo(config: Mapping[str, Any]) -> Iterator[ConfigError]:
+    """The worlds are the demo's, and a mirrored world is balanced."""
+    if "demo" not in config:
+        return
+    missing = [w for w in config["worlds"] if w not in demo_worlds(config)]
+    if missing:
+        yield ConfigError(
+            f"key 'worlds': the demo generates only the worlds of its section "
+            f"{demo_worlds(config)}, got {missing}"
+        )
+    yield from _check_mirrored_worlds(config)
+
+
+def _check_corpora_needed(config: Mapping[str, Any]) -> Iterator[ConfigError]:
+    """The sections that read the mined parallel sentences have corpora to mine."""
+    if config["corpora"]:
+        return
+    needing = [
+        ("mbe_figure2", "Figure 2 of Kaneko et al. (2022) counts mined sentences"),
+        ("kaneko2023.mbe", "MBE of the bias-controlled models scores mined sentences"),
+    ]
+    for key, why in needing:
+        section, _, sub = key.partition(".")
+        value = config.get(section)
+        if value is not None and (not sub or (value or {}).get(sub) is not None):
+            yield ConfigError(
+                f"key '{key}': {why}, but 'corpora' names no parallel corpus; add one "
+                "under 'corpora' or remove the key",
+                key=key,
             )
-        _check_mirrored_worlds(config)
 
 
-def _check_mirrored_worlds(config: Mapping[str, Any]) -> None:
+def _check_mirrored_worlds(config: Mapping[str, Any]) -> Iterator[ConfigError]:
     """A ``mirrored`` world writes every gendered sentence in both genders: exactly
     balanced, so a planted ratio or association there would be silently undone."""
     for world in demo_worlds(config):
@@ -290,14 +324,14 @@ def _check_mirrored_worlds(config: Mapping[str, Any]) -> None:
             continue
         settings = (spec["male_ratio"], spec["occupation_bias"])
         if settings != (1.0, 0.5):
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'demo.{world}.mirrored': a mirrored world is exactly balanced, so it "
                 f"needs male_ratio 1 and occupation_bias 0.5, got male_ratio "
                 f"{settings[0]} and occupation_bias {settings[1]}"
             )
 
 
-def _expand_benchmarks(config: dict) -> None:
+def _expand_benchmarks(config: dict) -> Iterator[ConfigError]:
     """Give each pair dataset its ``url``: its own, or its shipped ``benchmark``'s.
 
     A ``benchmark`` entry also takes the benchmark's languages (or keeps a
@@ -310,26 +344,27 @@ def _expand_benchmarks(config: dict) -> None:
         key = f"pair_datasets.{name}"
         if "benchmark" not in dataset:
             if "url" not in dataset:
-                raise ConfigError(
+                yield ConfigError(
                     f"key '{key}': expected exactly one of 'url' (a URL template of the "
                     f"files) or 'benchmark' (one of the shipped {sorted(benchmarks)})"
                 )
             continue
         benchmark = benchmarks.get(dataset["benchmark"])
         if benchmark is None:
-            raise ConfigError(
+            yield ConfigError(
                 f"key '{key}.benchmark': {dataset['benchmark']!r} is not a shipped pair "
                 f"benchmark; expected one of {sorted(benchmarks)}"
             )
+            continue
         if dataset.setdefault("url", benchmark["url"]) != benchmark["url"]:
-            raise ConfigError(
+            yield ConfigError(
                 f"key '{key}': expected exactly one of 'url' or 'benchmark' "
                 f"({dataset['benchmark']!r} has its own URL)"
             )
         languages = dataset.setdefault("languages", list(benchmark["languages"]))
         unknown = [lang for lang in languages if lang not in benchmark["languages"]]
         if unknown:
-            raise ConfigError(
+            yield ConfigError(
                 f"key '{key}.languages': {unknown} not among the languages of the "
                 f"benchmark {dataset['benchmark']!r}: {benchmark['languages']}"
             )
@@ -337,21 +372,21 @@ def _expand_benchmarks(config: dict) -> None:
             config["checksums"].setdefault(url, digest)
 
 
-def _check_mbe(config: Mapping[str, Any]) -> None:
+def _check_mbe(config: Mapping[str, Any]) -> Iterator[ConfigError]:
     """The permutation test can reach p < alpha: 1 / (permutations + 1) < alpha."""
     mbe = config.get("mbe", {})
     if mbe.get("test") != "permutation":
         return
     permutations, alpha = mbe["permutations"], mbe["alpha"]
     if 1.0 / (permutations + 1) >= alpha:
-        raise ConfigError(
+        yield ConfigError(
             f"key 'mbe.permutations': {permutations} relabellings can never give "
             f"p < alpha = {alpha} (the smallest p-value is 1 / (permutations + 1)); "
             f"expected at least {math.floor(1.0 / alpha)}"
         )
 
 
-def _check_precisions(config: Mapping[str, Any]) -> None:
+def _check_precisions(config: Mapping[str, Any]) -> Iterator[ConfigError]:
     """fp16 is not asked of a section whose device is the CPU (fp16 autocast needs CUDA;
     :mod:`mgbias.mlm.precision`)."""
     basta2020 = config.get("basta2020") or {}
@@ -368,139 +403,138 @@ def _check_precisions(config: Mapping[str, Any]) -> None:
     for key, section, device_key in sections:
         device = str(section.get("device") or "auto")
         if section.get("precision") == "fp16" and device == "cpu":
-            raise ConfigError(
+            yield ConfigError(
                 f"key '{key}.precision': fp16 needs a CUDA device, but {device_key} is cpu; "
                 "expected bf16 or fp32 on the CPU (or the device auto or cuda)"
             )
 
 
-def _check_pair_datasets(config: Mapping[str, Any]) -> None:
+def _check_pair_datasets(config: Mapping[str, Any]) -> Iterator[ConfigError]:
     """Pair datasets name known models and languages; paper tables name datasets."""
     datasets = config.get("pair_datasets", {})
     for name, dataset in datasets.items():
-        _check_languages(
+        yield from _check_languages(
             dataset.get("languages", []), f"pair_datasets.{name}.languages", pivot_allowed=True
         )
         unknown = [m for m in dataset.get("models", []) if m not in config["models"]]
         if unknown:
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'pair_datasets.{name}.models': {unknown} not among the configured "
                 f"models {list(config['models'])}"
             )
-        if "{lang}" not in dataset["url"] and len(pair_dataset_languages(config, name)) > 1:
-            raise ConfigError(
+        if (
+            "{lang}" not in dataset.get("url", "{lang}")
+            and len(pair_dataset_languages(config, name)) > 1
+        ):
+            yield ConfigError(
                 f"key 'pair_datasets.{name}.url': one file for several languages; put "
                 "{lang} in the URL or list one language under 'languages'"
             )
     for table, name in config.get("pair_tables", {}).items():
         if name not in datasets:
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'pair_tables.{table}': {name!r} is not one of the configured "
                 f"pair_datasets {list(datasets)}"
             )
     table3 = config.get("pair_tables", {}).get("steinborn_table3")
-    if table3 is not None and not datasets[table3].get("perturb", False):
-        raise ConfigError(
+    if table3 in datasets and not datasets[table3].get("perturb", False):
+        yield ConfigError(
             f"key 'pair_datasets.{table3}.perturb': must be true, since "
             "'pair_tables.steinborn_table3' (unperturbed and perturbed scores) names it"
         )
-    _check_kaneko2023(config, datasets)
-    _check_mbe_table3(config, datasets)
-    _check_mbe_figure2(config)
-    _check_mbe_translations(config, datasets)
-    _check_zhao2020(config)
-    _check_basta2020(config)
-    _check_bios(config)
 
 
-def _check_kaneko2023(config: dict, datasets: dict) -> None:
+def _check_kaneko2023(config: dict) -> Iterator[ConfigError]:
     """The ``kaneko2023`` section names configured models, pair dataset and languages."""
+    datasets = config.get("pair_datasets", {})
     section = config.get("kaneko2023")
     if not section:
         return
     for base in section["base_models"]:
         if base not in config["models"]:
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'kaneko2023.base_models': {base!r} is not one of the configured "
                 f"models {list(config['models'])}"
             )
     if section["pair_dataset"] not in datasets:
-        raise ConfigError(
+        yield ConfigError(
             f"key 'kaneko2023.pair_dataset': {section['pair_dataset']!r} is not one of the "
             f"configured pair_datasets {list(datasets)}"
         )
     missing = [lang for lang in section["languages"] if lang not in section["wordlists"]]
     if missing:
-        raise ConfigError(
+        yield ConfigError(
             f"key 'kaneko2023.wordlists': no word lists for {missing}; expected one "
             "{female: [...], male: [...]} entry per language of 'kaneko2023.languages'"
         )
     for source, entry in section["sources"].items():
         languages = entry.get("languages") or section["languages"]
         if "{lang}" not in entry["url"] and len(languages) > 1:
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'kaneko2023.sources.{source}.url': one file for several languages; "
                 "put {lang} in the URL or list one language under 'languages'"
             )
     for r in section["ratios"]:
         if abs(round(r * 100) - r * 100) > 1e-9:
-            raise ConfigError(f"key 'kaneko2023.ratios': {r} is not a multiple of 0.01")
+            yield ConfigError(f"key 'kaneko2023.ratios': {r} is not a multiple of 0.01")
     for key, known in (("worlds", config["worlds"]), ("corpora", list(config["corpora"]))):
         for name in (section.get("mbe") or {}).get(key, []):
             if name not in known:
-                raise ConfigError(
+                yield ConfigError(
                     f"key 'kaneko2023.mbe.{key}': {name!r} is not one of the configured "
                     f"{key} {known}"
                 )
 
 
-def _check_mbe_table3(config: dict, datasets: dict) -> None:
+def _check_mbe_table3(config: dict) -> Iterator[ConfigError]:
     """The ``mbe_table3`` section names configured pair datasets and models."""
+    datasets = config.get("pair_datasets", {})
     section = config.get("mbe_table3")
     if not section:
         return
     for dataset in section["datasets"]:
         if dataset not in datasets:
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'mbe_table3.datasets': {dataset!r} is not one of the configured "
                 f"pair_datasets {list(datasets)}"
             )
     for model in section.get("models", []):
         if model not in config["models"]:
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'mbe_table3.models': {model!r} is not one of the configured "
                 f"models {list(config['models'])}"
             )
     if section.get("bias_controlled") and not config.get("kaneko2023"):
-        raise ConfigError(
+        yield ConfigError(
             "key 'mbe_table3.bias_controlled': true needs a 'kaneko2023' section "
             "(the bias-controlled models)"
         )
 
 
-def _check_mbe_figure2(config: dict) -> None:
+def _check_mbe_figure2(config: dict) -> Iterator[ConfigError]:
     """The ``mbe_figure2`` corpora are configured corpora."""
     section = config.get("mbe_figure2") or {}
     for corpus in section.get("corpora", []):
         if corpus not in config["corpora"]:
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'mbe_figure2.corpora': {corpus!r} is not one of the configured "
                 f"corpora {list(config['corpora'])}"
             )
 
 
-def _check_mbe_translations(config: dict, datasets: dict) -> None:
+def _check_mbe_translations(config: dict) -> Iterator[ConfigError]:
     """The ``mbe_translations`` entries name configured models and pair datasets."""
+    datasets = config.get("pair_datasets", {})
     for lang, entry in (config.get("mbe_translations") or {}).items():
         for model in entry["models"]:
             if model not in config["models"]:
-                raise ConfigError(
+                yield ConfigError(
                     f"key 'mbe_translations.{lang}.models': {model!r} is not one of the "
                     f"configured models {list(config['models'])}"
                 )
         for method in ("ht", "mt", "tmp", "names", "english"):
             if method in entry and entry[method] not in datasets:
-                raise ConfigError(
+                yield ConfigError(
                     f"key 'mbe_translations.{lang}.{method}': {entry[method]!r} is not one "
                     f"of the configured pair_datasets {list(datasets)}"
                 )
@@ -508,14 +542,14 @@ def _check_mbe_translations(config: dict, datasets: dict) -> None:
             from mgbias.kaneko2022.native_names import shipped_name_specs
 
             if lang not in shipped_name_specs():
-                raise ConfigError(
+                yield ConfigError(
                     f"key 'mbe_translations.{lang}.names': no native names for {lang!r} in "
                     f"mgbias/resources/native_names.yaml (languages: "
                     f"{sorted(shipped_name_specs())})"
                 )
 
 
-def _check_basta2020(config: dict) -> None:
+def _check_basta2020(config: dict) -> Iterator[ConfigError]:
     """The ``basta2020`` section names configured models and worlds, and a spaCy pipeline
     for every language whose swap needs agreement (Spanish)."""
     section = config.get("basta2020")
@@ -524,13 +558,13 @@ def _check_basta2020(config: dict) -> None:
     for key in ("models", "model_languages"):
         for model in section.get(key) or ():
             if model not in config["models"]:
-                raise ConfigError(
+                yield ConfigError(
                     f"key 'basta2020.{key}': {model!r} is not one of the configured models "
                     f"{list(config['models'])}"
                 )
     for world in section.get("worlds") or ():
         if world not in known_worlds(config):
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'basta2020.worlds': {world!r} is not one of the configured worlds "
                 f"{known_worlds(config)}"
             )
@@ -543,21 +577,21 @@ def _check_basta2020(config: dict) -> None:
             have, where = static["vectors"], "a file"
         missing = sorted(wanted - set(have))
         if missing:
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'basta2020.static.vectors': {where} has no vectors of {missing}; "
                 "expected every language of the domains"
             )
     for domain, entry in section["domains"].items():
         lang = entry["lang"]
         if lang in BASTA2020_GRAMMATICAL and not section.get("spacy", {}).get(lang):
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'basta2020.domains.{domain}': swapping {lang!r} needs a token analyser "
                 f"for its agreement, e.g. basta2020.spacy: {{{lang}: {lang}_core_news_sm}} "
                 "(or `demo` for the demo's text)"
             )
 
 
-def _check_bios(config: dict) -> None:
+def _check_bios(config: dict) -> Iterator[ConfigError]:
     """A ``blank`` NER pipeline has names to match; the demo's names come with the demo
     crawl; a file:// crawl root is a directory path."""
     section = config.get("bios")
@@ -565,25 +599,25 @@ def _check_bios(config: dict) -> None:
         return
     blank = [lang for lang in section["languages"] if section.get("spacy", {}).get(lang) == "blank"]
     if blank and not section.get("names"):
-        raise ConfigError(
+        yield ConfigError(
             f"key 'bios.names': the blank NER pipeline of {blank} needs a name list "
             "(a file of full names, or `demo` with the demo crawl)"
         )
     if section.get("names") == "demo" and "data/demo/mirror/" not in section["url"]:
-        raise ConfigError(
+        yield ConfigError(
             "key 'bios.names': `demo` names the demo crawl's names, but bios.url "
             f"({section['url']!r}) is not the demo mirror"
         )
     if not re.match(r"^(https?|file)://", section["url"]):
-        raise ConfigError(
+        yield ConfigError(
             f"key 'bios.url': {section['url']!r} is not an http(s):// or file:// crawl root"
         )
     classifier = section.get("classifier") or {}
-    _check_bios_encoder(config, classifier)
-    _check_bios_grid(section, classifier)
+    yield from _check_bios_encoder(config, classifier)
+    yield from _check_bios_grid(section, classifier)
 
 
-def _check_bios_grid(section: dict, classifier: dict) -> None:
+def _check_bios_grid(section: dict, classifier: dict) -> Iterator[ConfigError]:
     """The classifier's runs are in languages of ``bios.languages``, each on a space of
     its language: the language's own vectors, ENDEB (English), the language aligned to
     another space (``<lang>-<target>``; ``endeb-<target>``: English), or the encoder."""
@@ -591,13 +625,13 @@ def _check_bios_grid(section: dict, classifier: dict) -> None:
     encoder = classifier.get("encoder")
     encoder_name = (encoder.get("name") or encoder["model"]) if encoder else None
 
-    def check_space(lang: str, space: str, key: str) -> None:
+    def check_space(lang: str, space: str, key: str) -> Iterator[ConfigError]:
         src, _, tgt = space.partition("-")
         if space in (lang, encoder_name) or (space == "endeb" and lang == "en"):
             return
         if tgt and ("en" if src == "endeb" else src) == lang:
             return
-        raise ConfigError(
+        yield ConfigError(
             f"key '{key}': space {space!r} of {lang} bios is not {lang}, "
             f"{lang}-<target>, (English) endeb or the encoder (bios.classifier.encoder)"
         )
@@ -605,45 +639,45 @@ def _check_bios_grid(section: dict, classifier: dict) -> None:
     monolingual = classifier.get("monolingual", {})
     unknown = sorted(set(monolingual) - set(languages))
     if unknown:
-        raise ConfigError(
+        yield ConfigError(
             f"key 'bios.classifier.monolingual': languages {unknown} are not in "
             f"bios.languages {languages}"
         )
     for lang, spaces in monolingual.items():
         for space in spaces:
-            check_space(lang, space, f"bios.classifier.monolingual.{lang}")
+            yield from check_space(lang, space, f"bios.classifier.monolingual.{lang}")
     for src, tgt, src_space, tgt_space in (classifier.get("transfer") or {}).get("runs", []):
         key = "bios.classifier.transfer.runs"
         if not {src, tgt} <= set(languages) or src == tgt:
-            raise ConfigError(
+            yield ConfigError(
                 f"key '{key}': {src}->{tgt} needs two different languages of "
                 f"bios.languages {languages}"
             )
-        check_space(src, src_space, key)
-        check_space(tgt, tgt_space, key)
+        yield from check_space(src, src_space, key)
+        yield from check_space(tgt, tgt_space, key)
 
 
-def _check_bios_encoder(config: dict, classifier: dict) -> None:
+def _check_bios_encoder(config: dict, classifier: dict) -> Iterator[ConfigError]:
     """The classifier's encoder is a configured model, and a transfer run uses it on both
     sides or on neither."""
     encoder = classifier.get("encoder")
     if not encoder:
         return
     if encoder["model"] not in config["models"]:
-        raise ConfigError(
+        yield ConfigError(
             f"key 'bios.classifier.encoder.model': {encoder['model']!r} is not a key of "
             f"models: {sorted(config['models'])}"
         )
     name = encoder.get("name") or encoder["model"]
     for run in (classifier.get("transfer") or {}).get("runs", []):
         if (run[2] == name) != (run[3] == name):
-            raise ConfigError(
+            yield ConfigError(
                 f"key 'bios.classifier.transfer.runs': {run} mixes the encoder {name!r} "
                 "with a static space"
             )
 
 
-def _check_zhao2020(config: dict) -> None:
+def _check_zhao2020(config: dict) -> Iterator[ConfigError]:
     """The ``zhao2020`` languages have monolingual text to train vectors on (unless the
     vectors are downloaded), and the alignment grid's and Figure 1's languages and worlds
     are configured ones."""
@@ -655,14 +689,14 @@ def _check_zhao2020(config: dict) -> None:
     known = [PIVOT, *config["languages"]]
     unknown = [lang for lang in section["languages"] if lang not in known]
     if unknown and not section["vectors"].get("url"):
-        raise ConfigError(
+        yield ConfigError(
             f"key 'zhao2020.languages': {unknown} have no monolingual text to train "
             f"vectors on; expected some of {known}"
         )
     grid = section.get("grid_languages", [])
     outside = [lang for lang in grid if lang not in section["languages"]]
     if outside:
-        raise ConfigError(
+        yield ConfigError(
             f"key 'zhao2020.grid_languages': {outside} are not among "
             f"zhao2020.languages {section['languages']}"
         )
@@ -670,31 +704,38 @@ def _check_zhao2020(config: dict) -> None:
     spaces = [figure1.get("lang", "es"), *figure1.get("targets", ["en", "de"])]
     absent = [lang for lang in spaces if lang not in section["languages"]]
     if "figure1" in section and absent:
-        raise ConfigError(
+        yield ConfigError(
             f"key 'zhao2020.figure1': {absent} are not among zhao2020.languages "
             f"{section['languages']}"
         )
     worlds = section.get("grid_worlds", [])
     unknown_worlds = [world for world in worlds if world not in config["worlds"]]
     if unknown_worlds:
-        raise ConfigError(
+        yield ConfigError(
             f"key 'zhao2020.grid_worlds': {unknown_worlds} are not among the worlds "
             f"{config['worlds']}"
         )
 
 
-def validate_config(config: dict, schema: dict | str | Path | None = None) -> dict:
+def validate_config(
+    config: dict, schema: dict | str | Path | None = None, *, check_files: bool = False
+) -> dict:
     """Validate ``config`` in place, fill in defaults, and return it.
 
     ``schema`` defaults to the shipped one (:func:`schema_path`). Pair datasets
     that name a ``benchmark`` get its URL, languages and checksums; ``worlds``
-    defaults to ``[real]`` without a ``demo`` section; corpus and pair-dataset
-    locations given as local paths become ``file://`` URLs (:func:`as_url`).
+    defaults to ``[real]`` without a ``demo`` section; every location key (a URL or
+    a local path: :mod:`mgbias.config_locations`) given as a local path becomes a
+    ``file://`` URL. With ``check_files``, every local file it names must exist
+    (relative paths: in the working directory), but those a rule of the workflow
+    writes.
 
     Raises
     ------
     ConfigError
-        naming the first offending key and what was expected.
+        naming every offending key and what was expected (``errors``: one
+        :class:`ConfigError` each; the schema's first, in key order, then the
+        cross-references, the section checks and the missing files).
     """
     if not isinstance(schema, dict):
         schema = load_schema(schema)
@@ -703,29 +744,72 @@ def validate_config(config: dict, schema: dict | str | Path | None = None) -> di
     errors = sorted(
         _validator_class()(schema).iter_errors(config), key=lambda e: list(e.absolute_path)
     )
-    if errors:
-        raise ConfigError(
-            "invalid configuration: " + _describe(errors[0]), key=_located_key(errors[0]) or ""
-        )
-    _default_worlds(config)
-    _local_paths_as_urls(config)
-    _expand_benchmarks(config)
-    _check_references(config)
+    problems = [
+        ConfigError("invalid configuration: " + _describe(error), key=_located_key(error) or "")
+        for error in errors
+    ]
+    localize(config, schema)
+    for check in _CHECKS:
+        problems += _collect(check, config, tolerant=bool(problems))
+    if check_files:
+        problems += [
+            ConfigError(f"key '{key}': {problem}", key=key)
+            for key, problem in missing_locations(config, schema)
+        ]
+    if problems:
+        raise ConfigError.of(problems)
     return config
 
 
-def _default_worlds(config: dict) -> None:
+def _collect(check, config: dict, *, tolerant: bool) -> list[ConfigError]:
+    """The errors ``check`` finds. Where the schema has found errors already, a check
+    that trips over the value they name (a missing key, a wrong type) stops quietly:
+    the schema's message says what is wrong."""
+    found: list[ConfigError] = []
+    try:
+        found.extend(check(config))
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+        if not tolerant:
+            raise
+    return found
+
+
+def _default_worlds(config: dict) -> Iterator[ConfigError]:
     """``worlds`` defaults to ``[real]`` when nothing generates the demo; the demo's
     worlds must be named."""
     if "worlds" in config:
         return
     if "demo" in config:
-        raise ConfigError(
+        yield ConfigError(
             "key 'worlds': required with a 'demo' section: the demo worlds every stage "
             f"runs in, some of {demo_worlds(config)} (e.g. worlds: [planted, balanced])",
             key="demo",
         )
+        config["worlds"] = demo_worlds(config)  # so that the other checks can run
+        return
     config["worlds"] = [DEFAULT_WORLD]
+
+
+#: The checks beyond the schema, in the order their errors are listed.
+_CHECKS = (
+    _default_worlds,
+    _expand_benchmarks,
+    _check_languages_key,
+    _check_corpora,
+    _check_corpora_needed,
+    _check_models,
+    _check_pair_datasets,
+    _check_mbe,
+    _check_precisions,
+    _check_demo,
+    _check_kaneko2023,
+    _check_mbe_table3,
+    _check_mbe_figure2,
+    _check_mbe_translations,
+    _check_zhao2020,
+    _check_basta2020,
+    _check_bios,
+)
 
 
 def _scored_models(config: Mapping[str, Any], dataset: str) -> list[str]:
@@ -799,7 +883,7 @@ def config_warnings(config: Mapping[str, Any]) -> list[ConfigWarning]:
                         f"{languages} have none in common",
                     )
                 )
-        if not scored:
+        if not scored and dataset != (config.get("kaneko2023") or {}).get("pair_dataset"):
             warnings.append(
                 ConfigWarning(
                     f"pair_datasets.{dataset}",
@@ -809,7 +893,8 @@ def config_warnings(config: Mapping[str, Any]) -> list[ConfigWarning]:
             )
     evaluated = {job["model"] for job in evaluation_jobs(config)}
     for model, entry in models.items():
-        if entry.get("mbe", True) and not is_finetuned(entry) and model not in evaluated:
+        mined = bool(config["corpora"])  # without corpora, no model is meant for MBE
+        if mined and entry.get("mbe", True) and not is_finetuned(entry) and model not in evaluated:
             scope = entry.get("corpora") or list(config["corpora"])
             warnings.append(
                 ConfigWarning(
@@ -851,9 +936,22 @@ class _Sources:
                     return document.where(key)
         return self.documents[-1].name if self.documents else ""
 
+    def _line(self, key: str | None) -> int:
+        """The line of ``key`` in the last file that gives it (0: none)."""
+        for document in reversed(self.documents):
+            line = document.line(key) if key else None
+            if line is not None:
+                return line
+        return 0
+
     def error(self, error: ConfigError) -> ConfigError:
-        where = self.where(error.key)
-        return ConfigError(f"{where}: {error}" if where else str(error), key=error.key)
+        """``error``, each of its errors prefixed with the place of its key, in the
+        order of the lines."""
+        located = [
+            ConfigError(f"{self.where(e.key)}: {e}" if self.where(e.key) else str(e), key=e.key)
+            for e in sorted(error.errors, key=lambda e: self._line(e.key))
+        ]
+        return ConfigError.of(located)
 
     def warnings(self, warnings: Iterable[ConfigWarning]) -> list[str]:
         located = []
@@ -871,25 +969,31 @@ def _read(path: str | Path) -> YAMLDocument:
 
 
 def check_config_file(
-    path: str | Path, schema: str | Path | None = None, *, strict: bool = False
+    path: str | Path,
+    schema: str | Path | None = None,
+    *,
+    strict: bool = False,
+    check_files: bool = True,
 ) -> tuple[dict, list[str]]:
     """Read, validate and check a configuration file: ``(config, warnings)``.
 
     Each warning (:func:`config_warnings`) starts with ``<file>:<line>:`` of the key to
-    change. With ``strict``, warnings are errors.
+    change. With ``strict``, warnings are errors. With ``check_files`` (the default;
+    ``mgbias check-config``), a local file a location key names that does not exist is
+    an error.
 
     Raises
     ------
     ConfigError
         ``<file>:<line>:<column>: <problem>`` for a YAML syntax error or a duplicate key;
-        ``<file>:<line>: <message>`` for an invalid value (the line of its key); with
-        ``strict``, every warning.
+        ``<file>:<line>: <message>`` for an invalid value (the line of its key), every
+        one found (``errors``); with ``strict``, every warning.
     """
     document = _read(path)
     sources = _Sources([document])
     config = document.data if document.data is not None else {}
     try:
-        validate_config(config, schema)
+        validate_config(config, schema, check_files=check_files)
     except ConfigError as error:
         raise sources.error(error) from None
     warnings = sources.warnings(config_warnings(config))
@@ -902,8 +1006,10 @@ def check_config_file(
 
 def load_config(path: str | Path, schema: str | Path | None = None) -> dict:
     """Read a YAML configuration file and validate it against ``schema``
-    (default: the shipped one); errors name the file and the line of the key."""
-    return check_config_file(path, schema)[0]
+    (default: the shipped one); errors name the file and the line of the key. Local
+    files are not looked for: a caller reads those it needs (``score --config`` one
+    dataset's file in one language)."""
+    return check_config_file(path, schema, check_files=False)[0]
 
 
 def _shown(path: str | Path) -> str:
@@ -919,17 +1025,24 @@ def workflow_config(config: dict, paths: Iterable[str | Path]) -> list[str]:
 
     Snakemake reads ``--configfile`` with its own YAML loader, which keeps the last of
     two equal keys; each file is read again here so that a duplicate key is an error,
-    and so that messages point at lines.
+    and so that messages point at lines. A local file that a location key names and
+    that does not exist is a warning here (a run of some targets may not need it; the
+    jobs that read it stop on a missing input): ``mgbias check-config`` makes it an
+    error.
 
     Raises
     ------
     ConfigError
-        For a duplicate key or a syntax error (``<file>:<line>:<column>:``), or an
-        invalid value (``<file>:<line>:`` of its key).
+        For a duplicate key or a syntax error (``<file>:<line>:<column>:``), or every
+        invalid value (``<file>:<line>:`` of its key; ``errors``: one each).
     """
     sources = _Sources(_read(_shown(path)) for path in paths)
     try:
         validate_config(config)
     except ConfigError as error:
         raise sources.error(error) from None
-    return sources.warnings(config_warnings(config))
+    missing = [
+        ConfigWarning(key, f"key '{key}': {problem}")
+        for key, problem in missing_locations(config, load_schema())
+    ]
+    return sources.warnings([*missing, *config_warnings(config)])

@@ -30,6 +30,15 @@ from mgbias.workflow.core import (
 )
 
 
+def targets(config: Mapping[str, Any]) -> list[str]:
+    """Tables 1 and 2 of Kaneko et al. (2022) (the mined counts, the MBE scores and their
+    figure), when a parallel corpus is configured: a configuration of pair benchmarks
+    or of another paper only mines nothing."""
+    if not config["corpora"]:
+        return []
+    return [layout.path("mine_counts"), layout.path("mbe_scores"), layout.path("mbe_figure")]
+
+
 def table3_targets(config: Mapping[str, Any]) -> list[str]:
     """Table 3 of Kaneko et al. (2022) and its rows per model, when configured."""
     if not mbe_table3_jobs(config):

@@ -65,7 +65,7 @@ def test_demo_and_paper_sections_fill_defaults(demo):
         ({"max_files": -1}, "max_files"),
         ({"names": None}, "blank NER pipeline"),
         ({"url": "https://data.commoncrawl.org"}, "not the demo mirror"),
-        ({"url": "data/demo/mirror/commoncrawl"}, "crawl root"),
+        ({"url": "ftp://data.commoncrawl.org"}, "crawl root"),  # a local path is file://
         ({"spacy": {"it": "blank"}}, "it"),
         ({"demo_scale": 0}, "demo_scale"),
         ({"demo_ambiguous": 1.5}, "demo_ambiguous"),

@@ -71,12 +71,13 @@ def test_crawl_shards_and_downloads():
     assert bios.dest_root(f"data/raw/bios/crawl-data/{SNAPSHOT}/wet.paths.gz", 3) == (
         "data/raw/bios"
     )
-    # a title lexicon by URL is downloaded, a local one read, none: the shipped one
+    # a title lexicon by URL or local path is downloaded (copied), none: the shipped one
     assert bios.titles_url(config, "en") == "https://example.org/t.json"
     assert bios.titles(config, "en") == ["data/raw/bios/titles/en.json"]
     assert bios.titles_url(config, "de") is None and bios.titles(config, "de") == []
     local = configured(titles={"de": "lexicons/de.json"})
-    assert bios.titles(local, "de") == ["lexicons/de.json"]
+    assert bios.titles_url(local, "de") == "file://lexicons/de.json"
+    assert bios.titles(local, "de") == ["data/raw/bios/titles/de.json"]
 
 
 def test_demo_crawl_names_and_pipelines():
