@@ -4,7 +4,9 @@ Every output of the command line gets a JSON sidecar, ``<output>.provenance.json
 (for a directory output, such as a fine-tuned model, ``<directory>/provenance.json``;
 :mod:`mgbias.cli_provenance`),
 and every table of the workflow a record, ``results/provenance/tables/<rule>.json``
-(:func:`job_provenance`). A record holds:
+(:func:`job_provenance`), as does each seeded job whose numbers the command line
+reproduces, beside its first output (:data:`mgbias.layout.SEEDED_JOB_RULES`), with
+the ``seed`` it used. A record holds:
 
 - ``mgbias``: the version, and the git commit of the source tree with whether it
   had uncommitted changes (when it runs from a git checkout);
@@ -422,7 +424,8 @@ def _workflow_data(config: Mapping[str, Any], inputs: Iterable[str]) -> dict[str
 def job_record(job: Any, *, started: str | None = None) -> dict[str, Any]:
     """The provenance record of one workflow job (``job``: Snakemake's ``snakemake`` object).
 
-    Holds the rule and wildcards, the params, the configuration's settings and
+    Holds the rule and wildcards, the params (and ``seed``, the job's own seed, when the
+    rule takes one), the configuration's settings and
     its sha256, the configuration files with their sha256 (named by the workflow
     under :data:`CONFIGFILES_KEY`), every input file's sha256 (the library code aside: the version
     and git commit say which), the fingerprints of the models and the sha256 of
@@ -440,11 +443,15 @@ def job_record(job: Any, *, started: str | None = None) -> dict[str, Any]:
         if name != "provenance"
     }
     settings = {key: config[key] for key in _WORKFLOW_SETTINGS if key in config}
+    params = _named(getattr(job, "params", None))
     canonical = json.dumps(_plain(config), sort_keys=True, ensure_ascii=False)
     return collect(
         rule=getattr(job, "rule", None),
         wildcards=_named(getattr(job, "wildcards", None)),
-        params=_named(getattr(job, "params", None)),
+        params=params,
+        # the seed the job drew its random numbers from (derived per job from the config's
+        # root seed, mgbias.seeds): the command line's --seed with it gives the same numbers
+        seed=params.get("seed"),
         settings=settings,
         config_sha256=hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
         config_files={p: file_sha256(p) if Path(p).is_file() else None for p in config_files},
