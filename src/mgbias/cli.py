@@ -1484,7 +1484,7 @@ def _run(argv: list[str] | None) -> int:
         _preflight(parser, args)
         status = args.run(args)
         if status == 0:  # a provenance sidecar beside every output the command wrote
-            write_cli_sidecars(args, started=started, argv=argv)
+            write_cli_sidecars(args, started=started, argv=argv, parser=parser)
         return status
     except (ValueError, OSError) as error:  # bad input: a message naming it, no traceback
         print(f"mgbias: {error}", file=sys.stderr)

@@ -1458,9 +1458,12 @@ PROVENANCE_FIELDS = [
     (
         "`model`",
         "sidecar",
-        "`id`, `revision`, `dtype` (as `config.json` names it) and `weights` (file name "
-        "to sha256 of `model.safetensors`, `pytorch_model.bin` or their shards); a hub id "
-        "also `commit`, the cached snapshot (never downloaded for the record)",
+        "`id`, `revision`, `dtype` (as `config.json` names it), `weights` (file name "
+        "to sha256 of `model.safetensors`, `pytorch_model.bin` or their shards) and "
+        "`tokenizer` (file name to sha256 of `tokenizer.json`, `vocab.txt`, "
+        "`tokenizer_config.json`, ... as found; `tokenizer_path` when read from another "
+        "directory); a hub id also `commit`, the cached snapshot (never downloaded for "
+        "the record)",
     ),
     (
         "`data`",
@@ -1533,11 +1536,12 @@ Every table of the workflow has a record, `results/provenance/tables/<rule>.json
 written by the table's own job (a declared output of its rule: a failed or killed job
 leaves no record, a rerun rewrites it); so has every job that draws random numbers and
 whose numbers the command line reproduces (the pair measures and MBE jobs:
-`<first output>.provenance.json`), with the `seed` it used. `results/provenance/summary.csv`
-gathers the tables' records, one row per table, and is the Provenance page of `make report`. Every output of the
-`mgbias` command line has a sidecar beside it, `<output>.provenance.json` (for a
-directory output such as a fine-tuned model: `<directory>/provenance.json`). Both are
-JSON with sorted keys (`mgbias.provenance`):
+`<first output>.provenance.json`), with the `seed` it used.
+`results/provenance/summary.csv` gathers the tables' records, one row per table, and is
+the Provenance page of `make report`. Every output of the `mgbias` command line (every
+option of the output types of `mgbias.cli_options`) has a sidecar beside it,
+`<output>.provenance.json` (for a directory output such as a fine-tuned model:
+`<directory>/provenance.json`). Both are JSON with sorted keys (`mgbias.provenance`):
 
 {fields}
 

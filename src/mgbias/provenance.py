@@ -15,8 +15,8 @@ the ``seed`` it used. A record holds:
   ``installed``: the versions of the same libraries installed in the environment
   (from the package metadata), which a workflow table's record needs because its
   job imports no torch while the jobs that ran the models did;
-- ``model``: id, revision and the sha256 of each weights file
-  (:func:`model_fingerprint`); ``data``/``inputs``: paths and sha256 of the files read;
+- ``model``: id, revision and the sha256 of each weights file and each tokenizer
+  file (:func:`model_fingerprint`); ``data``/``inputs``: paths and sha256 of the files read;
 - the settings: bias type, language, measures, seed, tie rule, alpha, batch size,
   device and precision, where the command has them;
 - ``command`` (the command line) or ``rule``, and the configuration file;
@@ -73,6 +73,21 @@ WEIGHTS_PATTERNS = (
     "model-*-of-*.safetensors",
     "pytorch_model.bin",
     "pytorch_model-*-of-*.bin",
+)
+#: Tokenizer files of a Hugging Face model directory (those ``save_pretrained`` of the
+#: tokenizers writes), hashed by :func:`model_fingerprint`: the same weights with another
+#: vocabulary give other scores.
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "added_tokens.json",
+    "vocab.txt",
+    "vocab.json",
+    "merges.txt",
+    "spiece.model",
+    "sentencepiece.bpe.model",
+    "tokenizer.model",
 )
 #: Libraries whose versions are recorded when the process has imported them.
 LIBRARIES = ("torch", "transformers", "tokenizers", "numpy", "pandas", "scipy", "fasttext")
@@ -147,8 +162,14 @@ def _weights_files(directory: Path) -> list[Path]:
     return found
 
 
-def model_fingerprint(model: str | Path, revision: str | None = None) -> dict[str, Any]:
-    """Model id, revision and the sha256 of each weights file.
+def _tokenizer_files(directory: Path) -> list[Path]:
+    return [directory / name for name in TOKENIZER_FILES if (directory / name).is_file()]
+
+
+def model_fingerprint(
+    model: str | Path, revision: str | None = None, tokenizer: str | Path | None = None
+) -> dict[str, Any]:
+    """Model id, revision and the sha256 of each weights file and each tokenizer file.
 
     Parameters
     ----------
@@ -156,16 +177,21 @@ def model_fingerprint(model: str | Path, revision: str | None = None) -> dict[st
         A local model directory (``save_pretrained`` layout) or a Hugging Face hub id.
     revision
         The hub revision asked for (None: the default branch).
+    tokenizer
+        A tokenizer directory given apart from the model (``--tokenizer``); None: the
+        model's own.
 
     Returns
     -------
     dict
         ``id``, ``revision``, ``dtype`` (the weights' dtype config.json names),
         ``weights`` (file name -> sha256, of
-        ``model.safetensors``, ``pytorch_model.bin`` or their shards) and, for a
+        ``model.safetensors``, ``pytorch_model.bin`` or their shards),
+        ``tokenizer`` (file name -> sha256, of the :data:`TOKENIZER_FILES` present;
+        with a separate ``tokenizer`` directory, also ``tokenizer_path``) and, for a
         hub id, ``commit`` (the snapshot the local cache holds). A hub model not
-        in the local cache gets empty ``weights`` and a ``note``; nothing is
-        downloaded.
+        in the local cache gets empty ``weights`` and ``tokenizer`` and a ``note``;
+        nothing is downloaded.
     """
     record: dict[str, Any] = {"id": str(model), "revision": revision}
     directory = Path(model)
@@ -173,17 +199,31 @@ def model_fingerprint(model: str | Path, revision: str | None = None) -> dict[st
         record["path"] = str(directory)
         record["dtype"] = _stored_dtype(directory)
         record["weights"] = {p.name: file_sha256(p) for p in _weights_files(directory)}
-        return record
+        return _with_tokenizer(record, directory, tokenizer)
     snapshot = _hub_snapshot(str(model), revision)
     if snapshot is None:
         record["weights"] = {}
         record["note"] = "not in the local Hugging Face cache; weights not hashed"
-        return record
+        return _with_tokenizer(record, None, tokenizer)
     record["commit"] = snapshot.name
     record["dtype"] = _stored_dtype(snapshot)
     record["weights"] = {
         p.name: _hub_blob_sha256(p) or file_sha256(p) for p in _weights_files(snapshot)
     }
+    return _with_tokenizer(record, snapshot, tokenizer)
+
+
+def _with_tokenizer(
+    record: dict[str, Any], own: Path | None, tokenizer: str | Path | None
+) -> dict[str, Any]:
+    """``record`` with ``tokenizer``: the sha256 of the tokenizer files it was read from."""
+    directory = own
+    if tokenizer is not None and Path(tokenizer).is_dir():
+        directory = Path(tokenizer)
+        record["tokenizer_path"] = str(directory)
+    record["tokenizer"] = (
+        {p.name: file_sha256(p) for p in _tokenizer_files(directory)} if directory else {}
+    )
     return record
 
 

@@ -10,6 +10,7 @@ differ, as MBE's cosine weights need.
 from __future__ import annotations
 
 import inspect
+import json
 import subprocess
 import sys
 
@@ -345,6 +346,10 @@ def test_cli_mbe_prints_and_writes_the_api_result(tiny_mlm_dir, sentence_files, 
     rows = pd.read_csv(per_sentence)
     assert rows.columns.tolist() == ["gender", "sentence", "aula"]
     assert rows.sentence.tolist() == FEMALE + MALE
+    # every file written has its provenance sidecar, --per-sentence too
+    sidecar = json.loads((tmp_path / "sentences.csv.provenance.json").read_text())
+    assert sidecar["output"]["path"] == str(per_sentence) and sidecar["seed"] == 7
+    assert set(sidecar["inputs"]) == {"male", "female"}
 
 
 @pytest.mark.parametrize(
