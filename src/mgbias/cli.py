@@ -340,8 +340,9 @@ def _add_mbe_command(commands: argparse._SubParsersAction) -> None:
         "--output",
         type=output_file,
         default=None,
-        help="CSV of the result: mbe, p_value, preferred, shf, shf_p_value, n_male, "
-        "n_female, settings, verdict (default: none)",
+        help="CSV of the result: mbe, p_value, preferred (male or female when "
+        "significant, else none), shf, shf_p_value, n_male, n_female, settings, verdict "
+        "(default: none)",
     )
     mbe.add_argument(
         "--per-sentence",
