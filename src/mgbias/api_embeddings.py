@@ -449,7 +449,7 @@ class InBiasReport:
         text = (
             f"inBias ({result.variant}) of {self.vectors}: {result.value:.4f} on N = "
             f"{result.n} of {self.n_listed} pairs; strong {self.strong:.4f}, weak "
-            f"{self.weak:.4f}"
+            f"{self.weak:.4f}\n{seed_sides(result.seeds)}"
         )
         if self.p_value is not None:
             test = "ttest_rel" if self.paired else "ttest_ind"
@@ -458,6 +458,20 @@ class InBiasReport:
                 f"p = {self.p_value:.4g}"
             )
         return text
+
+
+#: Seed pairs :func:`seed_sides` names before it counts the rest.
+SHOWN_SEED_PAIRS = 5
+
+
+def seed_sides(seeds: Sequence[tuple[str, str]]) -> str:
+    """The seed pairs as used, male side first: ``seeds (male, female): (he, she), ...``.
+
+    inBias depends on which side of a pair is male, so ``mgbias inbias`` says it.
+    """
+    shown = ", ".join(f"({male}, {female})" for male, female in seeds[:SHOWN_SEED_PAIRS])
+    more = len(seeds) - SHOWN_SEED_PAIRS
+    return f"seeds (male, female): {shown}" + (f" and {more} more" if more > 0 else "")
 
 
 def inbias(
@@ -495,7 +509,10 @@ def inbias(
         Masculine and feminine occupation forms, line by line (MIBs'
         ``{lang}_male_def_occ`` / ``{lang}_female_def_occ``).
     seeds : path
-        JSON list of ``[female, male]`` seed pairs.
+        JSON list of ``[female, male]`` seed pairs, female word first as in MIBs'
+        ``{lang}_gender_pairs.json`` (``[["she", "he"], ["woman", "man"]]``); a pair whose
+        first word is a male word and second a female one (the shipped gender word lists)
+        is refused (:func:`mgbias.embeddings.mibs.seed_pair_looks_reversed`).
     original : path, optional
         The original space whose vocabulary filters the occupations (default:
         ``vectors``; an aligned or debiased space keeps its source's vocabulary).

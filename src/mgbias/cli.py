@@ -1112,7 +1112,12 @@ def _add_embedding_commands(commands) -> None:
         help="feminine occupation forms, line by line with --male-occupations",
     )
     inbias.add_argument(
-        "--seeds", required=True, type=Path, help="JSON list of [female, male] seed pairs"
+        "--seeds",
+        required=True,
+        type=Path,
+        help="JSON list of [FEMALE, MALE] seed pairs, female word first as in MIBs' "
+        '{lang}_gender_pairs.json: [["she", "he"], ["woman", "man"]]; a pair the other way '
+        "round (a male word first, by the shipped gender word lists) is refused",
     )
     inbias.add_argument(
         "--original",

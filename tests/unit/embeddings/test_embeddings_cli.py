@@ -145,6 +145,38 @@ def test_inbias_matches_the_library(world, tmp_path, capsys):
     assert summary["n"] == 3 and summary["n_listed"] == 4
 
 
+def test_inbias_says_which_side_of_a_seed_pair_is_male_and_refuses_a_reversed_one(
+    world, tmp_path, capsys
+):
+    """[female, male] as in MIBs: the output names the sides used; ["he", "she"] is refused."""
+    import mgbias
+
+    base = ["inbias", "--emb", str(world / "src.vec"), "--n-strong", "1",
+            "--male-occupations", str(world / "en_male_def_occ"),
+            "--female-occupations", str(world / "en_female_def_occ")]  # fmt: skip
+    assert main([*base, "--seeds", str(world / "en_gender_pairs.json")]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[1] == "seeds (male, female): (he, she), (man, woman), (his, her)"
+    reversed_ = tmp_path / "reversed.json"
+    reversed_.write_text('[["woman", "man"], ["he", "she"]]', encoding="utf-8")
+    expected = (
+        f'{reversed_}: item 1 ["he", "she"] looks reversed: \'he\' is a male word and '
+        "'she' a female one; each seed pair is [female, male], as in MIBs' "
+        '{lang}_gender_pairs.json: write ["she", "he"]'
+    )
+    assert main([*base, "--seeds", str(reversed_)]) == 2
+    assert capsys.readouterr().err == f"mgbias: {expected}\n"
+    with pytest.raises(ValueError) as raised:
+        mgbias.inbias(
+            world / "src.vec", world / "en_male_def_occ", world / "en_female_def_occ", reversed_
+        )
+    assert str(raised.value) == expected
+    # words on no list (another language, invented words) are taken as given
+    unknown = tmp_path / "unknown.json"
+    unknown.write_text('[["wa", "wb"]]', encoding="utf-8")
+    assert read_seed_pairs(unknown) == [("wb", "wa")]
+
+
 def test_errors_are_reported_not_raised(world, tmp_path, capsys):
     bad = tmp_path / "bad.vec"
     bad.write_text("2 3\na 1 2 3\nb 1 2\n")
