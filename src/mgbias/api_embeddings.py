@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mgbias.embeddings.duplicates import DEFAULT_DUPLICATES
+
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
@@ -87,6 +89,7 @@ def bli(
     center: bool = False,
     device: str = "auto",
     output: _Path | None = None,
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> BLIReport:
     """BLI accuracy of an aligned source space against a target space (fastText's ``eval.py``).
 
@@ -118,6 +121,9 @@ def bli(
         ``"auto"``, ``"cpu"``, ``"cuda"``.
     output : path, optional
         JSON of the results (:meth:`BLIReport.to_dict`), written atomically.
+    duplicates : {"error", "first"}
+        A word repeated in a ``.vec`` file: refused, or its first row kept (fastText's
+        ``idx``; :func:`mgbias.embeddings.vectors.read_vec`).
 
     Returns
     -------
@@ -136,6 +142,7 @@ def bli(
         center=center,
         device=device,
         output=output,
+        duplicates=duplicates,
     )
     return BLIReport(results=tuple(results), dico_test=str(dico_test))
 
@@ -204,6 +211,7 @@ def align(
     center: bool = False,
     seed: int = 0,
     device: str = "auto",
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> AlignReport:
     """Align a source space to a target space with RCSLS (Joulin et al. 2018), as Zhao et
     al. (2020) align each language's embeddings to English.
@@ -239,6 +247,9 @@ def align(
         ``maxneg`` words; ``maxsup`` training pairs (``<= 0``: all); ``maxload`` words
         read for training; ``sgd``: mini-batches of ``batch_size`` at a constant rate,
         else full batches with learning-rate halving as ``align.py``.
+    duplicates : {"error", "first"}
+        A word repeated in a ``.vec`` file: refused, or its first row kept (fastText's
+        ``idx``; :func:`mgbias.embeddings.vectors.read_vec`).
 
     Returns
     -------
@@ -274,6 +285,7 @@ def align(
         config,
         matrix=matrix,
         summary=summary,
+        duplicates=duplicates,
     )
     tested = None
     if dico_test is not None:
@@ -286,6 +298,7 @@ def align(
             maxload=maxload,
             center=center,
             device=device,
+            duplicates=duplicates,
         )
     return AlignReport(alignment=result, output=str(output), bli=tested)
 
@@ -338,6 +351,7 @@ def debias(
     gender_specific: _Path | None = None,
     equalize: _Path | None = None,
     summary: _Path | None = None,
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> DebiasReport:
     """Hard-debias word vectors (Bolukbasi et al. 2016, §5; Zhao et al. 2020's ENDEB).
 
@@ -359,6 +373,9 @@ def debias(
         skipped and reported.
     summary : path, optional
         JSON of the direction, the skipped and equalised pairs.
+    duplicates : {"error", "first"}
+        A word repeated in a ``.vec`` file: refused, or its first row kept (fastText's
+        ``idx``; :func:`mgbias.embeddings.vectors.read_vec`).
 
     Returns
     -------
@@ -373,6 +390,7 @@ def debias(
         gender_specific=gender_specific,
         equalize=equalize,
         summary=summary,
+        duplicates=duplicates,
     )
     return DebiasReport(result=result, output=str(output))
 
@@ -488,6 +506,7 @@ def inbias(
     paired: bool = False,
     output: _Path | None = None,
     scores: _Path | None = None,
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> InBiasReport:
     """inBias (Zhao et al. 2020, Eq. 1) of a space on MIBs-style word lists.
 
@@ -526,6 +545,9 @@ def inbias(
         t-test against: the authors' ``ttest_ind``, or ``ttest_rel`` with ``paired``.
     output, scores : path, optional
         JSON summary (:meth:`InBiasReport.to_dict`); per-occupation CSV.
+    duplicates : {"error", "first"}
+        A word repeated in a ``.vec`` file: refused, or its first row kept (fastText's
+        ``idx``; :func:`mgbias.embeddings.vectors.read_vec`).
 
     Returns
     -------
@@ -546,6 +568,7 @@ def inbias(
         paired=paired,
         output=output,
         scores=scores,
+        duplicates=duplicates,
     )
     return InBiasReport(
         result=report.result,

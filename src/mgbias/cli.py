@@ -791,6 +791,7 @@ def _align(args: argparse.Namespace) -> int:
             center=args.center,
             seed=args.seed,
             device=args.device,
+            duplicates=args.duplicates,
         )
     except (ValueError, OSError, KeyError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
@@ -812,6 +813,7 @@ def _bli(args: argparse.Namespace) -> int:
         center=args.center,
         device=args.device,
         output=args.output,
+        duplicates=args.duplicates,
     )
     print(report)
     return 0
@@ -851,6 +853,7 @@ def _debias(args: argparse.Namespace) -> int:
             gender_specific=args.gender_specific,
             equalize=args.equalize,
             summary=args.summary,
+            duplicates=args.duplicates,
         )
     except (ValueError, OSError, KeyError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
@@ -876,12 +879,26 @@ def _inbias(args: argparse.Namespace) -> int:
             paired=args.paired,
             output=args.output,
             scores=args.scores,
+            duplicates=args.duplicates,
         )
     except (ValueError, OSError, KeyError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
     print(report)
     return 0
+
+
+def _add_duplicates_option(parser: argparse.ArgumentParser) -> None:
+    """``--duplicates``: how a word repeated in a ``.vec`` file is read."""
+    from mgbias.embeddings.duplicates import DEFAULT_DUPLICATES, DUPLICATES
+
+    parser.add_argument(
+        "--duplicates",
+        choices=DUPLICATES,
+        default=DEFAULT_DUPLICATES,
+        help="a word repeated in a .vec file: error refuses the file (naming both lines), "
+        "first keeps its first row, as fastText does (default: %(default)s)",
+    )
 
 
 def _add_embedding_commands(commands) -> None:
@@ -971,6 +988,7 @@ def _add_embedding_commands(commands) -> None:
     )
     align.add_argument("--seed", type=int, default=defaults.seed, help="seed of SGD batches")
     add_device_option(align, "the alignment")
+    _add_duplicates_option(align)
     align.set_defaults(run=_align)
 
     bli = commands.add_parser(
@@ -1008,6 +1026,7 @@ def _add_embedding_commands(commands) -> None:
     bli.add_argument(
         "--output", type=output_file, default=None, help="JSON of the result (default: none)"
     )
+    _add_duplicates_option(bli)
     bli.set_defaults(run=_bli)
     for command in (align, bli):
         add_hidden_alias(command, "--source-vectors", "--src-emb")
@@ -1087,6 +1106,7 @@ def _add_embedding_commands(commands) -> None:
     debias.add_argument(
         "--summary", type=output_file, default=None, help="JSON of what was done (default: none)"
     )
+    _add_duplicates_option(debias)
     debias.set_defaults(run=_debias)
 
     inbias = commands.add_parser(
@@ -1156,6 +1176,7 @@ def _add_embedding_commands(commands) -> None:
     inbias.add_argument(
         "--scores", type=output_file, default=None, help="per-occupation CSV (default: none)"
     )
+    _add_duplicates_option(inbias)
     inbias.set_defaults(run=_inbias)
 
 
