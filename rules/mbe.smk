@@ -9,7 +9,8 @@ rule mbe:
         cache=out("score_mined"),
         code=script_code("mbe.py"),
     output:
-        out("mbe_result"),
+        result=out("mbe_result"),
+        provenance=out("mbe_provenance"),
     log:
         "logs/mbe/{model}/{world}/{corpus}/{lang}.log",
     conda:
@@ -71,7 +72,8 @@ rule mbe_pairs:
         wordlists=wordlist_files(mbe.table3_wordlists(config)),
         code=script_code("mbe_pairs.py"),
     output:
-        out("mbe_pairs_result"),
+        result=out("mbe_pairs_result"),
+        provenance=out("mbe_pairs_provenance"),
     log:
         "logs/mbe_pairs/{model}/{dataset}/{lang}.log",
     conda:
@@ -184,7 +186,8 @@ rule mbe_translated:
         wordlists=wordlist_files(),
         code=script_code("mbe_translated.py"),
     output:
-        out("mbe_translated_result"),
+        result=out("mbe_translated_result"),
+        provenance=out("mbe_translated_provenance"),
     log:
         "logs/mbe_translated/{model}/{dataset}/{lang}.log",
     conda:

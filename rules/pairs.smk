@@ -13,6 +13,7 @@ rule pair_measures:
     output:
         measures=out("pairs_measures"),
         per_pair=out("pairs_per_pair"),
+        provenance=out("pair_measures_provenance"),
     log:
         "logs/pair_measures/{model}/{dataset}/{variant}/{lang}.log",
     conda:

@@ -4,11 +4,12 @@ from mgbias.atomic import write_json
 from mgbias.kaneko2022.sentences import read_gender_words, read_gendered_sentences
 from mgbias.measures.mbe import mbe_of_sentences
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     genders, sentences = read_gendered_sentences(smk.input.sentences)
     scores, metadata = read_score_cache(smk.input.cache)
     if metadata.get("input_sha256") != sentences_sha256(sentences):

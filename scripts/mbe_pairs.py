@@ -15,12 +15,13 @@ from mgbias.atomic import write_json
 from mgbias.kaneko2022.meta import classify_pair_sentences, mbe_of_pair_sentences, oriented_original
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
 from mgbias.pairs.data import load_pairs, pair_sentences
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     wildcards = smk.wildcards
     frame = load_pairs(smk.input.data, lang=wildcards.lang, bias_type=smk.params.bias_type)
     pairs = pair_sentences(frame)

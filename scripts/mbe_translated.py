@@ -15,12 +15,13 @@ from mgbias.kaneko2022.meta import mbe_of_pair_sentences
 from mgbias.kaneko2022.translations import aligned_genders
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
 from mgbias.pairs.data import load_pairs, pair_sentences
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     wildcards = smk.wildcards
     bias_type = smk.params.bias_type
     translated = pair_sentences(

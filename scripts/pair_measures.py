@@ -5,12 +5,13 @@ from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache
 from mgbias.mlm.unmasked_cache import read_score_cache
 from mgbias.pairs.data import cluster_labels, load_pairs, pair_sentences
 from mgbias.pairs.scoring import pair_measures, per_pair_table
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log, wildcard_fields
 from mgbias.tabular import write_csv
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     wildcards = smk.wildcards
     perturb = wildcards.variant == "perturbed"
     frame = load_pairs(smk.input.data, lang=wildcards.lang, bias_type=smk.params.bias_type)

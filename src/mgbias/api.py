@@ -677,7 +677,8 @@ class MBEReport:
 
     @property
     def preferred(self) -> str:
-        """``"male"``, ``"female"`` or ``"neither"``, by the score alone."""
+        """``"male"`` or ``"female"`` when significant (the side of 50 the score lies on),
+        else ``"none"`` (:data:`mgbias.measures.mbe.NO_PREFERENCE`)."""
         return self.result.preferred
 
     @property

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mgbias.embeddings.duplicates import DEFAULT_DUPLICATES
+
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
@@ -87,6 +89,7 @@ def bli(
     center: bool = False,
     device: str = "auto",
     output: _Path | None = None,
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> BLIReport:
     """BLI accuracy of an aligned source space against a target space (fastText's ``eval.py``).
 
@@ -118,6 +121,9 @@ def bli(
         ``"auto"``, ``"cpu"``, ``"cuda"``.
     output : path, optional
         JSON of the results (:meth:`BLIReport.to_dict`), written atomically.
+    duplicates : {"error", "first"}
+        A word repeated in a ``.vec`` file: refused, or its first row kept (fastText's
+        ``idx``; :func:`mgbias.embeddings.vectors.read_vec`).
 
     Returns
     -------
@@ -147,6 +153,7 @@ def bli(
         center=center,
         device=device,
         output=output,
+        duplicates=duplicates,
     )
     return BLIReport(results=tuple(results), dico_test=str(dico_test))
 
@@ -215,6 +222,7 @@ def align(
     center: bool = False,
     seed: int = 0,
     device: str = "auto",
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> AlignReport:
     """Align a source space to a target space with RCSLS (Joulin et al. 2018), as Zhao et
     al. (2020) align each language's embeddings to English.
@@ -250,6 +258,9 @@ def align(
         ``maxneg`` words; ``maxsup`` training pairs (``<= 0``: all); ``maxload`` words
         read for training; ``sgd``: mini-batches of ``batch_size`` at a constant rate,
         else full batches with learning-rate halving as ``align.py``.
+    duplicates : {"error", "first"}
+        A word repeated in a ``.vec`` file: refused, or its first row kept (fastText's
+        ``idx``; :func:`mgbias.embeddings.vectors.read_vec`).
 
     Returns
     -------
@@ -297,6 +308,7 @@ def align(
         config,
         matrix=matrix,
         summary=summary,
+        duplicates=duplicates,
     )
     tested = None
     if dico_test is not None:
@@ -309,6 +321,7 @@ def align(
             maxload=maxload,
             center=center,
             device=device,
+            duplicates=duplicates,
         )
     return AlignReport(alignment=result, output=str(output), bli=tested)
 
@@ -361,6 +374,7 @@ def debias(
     gender_specific: _Path | None = None,
     equalize: _Path | None = None,
     summary: _Path | None = None,
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> DebiasReport:
     """Hard-debias word vectors (Bolukbasi et al. 2016, §5; Zhao et al. 2020's ENDEB).
 
@@ -382,6 +396,9 @@ def debias(
         skipped and reported.
     summary : path, optional
         JSON of the direction, the skipped and equalised pairs.
+    duplicates : {"error", "first"}
+        A word repeated in a ``.vec`` file: refused, or its first row kept (fastText's
+        ``idx``; :func:`mgbias.embeddings.vectors.read_vec`).
 
     Returns
     -------
@@ -408,6 +425,7 @@ def debias(
         gender_specific=gender_specific,
         equalize=equalize,
         summary=summary,
+        duplicates=duplicates,
     )
     return DebiasReport(result=result, output=str(output))
 
@@ -484,7 +502,7 @@ class InBiasReport:
         text = (
             f"inBias ({result.variant}) of {self.vectors}: {result.value:.4f} on N = "
             f"{result.n} of {self.n_listed} pairs; strong {self.strong:.4f}, weak "
-            f"{self.weak:.4f}"
+            f"{self.weak:.4f}\n{seed_sides(result.seeds)}"
         )
         if self.p_value is not None:
             test = "ttest_rel" if self.paired else "ttest_ind"
@@ -493,6 +511,20 @@ class InBiasReport:
                 f"p = {self.p_value:.4g}"
             )
         return text
+
+
+#: Seed pairs :func:`seed_sides` names before it counts the rest.
+SHOWN_SEED_PAIRS = 5
+
+
+def seed_sides(seeds: Sequence[tuple[str, str]]) -> str:
+    """The seed pairs as used, male side first: ``seeds (male, female): (he, she), ...``.
+
+    inBias depends on which side of a pair is male, so ``mgbias inbias`` says it.
+    """
+    shown = ", ".join(f"({male}, {female})" for male, female in seeds[:SHOWN_SEED_PAIRS])
+    more = len(seeds) - SHOWN_SEED_PAIRS
+    return f"seeds (male, female): {shown}" + (f" and {more} more" if more > 0 else "")
 
 
 def inbias(
@@ -509,6 +541,7 @@ def inbias(
     paired: bool = False,
     output: _Path | None = None,
     scores: _Path | None = None,
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> InBiasReport:
     """inBias (Zhao et al. 2020, Eq. 1) of a space on MIBs-style word lists.
 
@@ -530,7 +563,10 @@ def inbias(
         Masculine and feminine occupation forms, line by line (MIBs'
         ``{lang}_male_def_occ`` / ``{lang}_female_def_occ``).
     seeds : path
-        JSON list of ``[female, male]`` seed pairs.
+        JSON list of ``[female, male]`` seed pairs, female word first as in MIBs'
+        ``{lang}_gender_pairs.json`` (``[["she", "he"], ["woman", "man"]]``); a pair whose
+        first word is a male word and second a female one (the shipped gender word lists)
+        is refused (:func:`mgbias.embeddings.mibs.seed_pair_looks_reversed`).
     original : path, optional
         The original space whose vocabulary filters the occupations (default:
         ``vectors``; an aligned or debiased space keeps its source's vocabulary).
@@ -544,6 +580,9 @@ def inbias(
         t-test against: the authors' ``ttest_ind``, or ``ttest_rel`` with ``paired``.
     output, scores : path, optional
         JSON summary (:meth:`InBiasReport.to_dict`); per-occupation CSV.
+    duplicates : {"error", "first"}
+        A word repeated in a ``.vec`` file: refused, or its first row kept (fastText's
+        ``idx``; :func:`mgbias.embeddings.vectors.read_vec`).
 
     Returns
     -------
@@ -578,6 +617,7 @@ def inbias(
         paired=paired,
         output=output,
         scores=scores,
+        duplicates=duplicates,
     )
     return InBiasReport(
         result=report.result,

@@ -349,8 +349,9 @@ def _add_mbe_command(commands: argparse._SubParsersAction) -> None:
         "--output",
         type=output_file,
         default=None,
-        help="CSV of the result: mbe, p_value, preferred, shf, shf_p_value, n_male, "
-        "n_female, settings, verdict (default: none)",
+        help="CSV of the result: mbe, p_value, preferred (male or female when "
+        "significant, else none), shf, shf_p_value, n_male, n_female, settings, verdict "
+        "(default: none)",
     )
     mbe.add_argument(
         "--per-sentence",
@@ -802,6 +803,7 @@ def _align(args: argparse.Namespace) -> int:
             center=args.center,
             seed=args.seed,
             device=args.device,
+            duplicates=args.duplicates,
         )
     except (ValueError, OSError, KeyError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
@@ -823,6 +825,7 @@ def _bli(args: argparse.Namespace) -> int:
         center=args.center,
         device=args.device,
         output=args.output,
+        duplicates=args.duplicates,
     )
     print(report)
     return 0
@@ -862,6 +865,7 @@ def _debias(args: argparse.Namespace) -> int:
             gender_specific=args.gender_specific,
             equalize=args.equalize,
             summary=args.summary,
+            duplicates=args.duplicates,
         )
     except (ValueError, OSError, KeyError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
@@ -887,12 +891,26 @@ def _inbias(args: argparse.Namespace) -> int:
             paired=args.paired,
             output=args.output,
             scores=args.scores,
+            duplicates=args.duplicates,
         )
     except (ValueError, OSError, KeyError) as error:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
     print(report)
     return 0
+
+
+def _add_duplicates_option(parser: argparse.ArgumentParser) -> None:
+    """``--duplicates``: how a word repeated in a ``.vec`` file is read."""
+    from mgbias.embeddings.duplicates import DEFAULT_DUPLICATES, DUPLICATES
+
+    parser.add_argument(
+        "--duplicates",
+        choices=DUPLICATES,
+        default=DEFAULT_DUPLICATES,
+        help="a word repeated in a .vec file: error refuses the file (naming both lines), "
+        "first keeps its first row, as fastText does (default: %(default)s)",
+    )
 
 
 def _add_embedding_commands(commands) -> None:
@@ -982,6 +1000,7 @@ def _add_embedding_commands(commands) -> None:
     )
     align.add_argument("--seed", type=int, default=defaults.seed, help="seed of SGD batches")
     add_device_option(align, "the alignment")
+    _add_duplicates_option(align)
     align.set_defaults(run=_align)
 
     bli = commands.add_parser(
@@ -1019,6 +1038,7 @@ def _add_embedding_commands(commands) -> None:
     bli.add_argument(
         "--output", type=output_file, default=None, help="JSON of the result (default: none)"
     )
+    _add_duplicates_option(bli)
     bli.set_defaults(run=_bli)
     for command in (align, bli):
         add_hidden_alias(command, "--source-vectors", "--src-emb")
@@ -1098,6 +1118,7 @@ def _add_embedding_commands(commands) -> None:
     debias.add_argument(
         "--summary", type=output_file, default=None, help="JSON of what was done (default: none)"
     )
+    _add_duplicates_option(debias)
     debias.set_defaults(run=_debias)
 
     inbias = commands.add_parser(
@@ -1123,7 +1144,12 @@ def _add_embedding_commands(commands) -> None:
         help="feminine occupation forms, line by line with --male-occupations",
     )
     inbias.add_argument(
-        "--seeds", required=True, type=Path, help="JSON list of [female, male] seed pairs"
+        "--seeds",
+        required=True,
+        type=Path,
+        help="JSON list of [FEMALE, MALE] seed pairs, female word first as in MIBs' "
+        '{lang}_gender_pairs.json: [["she", "he"], ["woman", "man"]]; a pair the other way '
+        "round (a male word first, by the shipped gender word lists) is refused",
     )
     inbias.add_argument(
         "--original",
@@ -1162,6 +1188,7 @@ def _add_embedding_commands(commands) -> None:
     inbias.add_argument(
         "--scores", type=output_file, default=None, help="per-occupation CSV (default: none)"
     )
+    _add_duplicates_option(inbias)
     inbias.set_defaults(run=_inbias)
 
 
@@ -1554,7 +1581,7 @@ def _run(argv: list[str] | None) -> int:
         watch = OutputWatch(_preflight(parser, args))
         status = args.run(args)
         if status == 0:  # a provenance sidecar beside every output the command wrote
-            write_cli_sidecars(args, started=started, argv=argv)
+            write_cli_sidecars(args, started=started, argv=argv, parser=parser)
         return status
     except (ValueError, OSError) as error:  # bad input: a message naming it, no traceback
         print(f"mgbias: {error}", file=sys.stderr)

@@ -1284,6 +1284,34 @@ def _provenance_outputs(outputs: list[Output]) -> list[Output]:
 
 
 _OUTPUTS += _provenance_outputs(_OUTPUTS)
+
+#: The seeded jobs whose numbers the command line reproduces: each writes a record of its
+#: own, beside its first output, which holds the seed it used (``params.seed`` and
+#: ``seed``; ``mgbias score --seed`` or ``mgbias mbe --seed`` with it gives the same numbers).
+SEEDED_JOB_RULES = ("pair_measures", "mbe", "mbe_pairs", "mbe_translated")
+#: The suffix of a seeded job's record (the command line's sidecars have the same).
+JOB_RECORD_SUFFIX = ".provenance.json"
+
+
+def _job_provenance_outputs(outputs: list[Output], rules: tuple[str, ...]) -> list[Output]:
+    """The record of each job of ``rules``: ``<its first output>.provenance.json``."""
+    first = {}
+    for output in outputs:
+        first.setdefault(output.rule, output)
+    return [
+        Output(
+            f"{rule}_provenance",
+            first[rule].template + JOB_RECORD_SUFFIX,
+            rule,
+            f"the provenance of one `{rule}` job (mgbias.provenance), as a table's record "
+            "is, with the `seed` the job drew its random numbers from",
+            "JSON",
+        )
+        for rule in rules
+    ]
+
+
+_OUTPUTS += _job_provenance_outputs(_OUTPUTS, SEEDED_JOB_RULES)
 _OUTPUTS.append(
     Output(
         "provenance_summary",
@@ -1430,9 +1458,12 @@ PROVENANCE_FIELDS = [
     (
         "`model`",
         "sidecar",
-        "`id`, `revision`, `dtype` (as `config.json` names it) and `weights` (file name "
-        "to sha256 of `model.safetensors`, `pytorch_model.bin` or their shards); a hub id "
-        "also `commit`, the cached snapshot (never downloaded for the record)",
+        "`id`, `revision`, `dtype` (as `config.json` names it), `weights` (file name "
+        "to sha256 of `model.safetensors`, `pytorch_model.bin` or their shards) and "
+        "`tokenizer` (file name to sha256 of `tokenizer.json`, `vocab.txt`, "
+        "`tokenizer_config.json`, ... as found; `tokenizer_path` when read from another "
+        "directory); a hub id also `commit`, the cached snapshot (never downloaded for "
+        "the record)",
     ),
     (
         "`data`",
@@ -1457,6 +1488,13 @@ PROVENANCE_FIELDS = [
         "`rule`, `wildcards`, `params`",
         "record",
         "the job",
+    ),
+    (
+        "`seed`",
+        "record",
+        "the seed a seeded job used (also in `params`), derived from the configuration's "
+        "`seed` per job: `mgbias score --seed` or `mgbias mbe --seed` with it gives the "
+        "job's numbers, standard errors and p-values included",
     ),
     (
         "`settings`",
@@ -1496,11 +1534,14 @@ PROVENANCE_AND_MODES = """
 
 Every table of the workflow has a record, `results/provenance/tables/<rule>.json`,
 written by the table's own job (a declared output of its rule: a failed or killed job
-leaves no record, a rerun rewrites it). `results/provenance/summary.csv` gathers them,
-one row per table, and is the Provenance page of `make report`. Every output of the
-`mgbias` command line has a sidecar beside it, `<output>.provenance.json` (for a
-directory output such as a fine-tuned model: `<directory>/provenance.json`). Both are
-JSON with sorted keys (`mgbias.provenance`):
+leaves no record, a rerun rewrites it); so has every job that draws random numbers and
+whose numbers the command line reproduces (the pair measures and MBE jobs:
+`<first output>.provenance.json`), with the `seed` it used.
+`results/provenance/summary.csv` gathers the tables' records, one row per table, and is
+the Provenance page of `make report`. Every output of the `mgbias` command line (every
+option of the output types of `mgbias.cli_options`) has a sidecar beside it,
+`<output>.provenance.json` (for a directory output such as a fine-tuned model:
+`<directory>/provenance.json`). Both are JSON with sorted keys (`mgbias.provenance`):
 
 {fields}
 

@@ -4,7 +4,9 @@ Every output of the command line gets a JSON sidecar, ``<output>.provenance.json
 (for a directory output, such as a fine-tuned model, ``<directory>/provenance.json``;
 :mod:`mgbias.cli_provenance`),
 and every table of the workflow a record, ``results/provenance/tables/<rule>.json``
-(:func:`job_provenance`). A record holds:
+(:func:`job_provenance`), as does each seeded job whose numbers the command line
+reproduces, beside its first output (:data:`mgbias.layout.SEEDED_JOB_RULES`), with
+the ``seed`` it used. A record holds:
 
 - ``mgbias``: the version, and the git commit of the source tree with whether it
   had uncommitted changes (when it runs from a git checkout);
@@ -13,8 +15,8 @@ and every table of the workflow a record, ``results/provenance/tables/<rule>.jso
   ``installed``: the versions of the same libraries installed in the environment
   (from the package metadata), which a workflow table's record needs because its
   job imports no torch while the jobs that ran the models did;
-- ``model``: id, revision and the sha256 of each weights file
-  (:func:`model_fingerprint`); ``data``/``inputs``: paths and sha256 of the files read;
+- ``model``: id, revision and the sha256 of each weights file and each tokenizer
+  file (:func:`model_fingerprint`); ``data``/``inputs``: paths and sha256 of the files read;
 - the settings: bias type, language, measures, seed, tie rule, alpha, batch size,
   device and precision, where the command has them;
 - ``command`` (the command line) or ``rule``, and the configuration file;
@@ -71,6 +73,21 @@ WEIGHTS_PATTERNS = (
     "model-*-of-*.safetensors",
     "pytorch_model.bin",
     "pytorch_model-*-of-*.bin",
+)
+#: Tokenizer files of a Hugging Face model directory (those ``save_pretrained`` of the
+#: tokenizers writes), hashed by :func:`model_fingerprint`: the same weights with another
+#: vocabulary give other scores.
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "added_tokens.json",
+    "vocab.txt",
+    "vocab.json",
+    "merges.txt",
+    "spiece.model",
+    "sentencepiece.bpe.model",
+    "tokenizer.model",
 )
 #: Libraries whose versions are recorded when the process has imported them.
 LIBRARIES = ("torch", "transformers", "tokenizers", "numpy", "pandas", "scipy", "fasttext")
@@ -145,8 +162,14 @@ def _weights_files(directory: Path) -> list[Path]:
     return found
 
 
-def model_fingerprint(model: str | Path, revision: str | None = None) -> dict[str, Any]:
-    """Model id, revision and the sha256 of each weights file.
+def _tokenizer_files(directory: Path) -> list[Path]:
+    return [directory / name for name in TOKENIZER_FILES if (directory / name).is_file()]
+
+
+def model_fingerprint(
+    model: str | Path, revision: str | None = None, tokenizer: str | Path | None = None
+) -> dict[str, Any]:
+    """Model id, revision and the sha256 of each weights file and each tokenizer file.
 
     Parameters
     ----------
@@ -154,16 +177,21 @@ def model_fingerprint(model: str | Path, revision: str | None = None) -> dict[st
         A local model directory (``save_pretrained`` layout) or a Hugging Face hub id.
     revision
         The hub revision asked for (None: the default branch).
+    tokenizer
+        A tokenizer directory given apart from the model (``--tokenizer``); None: the
+        model's own.
 
     Returns
     -------
     dict
         ``id``, ``revision``, ``dtype`` (the weights' dtype config.json names),
         ``weights`` (file name -> sha256, of
-        ``model.safetensors``, ``pytorch_model.bin`` or their shards) and, for a
+        ``model.safetensors``, ``pytorch_model.bin`` or their shards),
+        ``tokenizer`` (file name -> sha256, of the :data:`TOKENIZER_FILES` present;
+        with a separate ``tokenizer`` directory, also ``tokenizer_path``) and, for a
         hub id, ``commit`` (the snapshot the local cache holds). A hub model not
-        in the local cache gets empty ``weights`` and a ``note``; nothing is
-        downloaded.
+        in the local cache gets empty ``weights`` and ``tokenizer`` and a ``note``;
+        nothing is downloaded.
     """
     record: dict[str, Any] = {"id": str(model), "revision": revision}
     directory = Path(model)
@@ -171,17 +199,31 @@ def model_fingerprint(model: str | Path, revision: str | None = None) -> dict[st
         record["path"] = str(directory)
         record["dtype"] = _stored_dtype(directory)
         record["weights"] = {p.name: file_sha256(p) for p in _weights_files(directory)}
-        return record
+        return _with_tokenizer(record, directory, tokenizer)
     snapshot = _hub_snapshot(str(model), revision)
     if snapshot is None:
         record["weights"] = {}
         record["note"] = "not in the local Hugging Face cache; weights not hashed"
-        return record
+        return _with_tokenizer(record, None, tokenizer)
     record["commit"] = snapshot.name
     record["dtype"] = _stored_dtype(snapshot)
     record["weights"] = {
         p.name: _hub_blob_sha256(p) or file_sha256(p) for p in _weights_files(snapshot)
     }
+    return _with_tokenizer(record, snapshot, tokenizer)
+
+
+def _with_tokenizer(
+    record: dict[str, Any], own: Path | None, tokenizer: str | Path | None
+) -> dict[str, Any]:
+    """``record`` with ``tokenizer``: the sha256 of the tokenizer files it was read from."""
+    directory = own
+    if tokenizer is not None and Path(tokenizer).is_dir():
+        directory = Path(tokenizer)
+        record["tokenizer_path"] = str(directory)
+    record["tokenizer"] = (
+        {p.name: file_sha256(p) for p in _tokenizer_files(directory)} if directory else {}
+    )
     return record
 
 
@@ -422,7 +464,8 @@ def _workflow_data(config: Mapping[str, Any], inputs: Iterable[str]) -> dict[str
 def job_record(job: Any, *, started: str | None = None) -> dict[str, Any]:
     """The provenance record of one workflow job (``job``: Snakemake's ``snakemake`` object).
 
-    Holds the rule and wildcards, the params, the configuration's settings and
+    Holds the rule and wildcards, the params (and ``seed``, the job's own seed, when the
+    rule takes one), the configuration's settings and
     its sha256, the configuration files with their sha256 (named by the workflow
     under :data:`CONFIGFILES_KEY`), every input file's sha256 (the library code aside: the version
     and git commit say which), the fingerprints of the models and the sha256 of
@@ -440,11 +483,15 @@ def job_record(job: Any, *, started: str | None = None) -> dict[str, Any]:
         if name != "provenance"
     }
     settings = {key: config[key] for key in _WORKFLOW_SETTINGS if key in config}
+    params = _named(getattr(job, "params", None))
     canonical = json.dumps(_plain(config), sort_keys=True, ensure_ascii=False)
     return collect(
         rule=getattr(job, "rule", None),
         wildcards=_named(getattr(job, "wildcards", None)),
-        params=_named(getattr(job, "params", None)),
+        params=params,
+        # the seed the job drew its random numbers from (derived per job from the config's
+        # root seed, mgbias.seeds): the command line's --seed with it gives the same numbers
+        seed=params.get("seed"),
         settings=settings,
         config_sha256=hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
         config_files={p: file_sha256(p) if Path(p).is_file() else None for p in config_files},

@@ -10,6 +10,7 @@ differ, as MBE's cosine weights need.
 from __future__ import annotations
 
 import inspect
+import json
 import subprocess
 import sys
 
@@ -307,7 +308,9 @@ def test_mbe_of_swapped_sets_is_100_minus_mbe(tiny_mlm):
     # no AULA ties among these sentences, so I(A(f) > A(m)) = 1 - I(A(m) > A(f))
     assert len(set(result.per_sentence.aula)) == len(MALE) + len(FEMALE)
     assert swapped.score == pytest.approx(100.0 - result.score, abs=1e-6)
-    assert {result.preferred, swapped.preferred} == {"male", "female"}
+    # 4 + 3 sentences allow 35 labellings: never significant, so no group is preferred
+    assert not result.significant and not swapped.significant
+    assert result.preferred == swapped.preferred == "none"
     verdict_line, shf_line = str(result).splitlines()
     assert verdict_line == result.verdict and verdict_line.startswith(
         f"MBE {result.score:.4g} (p = "
@@ -352,9 +355,16 @@ def test_cli_mbe_prints_and_writes_the_api_result(tiny_mlm_dir, sentence_files, 
     assert table.p_value[0] == pytest.approx(expected.p_value)
     assert table.shf[0] == pytest.approx(expected.shf, rel=1e-5)
     assert (table.n_male[0], table.n_female[0], table.seed[0]) == (4, 3, 7)
+    # not significant (35 labellings): `preferred` names no group, whatever the score
+    assert expected.score != 50 and not expected.significant
+    assert table.preferred[0] == expected.preferred == "none"
     rows = pd.read_csv(per_sentence)
     assert rows.columns.tolist() == ["gender", "sentence", "aula"]
     assert rows.sentence.tolist() == FEMALE + MALE
+    # every file written has its provenance sidecar, --per-sentence too
+    sidecar = json.loads((tmp_path / "sentences.csv.provenance.json").read_text())
+    assert sidecar["output"]["path"] == str(per_sentence) and sidecar["seed"] == 7
+    assert set(sidecar["inputs"]) == {"male", "female"}
 
 
 @pytest.mark.parametrize(

@@ -77,6 +77,29 @@ def test_file_named_for_another_language_is_refused(tmp_path):
     assert forced["sent_less"].tolist() == ["Sie ist hier."]
 
 
+@pytest.mark.parametrize(
+    ("name", "header"),
+    [
+        ("crows.csv", ",sent_more,sent_less,stereo_antistereo,bias_type,annotations\n"),
+        ("multilingual_crows_pairs_de.csv", "ID,A_en,B_en,A_x,B_x,stereo_antistereo,bias_type\n"),
+    ],
+)
+def test_a_header_only_file_says_it_has_no_pairs(tmp_path, capsys, name, header):
+    """Not "unknown bias type 'gender' ... available bias types: []"."""
+    import mgbias
+    from mgbias.cli import main
+
+    path = tmp_path / name
+    path.write_text(header, encoding="utf-8")
+    expected = f"{path}: no pairs (only a header)"
+    with pytest.raises(InputError) as raised:
+        mgbias.load_pair_data(path)
+    assert str(raised.value) == expected
+    # the command line says so before it loads any model
+    assert main(["score", "--model", str(tmp_path / "no-model"), "--data", str(path)]) == 2
+    assert capsys.readouterr().err == f"mgbias: {expected}\n"
+
+
 @pytest.fixture(scope="module")
 def tiny_dir(tmp_path_factory):
     sys.path.insert(0, str(REPO / "tests"))

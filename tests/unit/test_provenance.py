@@ -91,6 +91,24 @@ def test_model_fingerprint_of_a_local_directory(tmp_path):
     assert record["weights"] == {"model.safetensors": hashlib.sha256(b"weights").hexdigest()}
 
 
+def test_model_fingerprint_hashes_the_tokenizer_files(tmp_path):
+    """The same weights with another vocabulary are another model: the record says which."""
+    model, other = tmp_path / "model", tmp_path / "tokenizer"
+    for directory, vocab in ((model, b"[PAD]\nhe\n"), (other, b"[PAD]\nshe\n")):
+        directory.mkdir()
+        (directory / "vocab.txt").write_bytes(vocab)
+    (model / "model.safetensors").write_bytes(b"weights")
+    (model / "tokenizer_config.json").write_bytes(b"{}")
+    record = provenance.model_fingerprint(model)
+    assert record["tokenizer"] == {
+        "vocab.txt": hashlib.sha256(b"[PAD]\nhe\n").hexdigest(),
+        "tokenizer_config.json": hashlib.sha256(b"{}").hexdigest(),
+    }
+    apart = provenance.model_fingerprint(model, tokenizer=other)
+    assert apart["tokenizer"] == {"vocab.txt": hashlib.sha256(b"[PAD]\nshe\n").hexdigest()}
+    assert apart["tokenizer_path"] == str(other) and apart["weights"] == record["weights"]
+
+
 def test_model_fingerprint_of_a_hub_id_takes_the_cached_snapshot(tmp_path, monkeypatch):
     """A hub model's weights are the cache's blob, named by its sha256; no download."""
     cache = tmp_path / "hub"
@@ -190,6 +208,14 @@ def test_score_output_gets_a_sidecar_with_model_data_and_settings(
     assert (record["alpha"], record["bias_type"], record["device"]) == (0.05, "gender", "cpu")
     assert record["measures"] == "aul,aula,cps,sss,sjsd,bsjsd"
     assert record["precision"] == "fp32"  # --precision, at its default
+    # no --lang: the language used, that of a CrowS-Pairs file
+    assert record["language"] == "en" and record["arguments"]["lang"] is None
+    tokenizer = {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in fixed_bert_dir.iterdir()
+        if p.name in provenance.TOKENIZER_FILES
+    }
+    assert "tokenizer.json" in tokenizer and record["model"]["tokenizer"] == tokenizer
     assert record["command"] == shlex.join(["mgbias", *argv])
     assert {"torch", "transformers"} <= set(record["libraries"])
     assert record["started"] <= record["finished"]
@@ -257,3 +283,30 @@ def test_directory_and_file_outputs_of_the_data_and_finetune_commands(tmp_path, 
     assert tuned["output"]["files"]["model.safetensors"] == out_weights
     assert {"torch", "transformers"} <= set(tuned["libraries"])
     capsys.readouterr()
+
+
+def test_a_multilingual_file_records_the_language_of_its_name(tmp_path):
+    """`language` is the one used: --lang, else the file's (its name), else English."""
+    from mgbias.cli import build_parser
+    from mgbias.cli_provenance import cli_record
+
+    data = tmp_path / "multilingual_crows_pairs_de.csv"
+    data.write_text("ID,A_en,B_en,A_x,B_x,stereo_antistereo,bias_type\n", encoding="utf-8")
+    parser = build_parser()
+    args = parser.parse_args(["score", "--model", "m", "--data", str(data)])
+    assert cli_record(args, parser=parser)["language"] == "de"
+    args = parser.parse_args(["score", "--model", "m", "--data", str(data), "--lang", "fr"])
+    assert cli_record(args, parser=parser)["language"] == "fr"
+
+
+def test_every_output_option_of_every_command_gets_a_sidecar():
+    """The output options come from the parser (their type), not a list kept by hand."""
+    from mgbias.cli import build_parser
+    from mgbias.cli_provenance import output_options
+
+    parser = build_parser()
+    assert output_options(parser, "mbe") == ("output", "per_sentence")
+    assert output_options(parser, "score") == ("output", "per_pair")
+    assert output_options(parser, "align") == ("output", "matrix", "summary")
+    assert output_options(parser, "finetune") == ("output",)
+    assert output_options(parser, "check-config") == ()

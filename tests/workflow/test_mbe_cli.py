@@ -11,6 +11,7 @@ and Shf.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -32,7 +33,11 @@ def test_cli_gives_the_workflow_mbe(tiny_run, tmp_path):
     table = pd.read_csv(tiny_run / "results/tables/mbe_scores.csv")
     job = table.sort_values(["model", "world", "corpus", "lang"]).iloc[0]
     mined = tiny_run / f"data/mined/{job.world}/{job.corpus}/{job.lang}.tsv"
-    seed = derive_seed(config["seed"], "mbe", job.model, job.world, job.corpus, job.lang)
+    # the seed the job used, from its own record (the workflow derives one per job)
+    result = f"results/mbe/{job.model}/{job.world}/{job.corpus}/{job.lang}.json"
+    record = json.loads((tiny_run / f"{result}.provenance.json").read_text())
+    seed = record["seed"]
+    assert seed == derive_seed(config["seed"], "mbe", job.model, job.world, job.corpus, job.lang)
     output = tmp_path / "mbe.csv"
     command = [
         str(Path(sys.executable).with_name("mgbias")),

@@ -7,6 +7,7 @@ unperturbed and perturbed, scored by the planted demo model).
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections import Counter
@@ -122,7 +123,13 @@ def test_code_of_one_pair_measure_changed_reruns_only_measure_jobs(tiny_copy):
 def test_cli_gives_the_workflow_numbers(tiny_run, tmp_path, variant):
     config = yaml.safe_load((tiny_run / CONFIG).read_text())
     model = "demo-planted"
-    seed = derive_seed(config["seed"], "pair_measures", model, DATASET, variant, "de")
+    measures = f"results/pairs/measures/{model}/{DATASET}/{variant}/de.csv"
+    # the seed the job used, from its own record (the workflow derives one per job)
+    record = json.loads((tiny_run / f"{measures}.provenance.json").read_text())
+    seed = record["seed"]
+    assert seed == record["params"]["seed"]
+    assert seed == derive_seed(config["seed"], "pair_measures", model, DATASET, variant, "de")
+    assert seed != config["seed"]
     output, per_pair = tmp_path / "cli.csv", tmp_path / "per_pair.csv"
     command = [
         str(Path(sys.executable).with_name("mgbias")),
@@ -152,7 +159,7 @@ def test_cli_gives_the_workflow_numbers(tiny_run, tmp_path, variant):
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-4000:]
     cli = pd.read_csv(output)
-    workflow = pd.read_csv(tiny_run / f"results/pairs/measures/{model}/{DATASET}/{variant}/de.csv")
+    workflow = pd.read_csv(tiny_run / measures)
     assert list(cli.measure) == list(workflow.measure) == list(PAIR_MEASURES)
     np.testing.assert_allclose(cli.score, workflow.score, rtol=1e-6, atol=1e-12)
     np.testing.assert_allclose(cli.se, workflow.se, rtol=1e-6, atol=1e-12)

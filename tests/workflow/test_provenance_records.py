@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 from snakerun import checked, snakemake
 
 from mgbias import layout
@@ -117,3 +118,27 @@ def test_every_rule_with_a_record_runs_a_script_that_writes_it():
         assert f'provenance=out("{rule}_provenance")' in bodies[rule][1], rule
         source = (REPO / "scripts" / script(rule)).read_text(encoding="utf-8")
         assert "job_provenance(smk)" in source, f"{rule}: scripts/{script(rule)}"
+
+
+def test_each_seeded_job_records_the_seed_it_used(tiny_run):
+    from mgbias.seeds import derive_seed
+
+    root = yaml.safe_load((tiny_run / "tests/configs/tiny.yaml").read_text())["seed"]
+    seen = set()
+    for rule in layout.SEEDED_JOB_RULES:
+        pattern = re.sub(r"{\w+}", "*", layout.template(f"{rule}_provenance"))
+        for path in sorted(tiny_run.glob(pattern)):
+            relative = path.relative_to(tiny_run).as_posix()
+            if layout.matching_output(relative).rule != rule:
+                continue  # another rule's record matching the same glob
+            record = json.loads(path.read_text(encoding="utf-8"))
+            assert record["rule"] == rule
+            assert record["seed"] == record["params"]["seed"] != root
+            output = relative.removesuffix(layout.JOB_RECORD_SUFFIX)
+            written = {p: d for files in record["outputs"].values() for p, d in files.items()}
+            assert written[output] == sha256(tiny_run / output)
+            if rule == "pair_measures":
+                keys = [record["wildcards"][k] for k in ("model", "dataset", "variant", "lang")]
+                assert record["seed"] == derive_seed(root, rule, *keys)
+            seen.add(rule)
+    assert {"pair_measures", "mbe"} <= seen

@@ -6,7 +6,11 @@ The authors' repository (``MSR-LIT/MultilingualBias``, ``intrinsic/``) has per l
   occupation form each. The English files hold one word per line; the other languages
   ``english<TAB>translation``. Line ``i`` of the two files is occupation pair ``i``
   (masculine, feminine).
-- ``{lang}_gender_pairs.json``: the seed pairs, a JSON list of ``[female, male]``.
+- ``{lang}_gender_pairs.json``: the seed pairs, a JSON list of ``[female, male]``
+  (female word first: ``[["she", "he"], ["woman", "man"]]``). The order matters: inBias
+  compares masculine occupations with the male seeds. A pair whose first word is on a
+  shipped male word list and second on a female one (:func:`seed_pair_looks_reversed`)
+  is refused.
 
 Translations and seeds are lower-cased on reading, as the authors' notebook does. A few
 lines hold two tabs (``nurse<TAB><TAB>enfermero``); the notebook's ``split('\\t')[1]``
@@ -16,6 +20,7 @@ is the last field of the line; ``authors_split=True`` reproduces the notebook's 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +33,7 @@ __all__ = [
     "occupation_file_names",
     "read_occupation_pairs",
     "read_seed_pairs",
+    "seed_pair_looks_reversed",
     "seed_file_name",
     "write_occupation_pairs",
     "write_seed_pairs",
@@ -81,8 +87,35 @@ def read_occupation_pairs(
     return list(zip(male, female, strict=True))
 
 
+@functools.cache
+def _gender_words() -> tuple[frozenset[str], frozenset[str]]:
+    """Female and male words of every shipped gender word list (all languages), the words
+    on both sides left out."""
+    from mgbias.wordlists import available, load_wordlist
+
+    female = frozenset().union(*(load_wordlist(n) for n in available() if n.endswith("_female")))
+    male = frozenset().union(*(load_wordlist(n) for n in available() if n.endswith("_male")))
+    return female - male, male - female
+
+
+def seed_pair_looks_reversed(first: str, second: str) -> bool:
+    """Whether a ``[female, male]`` seed pair is the wrong way round: its first word is
+    on a shipped male word list and its second on a female one (:mod:`mgbias.wordlists`:
+    the English lists of Bolukbasi et al. and the German, Spanish and French ones).
+    Words on neither list, or on both, are not judged."""
+    female, male = _gender_words()
+    return first.lower() in male and second.lower() in female
+
+
 def read_seed_pairs(path: str | Path) -> list[tuple[str, str]]:
-    """``(male, female)`` seed pairs from a MIBs ``[female, male]`` JSON list, lower-cased."""
+    """``(male, female)`` seed pairs from a MIBs ``[female, male]`` JSON list, lower-cased.
+
+    Raises
+    ------
+    InputError
+        Naming the file and item: not JSON, an item that is not two words, no pairs,
+        or a pair the wrong way round (:func:`seed_pair_looks_reversed`: ``["he", "she"]``).
+    """
     path = Path(path)
     try:
         data = json.loads(read_text(path))
@@ -93,6 +126,13 @@ def read_seed_pairs(path: str | Path) -> list[tuple[str, str]]:
         if not _is_word_pair(item):
             raise InputError(f"{path}: item {i} is {item!r}; expected [female, male]")
         female, male = item
+        if seed_pair_looks_reversed(female, male):
+            swapped = json.dumps([male, female], ensure_ascii=False)
+            raise InputError(
+                f"{path}: item {i} {json.dumps(item, ensure_ascii=False)} looks reversed: "
+                f"{female!r} is a male word and {male!r} a female one; each seed pair is "
+                f"[female, male], as in MIBs' {{lang}}_gender_pairs.json: write {swapped}"
+            )
         pairs.append((male.lower(), female.lower()))
     if not pairs:
         raise InputError(f"{path}: no seed pairs")

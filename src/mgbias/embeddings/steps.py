@@ -16,6 +16,7 @@ import numpy as np
 
 from mgbias.atomic import atomic_path, write_json
 from mgbias.embeddings.dictionaries import read_dictionary
+from mgbias.embeddings.duplicates import DEFAULT_DUPLICATES
 from mgbias.embeddings.mibs import read_occupation_pairs, read_seed_pairs
 from mgbias.embeddings.rcsls_config import RCSLSConfig
 from mgbias.embeddings.vectors import read_vectors, write_vec
@@ -86,19 +87,22 @@ def align_files(
     matrix: str | Path | None = None,
     summary: str | Path | None = None,
     precision: int = 6,
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> AlignmentResult:
     """RCSLS from ``src_emb`` to ``tgt_emb`` (fastText's ``align.py``), written to ``output``.
 
     Training reads the first ``config.maxload`` words of each file; the output holds the
     full source vocabulary mapped by ``R`` and L2-normalised. ``matrix`` receives ``R``
-    (``.npy``) and ``summary`` a JSON of losses, pair counts and settings.
+    (``.npy``) and ``summary`` a JSON of losses, pair counts and settings. ``duplicates``:
+    how a ``.vec`` file's repeated word is read (:func:`~mgbias.embeddings.vectors.read_vec`).
     """
     from mgbias.embeddings.rcsls import align, map_vectors
 
-    src = read_vectors(src_emb, config.maxload)
-    tgt = read_vectors(tgt_emb, config.maxload)
+    src = read_vectors(src_emb, config.maxload, duplicates=duplicates)
+    tgt = read_vectors(tgt_emb, config.maxload, duplicates=duplicates)
     result = align(src, tgt, read_dictionary(dico_train), config)
-    full = src if 0 < len(src) < config.maxload or config.maxload <= 0 else read_vectors(src_emb)
+    whole = 0 < len(src) < config.maxload or config.maxload <= 0
+    full = src if whole else read_vectors(src_emb, duplicates=duplicates)
     write_vec(output, map_vectors(full, result.R, center=config.center), precision=precision)
     if matrix is not None:
         write_matrix(matrix, result.R)
@@ -117,13 +121,15 @@ def bli_files(
     center: bool = False,
     device: str = "auto",
     output: str | Path | None = None,
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> list[BLIResult]:
     """BLI accuracy of ``src_emb`` (already in the target space) against ``tgt_emb``
-    (fastText's ``eval.py``), one result per retrieval; ``output`` gets them as JSON."""
+    (fastText's ``eval.py``), one result per retrieval; ``output`` gets them as JSON.
+    ``duplicates``: how a ``.vec`` file's repeated word is read."""
     from mgbias.embeddings.bli import bli_accuracy
 
-    src = read_vectors(src_emb, maxload)
-    tgt = read_vectors(tgt_emb, maxload)
+    src = read_vectors(src_emb, maxload, duplicates=duplicates)
+    tgt = read_vectors(tgt_emb, maxload, duplicates=duplicates)
     pairs = read_dictionary(dico_test)
     results = [
         bli_accuracy(src, tgt, pairs, retrieval, k, maxload, center, device)
@@ -142,16 +148,18 @@ def debias_file(
     equalize: str | Path | None = None,
     summary: str | Path | None = None,
     precision: int = 6,
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> DebiasResult:
     """Hard-debias every word of ``emb`` into ``output`` (with its ``n d`` header).
 
     ``None`` list paths take the shipped debiaswe lists; ``summary`` gets the gender
-    direction, skipped definitional pairs and equalised pairs as JSON.
+    direction, skipped definitional pairs and equalised pairs as JSON; ``duplicates``: how
+    a ``.vec`` file's repeated word is read.
     """
     from mgbias.embeddings.debias import hard_debias, load_debias_lists
 
     lists = load_debias_lists(definitional, gender_specific, equalize)
-    result = hard_debias(read_vectors(emb), lists)
+    result = hard_debias(read_vectors(emb, duplicates=duplicates), lists)
     write_vec(output, result.vectors, precision=precision)
     if summary is not None:
         write_json(summary, result.summary())
@@ -228,6 +236,7 @@ def inbias_files(
     paired: bool = False,
     output: str | Path | None = None,
     scores: str | Path | None = None,
+    duplicates: str = DEFAULT_DUPLICATES,
 ) -> InBiasReport:
     """inBias of the space ``emb`` on MIBs-style lists.
 
@@ -252,11 +261,13 @@ def inbias_files(
         ``ttest_rel`` instead of the authors' ``ttest_ind``.
     output, scores
         JSON summary and per-occupation CSV to write.
+    duplicates
+        How a ``.vec`` file's repeated word is read (:mod:`mgbias.embeddings.duplicates`).
     """
     pairs = read_occupation_pairs(male_occupations, female_occupations, authors_split)
     seed_pairs = read_seed_pairs(seeds)
-    space = read_vectors(emb)
-    vocabulary = space if original is None else read_vectors(original)
+    space = read_vectors(emb, duplicates=duplicates)
+    vocabulary = space if original is None else read_vectors(original, duplicates=duplicates)
     keep = vocabulary_filter(pairs, vocabulary)
     logger.info("%s: %d of %d pairs in the vocabulary", emb, len(keep), len(pairs))
     result = inbias(space, pairs, seed_pairs, variant, keep)

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from mgbias.atomic import atomic_path
+from mgbias.embeddings.duplicates import DEFAULT_DUPLICATES, DUPLICATES, DUPLICATES_HINT
 from mgbias.embeddings.veccache import CachedRows, cache_enabled, cached_rows
 from mgbias.errors import InputError, WeightsError
 from mgbias.linalg import unit_rows
@@ -44,7 +45,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 _CHUNK_ROWS = 50_000
-DUPLICATES = ("error", "first")
 
 
 class VecFormatError(InputError):
@@ -196,7 +196,7 @@ def read_vec(
     maxload: int = -1,
     *,
     errors: str = "strict",
-    duplicates: str = "error",
+    duplicates: str = DEFAULT_DUPLICATES,
     words: Iterable[str] | None = None,
     cache: bool | None = None,
 ) -> Vectors:
@@ -395,8 +395,7 @@ def _read_vec_words(
                 if duplicates == "error":
                     raise VecFormatError(
                         f"{path}, line {line_number}: duplicate word {word!r} (first at line "
-                        f"{first[word]}); expected distinct words (or read with "
-                        "duplicates='first')"
+                        f"{first[word]}); expected distinct words ({DUPLICATES_HINT})"
                     )
                 dropped += 1
                 continue
@@ -474,7 +473,7 @@ def _deduplicate(
                 first = seen[word] + 2 if lines is None else lines[seen[word]]
                 raise VecFormatError(
                     f"{path}, line {line}: duplicate word {word!r} (first at line "
-                    f"{first}); expected distinct words (or read with duplicates='first')"
+                    f"{first}); expected distinct words ({DUPLICATES_HINT})"
                 )
             continue
         seen[word] = i

@@ -13,7 +13,9 @@ over ALL male x female pairs, with ``C`` the cosine similarity of the sentence
 embeddings. Direction: by this formula a score ABOVE 50 means the model
 prefers the male sentences (gives them higher likelihood). The paper's prose
 (§3) states the opposite ("below 50 = male bias"); we follow the formula, and
-every result says which group is preferred in :attr:`MBEResult.preferred`.
+every result says which group is preferred in :attr:`MBEResult.preferred`: the
+group the score leans to when the test rejects (``p < alpha``), else ``"none"``
+(a score away from 50 that the test cannot tell from chance prefers no group).
 
 Significance. The paper (§3) names McNemar's test of the model's indicator
 against a randomly assigned indicator. Its indicators share comparison sets
@@ -58,6 +60,7 @@ from mgbias.stats import mcnemar_test, random_indicator, splitmix64_mix
 __all__ = [
     "TESTS",
     "WEIGHTINGS",
+    "NO_PREFERENCE",
     "MBEResult",
     "PairTile",
     "check_mbe_options",
@@ -114,8 +117,10 @@ class MBEResult:
     significant : bool
         ``p_value < alpha``.
     preferred : str
-        ``"male"`` if ``score > 50``, ``"female"`` if ``score < 50``, else
-        ``"neither"`` (direction by the formula, see the module docstring).
+        When ``significant``: ``"male"`` if ``score > 50``, ``"female"`` if
+        ``score < 50`` (direction by the formula, see the module docstring);
+        otherwise :data:`NO_PREFERENCE` (``"none"``), whatever side of 50 the
+        score lies on.
     test : str
         The significance test, one of :data:`TESTS`.
     n_permutations : int or None
@@ -147,12 +152,17 @@ class MBEResult:
         return record
 
 
-def _preferred_group(score: float) -> str:
-    if score > 50.0:
+#: ``preferred`` of a result whose test does not reject: no group is preferred.
+NO_PREFERENCE = "none"
+
+
+def _preferred_group(score: float, significant: bool) -> str:
+    """The group a significant score leans to, else :data:`NO_PREFERENCE`."""
+    if significant and score > 50.0:
         return MALE
-    if score < 50.0:
+    if significant and score < 50.0:
         return FEMALE
-    return "neither"
+    return NO_PREFERENCE
 
 
 def _check_scores(scores: Any, name: str) -> np.ndarray:
@@ -454,7 +464,7 @@ def mbe_score(
     >>> result = mbe_score(np.array([-1.0, -2.0]), np.array([-1.5]),
     ...                    np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[1.0, 1.0]]))
     >>> result.score, result.preferred
-    (50.0, 'neither')
+    (50.0, 'none')
     """
     seed = check_seed(seed)
     check_mbe_options(
@@ -509,7 +519,7 @@ def mbe_score(
         statistic=statistic,
         p_value=p_value,
         significant=bool(p_value < alpha),
-        preferred=_preferred_group(score),
+        preferred=_preferred_group(score, bool(p_value < alpha)),
         test=test,
         n_permutations=int(n_permutations) if by_permutation else None,
         n_clusters=None if pooled_clusters is None else int(np.unique(pooled_clusters).size),

@@ -31,7 +31,13 @@ from mgbias.errors import InputError
 from mgbias.perturb import perturb_final_character
 from mgbias.textio import decoding, encoding_error
 
-__all__ = ["check_file_language", "cluster_labels", "load_pairs", "pair_sentences"]
+__all__ = [
+    "check_file_language",
+    "cluster_labels",
+    "load_pairs",
+    "pair_data_language",
+    "pair_sentences",
+]
 
 
 def pair_sentences(frame: pd.DataFrame, *, perturb: bool = False) -> list[tuple[str, str]]:
@@ -101,6 +107,8 @@ def load_pairs(
     check_file_language(source, lang, force=force_lang)
     try:
         frame = _read_pairs(source, lang)
+        if frame.empty:  # before the bias type, which would list no types at all
+            raise InputError(f"{source}: no pairs ({_emptiness(source)})")
         return filter_bias_type(frame, bias_type)
     except InputError:
         raise
@@ -109,6 +117,31 @@ def load_pairs(
     except ValueError as error:  # the loaders' messages name the file
         message = str(error)
         raise InputError(message if str(source) in message else f"{source}: {message}") from None
+
+
+def _emptiness(source: Path) -> str:
+    """Why a benchmark file gave no pairs: a CSV with only its header, or a JSON without items."""
+    return "no items" if source.suffix == ".json" else "only a header"
+
+
+def pair_data_language(path: str | Path) -> str | None:
+    """The language of a pair benchmark file, by its name and layout.
+
+    A name that says a language (``multilingual_crows_pairs_de.csv``,
+    :func:`~mgbias.datasets.multilingual_crowspairs.language_from_file_name`) gives it;
+    otherwise a CrowS-Pairs CSV (``sent_more``) or a StereoSet JSON is English, and a
+    translated CrowS-Pairs JSON or a multilingual file without a language in its name
+    gives None (the file does not say).
+    """
+    source = Path(path)
+    named = language_from_file_name(source)
+    if named is not None:
+        return named
+    if source.suffix == ".json":
+        return None if is_translated_crowspairs(read_json(source)) else "en"
+    with decoding(source), open(source, encoding="utf-8") as handle:
+        header = handle.readline()
+    return "en" if "sent_more" in header else None
 
 
 def check_file_language(path: str | Path, lang: str | None, *, force: bool = False) -> None:

@@ -145,6 +145,92 @@ def test_inbias_matches_the_library(world, tmp_path, capsys):
     assert summary["n"] == 3 and summary["n_listed"] == 4
 
 
+def test_inbias_says_which_side_of_a_seed_pair_is_male_and_refuses_a_reversed_one(
+    world, tmp_path, capsys
+):
+    """[female, male] as in MIBs: the output names the sides used; ["he", "she"] is refused."""
+    import mgbias
+
+    base = ["inbias", "--emb", str(world / "src.vec"), "--n-strong", "1",
+            "--male-occupations", str(world / "en_male_def_occ"),
+            "--female-occupations", str(world / "en_female_def_occ")]  # fmt: skip
+    assert main([*base, "--seeds", str(world / "en_gender_pairs.json")]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[1] == "seeds (male, female): (he, she), (man, woman), (his, her)"
+    reversed_ = tmp_path / "reversed.json"
+    reversed_.write_text('[["woman", "man"], ["he", "she"]]', encoding="utf-8")
+    expected = (
+        f'{reversed_}: item 1 ["he", "she"] looks reversed: \'he\' is a male word and '
+        "'she' a female one; each seed pair is [female, male], as in MIBs' "
+        '{lang}_gender_pairs.json: write ["she", "he"]'
+    )
+    assert main([*base, "--seeds", str(reversed_)]) == 2
+    assert capsys.readouterr().err == f"mgbias: {expected}\n"
+    with pytest.raises(ValueError) as raised:
+        mgbias.inbias(
+            world / "src.vec", world / "en_male_def_occ", world / "en_female_def_occ", reversed_
+        )
+    assert str(raised.value) == expected
+    # words on no list (another language, invented words) are taken as given
+    unknown = tmp_path / "unknown.json"
+    unknown.write_text('[["wa", "wb"]]', encoding="utf-8")
+    assert read_seed_pairs(unknown) == [("wb", "wa")]
+
+
+def test_duplicates_first_reads_a_vec_with_a_repeated_word_on_every_command(
+    world, tmp_path, capsys
+):
+    """--duplicates first (the API's duplicates='first') keeps a repeated word's first row
+    in align, bli, debias and inbias; without it the file is refused, naming both lines."""
+    import mgbias
+
+    rows = (world / "src.vec").read_text(encoding="utf-8").splitlines()
+    n, d = rows[0].split()
+    repeated = tmp_path / "repeated.vec"  # "he" again, with another row, at the end
+    other = " ".join(["0.5"] * int(d))
+    repeated.write_text("\n".join([f"{int(n) + 1} {d}", *rows[1:], f"he {other}"]) + "\n")
+    lists = ["--male-occupations", str(world / "en_male_def_occ"), "--female-occupations",
+             str(world / "en_female_def_occ"), "--seeds", str(world / "en_gender_pairs.json"),
+             "--n-strong", "1"]  # fmt: skip
+    refused = (
+        f"mgbias: {repeated}, line {int(n) + 2}: duplicate word 'he' (first at line 2); "
+        "expected distinct words (or read with duplicates='first', on the command line "
+        "--duplicates first)\n"
+    )
+    inbias = ["inbias", "--emb", str(repeated), *lists]
+    assert main(inbias) == 2
+    assert capsys.readouterr().err == refused
+    assert main([*inbias, "--duplicates", "first"]) == 0
+    first = capsys.readouterr().out
+    assert main(["inbias", "--emb", str(world / "src.vec"), *lists]) == 0
+    assert capsys.readouterr().out.replace(str(world / "src.vec"), str(repeated)) == first
+    api = mgbias.inbias(
+        repeated,
+        world / "en_male_def_occ",
+        world / "en_female_def_occ",
+        world / "en_gender_pairs.json",
+        n_strong=1,
+        duplicates="first",
+    )
+    assert f"{api.value:.4f}" in first
+    with pytest.raises(ValueError, match="duplicate word 'he'"):
+        mgbias.debias(repeated, tmp_path / "d.vec")
+    debiased = mgbias.debias(repeated, tmp_path / "d.vec", duplicates="first")
+    assert len(debiased.result.vectors) == int(n)
+    commands = [
+        ["debias", "--emb", str(repeated), "--output", str(tmp_path / "c.vec")],
+        ["bli", "--src-emb", str(repeated), "--tgt-emb", str(world / "tgt.vec"),
+         "--dico-test", str(world / "test.txt"), "--device", "cpu"],
+        [*_align_args(world, tmp_path / "a.vec")[:2], str(repeated),
+         *_align_args(world, tmp_path / "a.vec")[3:]],
+    ]  # fmt: skip
+    for argv in commands:
+        assert main(argv) == 2, argv[0]
+        assert capsys.readouterr().err == refused, argv[0]
+        assert main([*argv, "--duplicates", "first"]) == 0, argv[0]
+    capsys.readouterr()
+
+
 def test_errors_are_reported_not_raised(world, tmp_path, capsys):
     bad = tmp_path / "bad.vec"
     bad.write_text("2 3\na 1 2 3\nb 1 2\n")

@@ -49,7 +49,8 @@ def test_cosine_hand_example():
     assert result.score == pytest.approx(float(COSINE_EXPECTED), rel=1e-14)
     assert (result.n_male, result.n_female, result.n_comparisons) == (3, 3, 9)
     assert result.weighting == "cosine"
-    assert result.preferred == "female"
+    # below 50, but 3 x 3 sentences cannot be significant: no group is preferred
+    assert not result.significant and result.preferred == "none"
 
 
 def test_dot_hand_example():
@@ -238,7 +239,7 @@ def test_equal_split_prefers_neither():
         np.array([[1.0, 1.0]]),
     )
     assert result.score == 50.0
-    assert result.preferred == "neither"
+    assert result.preferred == "none"
 
 
 def test_strong_male_preference_is_significant_and_seed_only_moves_the_test():
@@ -260,7 +261,7 @@ def test_strong_male_preference_is_significant_and_seed_only_moves_the_test():
 def test_to_dict_holds_every_field_and_the_direction():
     record = _example().to_dict()
     assert record["score"] == pytest.approx(float(COSINE_EXPECTED))
-    assert record["preferred"] == "female"
+    assert record["preferred"] == "none"  # score < 50, p >= alpha
     assert {
         "n_male",
         "n_female",

@@ -158,7 +158,9 @@ def test_planted_shift_is_detected():
     for draw in range(draws):
         male, female, male_emb, female_emb = _world(40, 40, seed=3000 + draw, shift=1.0)
         result = mbe_score(male, female, male_emb, female_emb, seed=draw, n_permutations=199)
-        assert result.preferred == "male"
+        assert result.score > 50
+        # the group is named only when the test rejects
+        assert result.preferred == ("male" if result.significant else "none")
         rejected += result.significant
     assert rejected >= 0.95 * draws
 
