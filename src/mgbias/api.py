@@ -370,16 +370,6 @@ def pair_verdicts(summary: pd.DataFrame, alpha: float, tie_rule: str = "neutral"
         n, t, k = int(row["n"]), int(row["n_ties"]), int(row["n_clusters"])
         # a share measure drops its ties from n under "exclude"; S_JSD's zeros stay in n
         compared = n + t if tie_rule == "exclude" and row["measure"] != "sjsd" else n
-        lean = None
-        if row.get("length_lean") in (True, "True"):
-            lean = LengthLean(
-                n_unequal=int(row["n_unequal"]),
-                share=float(row["length_share"]),
-                p_value=float(row["length_p_value"]),
-                matched_score=float(row["matched_score"]),
-                matched_p_value=float(row["matched_p_value"]),
-                matched_n=int(row["matched_n"]),
-            )
         verdicts.append(
             verdict(
                 row["measure"],
@@ -391,7 +381,7 @@ def pair_verdicts(summary: pd.DataFrame, alpha: float, tie_rule: str = "neutral"
                 + (f", {t} tied" if t else ""),
                 n_ties=t,
                 n_compared=compared,
-                lean=lean,
+                lean=LengthLean.of(row),
             )
         )
     return verdicts

@@ -18,8 +18,9 @@ here; a pair measure registered without one fails on import).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "MEASURES",
@@ -345,6 +346,21 @@ class LengthLean:
     matched_score: float
     matched_p_value: float
     matched_n: int
+
+    @classmethod
+    def of(cls, row: Mapping[str, Any]) -> LengthLean | None:
+        """The lean of a row with :data:`PAIR_LENGTH_COLUMNS`; None where ``length_lean``
+        is not true (or the row has no length columns)."""
+        if row.get("length_lean") not in (True, "True"):
+            return None
+        return cls(
+            n_unequal=int(row["n_unequal"]),
+            share=float(row["length_share"]),
+            p_value=float(row["length_p_value"]),
+            matched_score=float(row["matched_score"]),
+            matched_p_value=float(row["matched_p_value"]),
+            matched_n=int(row["matched_n"]),
+        )
 
 
 def _p(p_value: float) -> str:
