@@ -1,10 +1,12 @@
 """Every configured pair measure of one (model, dataset, variant, language) from its caches,
-and the per-pair table (one row per pair, for error analysis)."""
+with its length structure (length-matched score, length lean), and the per-pair table (one
+row per pair, for error analysis)."""
 
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache
 from mgbias.mlm.unmasked_cache import read_score_cache
 from mgbias.pairs.data import cluster_labels, load_pairs, pair_sentences
-from mgbias.pairs.scoring import pair_measures, per_pair_table
+from mgbias.pairs.scoring import per_pair_table
+from mgbias.pairs.structure import pair_measures_with_length
 from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log, wildcard_fields
 from mgbias.tabular import write_csv
@@ -19,7 +21,7 @@ with job_log(smk.log[0]) as log, job_provenance(smk):
     unmasked, stored = read_score_cache(smk.input.unmasked)
     masked, _ = read_pair_cache(smk.input.masked, expected_sha256=expected)
     cluster = smk.params.cluster
-    table = pair_measures(
+    table = pair_measures_with_length(
         unmasked,
         masked,
         smk.params.measures,

@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 from mgbias.measures.registry import (
     MBE_RESULT_COLUMNS,
     PAIR_MEASURES,
-    PAIR_RESULT_COLUMNS,
+    PAIR_SCORE_COLUMNS,
+    LengthLean,
     verdict,
 )
 
@@ -66,7 +67,7 @@ DEFAULT_FEMALE_WORDS = ("en_female", "en_female_names")
 DEFAULT_MALE_WORDS = ("en_male", "en_male_names")
 
 #: Columns of :attr:`PairsReport.summary`.
-PAIRS_SUMMARY_COLUMNS = ("bias_type", *PAIR_RESULT_COLUMNS, "verdict")
+PAIRS_SUMMARY_COLUMNS = ("bias_type", *PAIR_SCORE_COLUMNS, "verdict")
 
 #: Columns of :meth:`MBEReport.summary` (the workflow's MBE table names, where it has them).
 MBE_SUMMARY_COLUMNS = (
@@ -320,7 +321,13 @@ class PairsReport:
         ``n_ties`` (the pairs of ``n`` whose two sentences score the same: not a
         win, so many ties pull a percentage below 50; ``sjsd``: pair scores of 0);
         ``n_clusters`` (the clusters the test took as units with ``cluster``; 0:
-        the pairs); ``verdict`` (the row in words, :func:`mgbias.measures.registry.verdict`).
+        the pairs); the measure's length structure
+        (:data:`~mgbias.measures.registry.PAIR_LENGTH_COLUMNS`,
+        :func:`mgbias.pairs.structure.length_structure`: ``matched_score``,
+        ``matched_se``, ``matched_p_value``, ``matched_n`` on the length-matched pairs;
+        ``n_unequal``, ``length_share``, ``length_p_value``, ``length_lean`` for the pairs
+        of unequal length); ``verdict`` (the row in words,
+        :func:`mgbias.measures.registry.verdict`).
         With ``bias_type="all"`` the rows of each bias type come first, then
         the rows over every pair (``bias_type`` ``"all"``).
     per_pair : pandas.DataFrame
@@ -379,32 +386,35 @@ class PairsReport:
         return self.table() + "\n\n" + "\n".join(self.verdicts)
 
 
-def pair_verdicts(summary: pd.DataFrame, alpha: float) -> list[str]:
+def pair_verdicts(summary: pd.DataFrame, alpha: float, tie_rule: str = "neutral") -> list[str]:
     """The ``verdict`` of each row of a pair-measure table (``measure``, ``score``,
-    ``p_value``, ``n``, ``n_ties``, ``n_clusters``):
+    ``p_value``, ``n``, ``n_ties``, ``n_clusters``, and where present the length columns):
     :func:`mgbias.measures.registry.verdict` with ``"<n> pairs"``, ``" in <k> clusters"``
-    when the test took clusters as units and ``", <t> tied"`` when pairs tied (they are
-    in ``n``, not a win, and the sign test leaves them out)."""
-    return [
-        verdict(
-            measure,
-            score,
-            p_value,
-            alpha=alpha,
-            sample=f"{n} pair{'s' if n != 1 else ''}"
-            + (f" in {k} cluster{'s' if k != 1 else ''}" if k else "")
-            + (f", {t} tied" if t else ""),
+    when the test took clusters as units and ``", <t> tied"`` when pairs tied (in ``n``
+    and not a win, or left out of ``n`` with ``tie_rule="exclude"``; the sign test leaves
+    them out). The verdict says the measure could not decide when ties dominate, and
+    names the length artifact where ``length_lean`` is true."""
+    rows = summary.to_dict("records")
+    verdicts = []
+    for row in rows:
+        n, t, k = int(row["n"]), int(row["n_ties"]), int(row["n_clusters"])
+        # a share measure drops its ties from n under "exclude"; S_JSD's zeros stay in n
+        compared = n + t if tie_rule == "exclude" and row["measure"] != "sjsd" else n
+        verdicts.append(
+            verdict(
+                row["measure"],
+                row["score"],
+                row["p_value"],
+                alpha=alpha,
+                sample=f"{n} pair{'s' if n != 1 else ''}"
+                + (f" in {k} cluster{'s' if k != 1 else ''}" if k else "")
+                + (f", {t} tied" if t else ""),
+                n_ties=t,
+                n_compared=compared,
+                lean=LengthLean.of(row),
+            )
         )
-        for measure, score, p_value, n, t, k in zip(
-            summary["measure"],
-            summary["score"],
-            summary["p_value"],
-            summary["n"],
-            summary["n_ties"],
-            summary["n_clusters"],
-            strict=True,
-        )
-    ]
+    return verdicts
 
 
 def score_pairs(
@@ -531,6 +541,7 @@ def score_pairs(
     # torch: loaded once the data are in hand
     from mgbias.pairs.passes import score_pair_passes
     from mgbias.pairs.scoring import pair_measures_by_bias_type
+    from mgbias.pairs.structure import pair_measures_with_length
 
     handle = _as_model(
         model,
@@ -560,8 +571,9 @@ def score_pairs(
         alpha=alpha,
         overall=bias_type == ALL_BIAS_TYPES,
         clusters=clusters,
+        compute=pair_measures_with_length,
     )
-    summary["verdict"] = pair_verdicts(summary, alpha)
+    summary["verdict"] = pair_verdicts(summary, alpha, tie_rule)
     per_pair = per_pair_table(frame, unmasked, masked, perturb=perturb)
     return PairsReport(
         summary=summary[list(PAIRS_SUMMARY_COLUMNS)],

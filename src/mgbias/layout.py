@@ -563,8 +563,9 @@ _OUTPUTS = [
         "pairs_measures",
         "results/pairs/measures/{model}/{dataset}/{variant}/{lang}.csv",
         "pair_measures",
-        "one job's pair measures (AUL, AULA, CPS, SSS, S_JSD, binarized S_JSD)",
-        "mgbias.measures.registry:PAIR_RESULT_COLUMNS",
+        "one job's pair measures (AUL, AULA, CPS, SSS, S_JSD, binarized S_JSD), each with "
+        "its length-matched score and length lean (mgbias.pairs.structure)",
+        "mgbias.measures.registry:PAIR_SCORE_COLUMNS",
     ),
     Output(
         "pairs_per_pair",

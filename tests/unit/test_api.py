@@ -272,7 +272,7 @@ def test_cli_score_all_prints_rows_and_verdicts(fixed_bert_dir, crows_csv, tmp_p
     assert "4 of 24 tokens (16.7%) are the tokenizer's unknown token" in capsys.readouterr().err
     assert main([*args, "--device", "cpu", "--allow-unk"]) == 0
     printed = capsys.readouterr().out
-    assert "race-color: CPS 0 (p = 1, 1 pair, 1 tied): no significant preference" in printed
+    assert "race-color: CPS: 1 of 1 pair tied: the measure could not decide" in printed
     table = pd.read_csv(out)
     assert table.columns[0] == "bias_type" and table.columns[-1] == "verdict"
     assert len(table) == 4 * 6

@@ -69,6 +69,14 @@ def test_score_by_hand(fixed_bert_dir, crows_csv, tmp_path, capsys):
         "n_edge",
         "n_ties",
         "n_clusters",
+        "matched_score",
+        "matched_se",
+        "matched_p_value",
+        "matched_n",
+        "n_unequal",
+        "length_share",
+        "length_p_value",
+        "length_lean",
         "verdict",
     ]
     assert set(table.bias_type) == {"gender"}
@@ -232,7 +240,9 @@ def test_score_edge_pairs_per_pair_and_tie_rules(fixed_bert_dir, edge_csv, tmp_p
     # identical pair only (its other edge, no modified token, scores 0 > log .1)
     assert table.loc["cps", "n_ties"] == 4 and table.loc["sjsd", "n_ties"] == 4
     assert table.loc["sss", "n_ties"] == 1 and table.loc["bsjsd", "n_ties"] == 4
-    assert table.loc["cps", "verdict"].startswith("CPS 0 (p = 1, 4 pairs, 4 tied): no significant")
+    assert table.loc["cps", "verdict"] == (
+        "CPS: 4 of 4 pairs tied: the measure could not decide for this model and data"
+    )
     # sign test of 3 wins, 0 losses: 2 / 8
     assert table.loc["sss", "p_value"] == pytest.approx(0.25)
     assert not table["significant"].any()

@@ -18,14 +18,19 @@ here; a pair measure registered without one fails on import).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "MEASURES",
     "PAIR_MEASURES",
     "MBE_RESULT_COLUMNS",
+    "PAIR_LENGTH_COLUMNS",
     "PAIR_RESULT_COLUMNS",
+    "PAIR_SCORE_COLUMNS",
+    "TIES_DOMINATE",
+    "LengthLean",
     "Measure",
     "by_name",
     "measures_markdown",
@@ -270,6 +275,34 @@ PAIR_RESULT_COLUMNS: tuple[str, ...] = (
     "n_clusters",
 )
 
+#: What the measure's structure rather than the model decides, beside each pair measure's
+#: result (:func:`mgbias.pairs.structure.length_structure`): ``matched_score``,
+#: ``matched_se``, ``matched_p_value`` and ``matched_n`` are the measure on the
+#: length-matched pairs alone (equal token counts for AUL and AULA, equal modified-token
+#: counts for the others); ``n_unequal`` the pairs of unequal length the measure decided
+#: (not tied), ``length_share`` the percent of them in which the shorter sentence won,
+#: ``length_p_value`` the exact binomial test of that share against 50, and
+#: ``length_lean`` whether the decisions follow the length difference
+#: (:func:`mgbias.pairs.structure.leans_on_length`).
+PAIR_LENGTH_COLUMNS: tuple[str, ...] = (
+    "matched_score",
+    "matched_se",
+    "matched_p_value",
+    "matched_n",
+    "n_unequal",
+    "length_share",
+    "length_p_value",
+    "length_lean",
+)
+
+#: The columns of one pair measure in ``mgbias score``'s summary and the workflow's pair
+#: tables: its result, then its length structure.
+PAIR_SCORE_COLUMNS: tuple[str, ...] = (*PAIR_RESULT_COLUMNS, *PAIR_LENGTH_COLUMNS)
+
+#: A verdict says the measure could not decide when more than this share of the pairs it
+#: compared tied (:func:`verdict`).
+TIES_DOMINATE = 0.5
+
 #: The columns of one MBE result (Kaneko et al. 2022, Eq. 2, its test and the Shf
 #: baseline), in every table that has them (``mgbias mbe``'s summary, the workflow's MBE
 #: table).
@@ -297,8 +330,80 @@ def by_name(name: str) -> Measure:
     raise ValueError(f"unknown measure {name!r}; expected one of {[m.name for m in MEASURES]}")
 
 
+@dataclass(frozen=True)
+class LengthLean:
+    """A pair measure whose decisions follow the length difference, as its verdict says it.
+
+    The numbers of :data:`PAIR_LENGTH_COLUMNS` for one measure
+    (:func:`mgbias.pairs.structure.length_structure`): ``n_unequal`` pairs of unequal
+    length decided, in ``share`` percent of which the shorter sentence won (binomial
+    ``p_value`` against 50), and the measure on the ``matched_n`` length-matched pairs.
+    """
+
+    n_unequal: int
+    share: float
+    p_value: float
+    matched_score: float
+    matched_p_value: float
+    matched_n: int
+
+    @classmethod
+    def of(cls, row: Mapping[str, Any]) -> LengthLean | None:
+        """The lean of a row with :data:`PAIR_LENGTH_COLUMNS`; None where ``length_lean``
+        is not true (or the row has no length columns)."""
+        if row.get("length_lean") not in (True, "True"):
+            return None
+        return cls(
+            n_unequal=int(row["n_unequal"]),
+            share=float(row["length_share"]),
+            p_value=float(row["length_p_value"]),
+            matched_score=float(row["matched_score"]),
+            matched_p_value=float(row["matched_p_value"]),
+            matched_n=int(row["matched_n"]),
+        )
+
+
+def _p(p_value: float) -> str:
+    """``"p = 0.0042"``; a p-value below the smallest float reads ``"p < 1e-300"``."""
+    return "p < 1e-300" if p_value == 0.0 else f"p = {p_value:.2g}"
+
+
+def _preference(measure: Measure, score: float, p_value: float, alpha: float) -> str:
+    if not p_value < alpha:
+        return f"no significant preference at alpha = {alpha:g}"
+    if score > measure.neutral:
+        return f"the model prefers {measure.above}"
+    if score < measure.neutral:
+        return f"the model prefers {measure.below}"
+    return "no preference"
+
+
+def _length_words(measure: Measure, lean: LengthLean, alpha: float) -> str:
+    side, share = ("shorter", lean.share) if lean.share >= 50.0 else ("longer", 100 - lean.share)
+    said = (
+        f"in {lean.n_unequal} pairs of unequal length the {side} sentence won {share:.1f}% "
+        f"({_p(lean.p_value)}): the measure's length artifact, not the model, may decide"
+    )
+    if not lean.matched_n:
+        return f"{said}; no pair is length-matched"
+    matched = _preference(measure, lean.matched_score, lean.matched_p_value, alpha)
+    return (
+        f"{said}; on the {lean.matched_n} length-matched pair"
+        f"{'s' if lean.matched_n != 1 else ''} {measure.short} is {lean.matched_score:.4g} "
+        f"({_p(lean.matched_p_value)}): {matched}"
+    )
+
+
 def verdict(
-    name: str, score: float, p_value: float, *, alpha: float = 0.05, sample: str = ""
+    name: str,
+    score: float,
+    p_value: float,
+    *,
+    alpha: float = 0.05,
+    sample: str = "",
+    n_ties: int = 0,
+    n_compared: int = 0,
+    lean: LengthLean | None = None,
 ) -> str:
     """One measure's result in words, its direction read from the registry.
 
@@ -307,6 +412,19 @@ def verdict(
     value, so :attr:`Measure.below` is preferred; ``p_value >= alpha`` (or a
     p-value that is not a number) reads ``"no significant preference at alpha =
     0.05"`` whatever the score.
+
+    Two structural findings come before the model's preference:
+
+    - more than :data:`TIES_DOMINATE` of the ``n_compared`` pairs tied: ``"AULA: 234 of
+      262 pairs tied: the measure could not decide for this model and data"`` (a share of
+      wins counts ties as no win, so its score says nothing of a preference then);
+    - ``lean`` given (the measure's decisions on pairs of unequal length follow the length
+      difference, :func:`mgbias.pairs.structure.leans_on_length`): ``"SSS 46.29 (p =
+      0.0042, 1508 pairs): in 662 pairs of unequal length the shorter sentence won 98.6%
+      (p = 3.1e-180): the measure's length artifact, not the model, may decide; on the 846
+      length-matched pairs SSS is 50.6 (p = 0.74): no significant preference at alpha =
+      0.05"``. For AUL and AULA the length is the sentence's token count; for the other
+      measures the count of its modified tokens.
 
     Parameters
     ----------
@@ -318,6 +436,11 @@ def verdict(
         Significance level.
     sample : str
         What was scored, e.g. ``"262 pairs"``; printed after the p-value.
+    n_ties, n_compared : int
+        Pairs whose two sentences scored the same, of the pairs the measure compared
+        (0: not known; no ties verdict).
+    lean : LengthLean, optional
+        The measure's length lean, given only where it leans.
 
     Raises
     ------
@@ -329,15 +452,16 @@ def verdict(
         raise ValueError(f"measure {name!r} has no direction; a verdict needs one")
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
+    if n_compared and n_ties > TIES_DOMINATE * n_compared:
+        return (
+            f"{measure.short}: {n_ties} of {n_compared} pair{'s' if n_compared != 1 else ''} "
+            "tied: the measure could not decide for this model and data"
+        )
     where = f"p = {p_value:.2g}" + (f", {sample}" if sample else "")
     head = f"{measure.short} {score:.4g} ({where})"
-    if not p_value < alpha:
-        return f"{head}: no significant preference at alpha = {alpha:g}"
-    if score > measure.neutral:
-        return f"{head}: the model prefers {measure.above}"
-    if score < measure.neutral:
-        return f"{head}: the model prefers {measure.below}"
-    return f"{head}: no preference"
+    if lean is not None:
+        return f"{head}: {_length_words(measure, lean, alpha)}"
+    return f"{head}: {_preference(measure, score, p_value, alpha)}"
 
 
 def measures_markdown() -> str:

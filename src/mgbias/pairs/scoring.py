@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -490,6 +490,7 @@ def pair_measures_by_bias_type(
     alpha: float = 0.05,
     overall: bool = True,
     clusters: Sequence[Any] | None = None,
+    compute: Callable[..., pd.DataFrame] | None = None,
 ) -> pd.DataFrame:
     """:func:`pair_measures` per bias type, then over all pairs.
 
@@ -505,12 +506,16 @@ def pair_measures_by_bias_type(
         (``mgbias score --bias-type all``).
     clusters : sequence, optional
         One label per pair, as for :func:`pair_measures`.
+    compute : callable, optional
+        What scores each group, called as :func:`pair_measures` is (the default);
+        :func:`mgbias.pairs.structure.pair_measures_with_length` adds each measure's
+        length structure.
 
     Returns
     -------
     pandas.DataFrame
-        ``bias_type`` followed by
-        :data:`~mgbias.measures.registry.PAIR_RESULT_COLUMNS`: the rows of each
+        ``bias_type`` followed by the columns of ``compute``
+        (:data:`~mgbias.measures.registry.PAIR_RESULT_COLUMNS` by default): the rows of each
         bias type in order of first appearance, then (``overall``) the rows
         over every pair. Each measure's ``n`` over the bias types sums
         to its overall ``n``: every pair is counted, or not, by itself.
@@ -521,13 +526,14 @@ def pair_measures_by_bias_type(
         raise ValueError(f"{len(labels)} bias types for {n_pairs} pairs")
     groups = list(dict.fromkeys(labels))
     options = {"seed": seed, "tie_rule": tie_rule, "alpha": alpha}
+    compute = pair_measures if compute is None else compute
     tables = []
     for group in groups:
         indices = [index for index, label in enumerate(labels) if label == group]
         if len(groups) == 1:
-            table = pair_measures(unmasked, masked, measures, clusters=clusters, **options)
+            table = compute(unmasked, masked, measures, clusters=clusters, **options)
         else:
-            table = pair_measures(
+            table = compute(
                 *select_pairs(unmasked, masked, indices),
                 measures,
                 clusters=None if clusters is None else [clusters[index] for index in indices],
@@ -535,7 +541,7 @@ def pair_measures_by_bias_type(
             )
         tables.append(table.assign(bias_type=group))
     if overall:
-        every = pair_measures(unmasked, masked, measures, clusters=clusters, **options)
+        every = compute(unmasked, masked, measures, clusters=clusters, **options)
         tables.append(every.assign(bias_type=ALL_BIAS_TYPES))
     frame = pd.concat(tables, ignore_index=True)
-    return frame[["bias_type", *PAIR_RESULT_COLUMNS]]
+    return frame[["bias_type", *(column for column in tables[0] if column != "bias_type")]]

@@ -5,7 +5,10 @@ The long table (``results/tables/pairs_scores.csv``) has one row per (model,
 dataset, variant, language, measure) with ``score``, ``se``, ``p_value``,
 ``significant``, ``n``, ``n_edge`` and ``n_ties`` in the units of
 :func:`mgbias.pairs.scoring.pair_measures`: percent of pairs in which
-``sent_more`` is preferred, the raw mean for ``sjsd``. Every printed score
+``sent_more`` is preferred, the raw mean for ``sjsd``; beside them the measure's length
+structure (:data:`~mgbias.measures.registry.PAIR_LENGTH_COLUMNS`: the score on the
+length-matched pairs, and whether the decisions on pairs of unequal length follow the
+length, :mod:`mgbias.pairs.structure`). Every printed score
 carries its bootstrap standard error and, when its test rejects "no
 preference" (``p_value < alpha``; the sign test against 50, the t-test
 against 0 for S_JSD), the mark :data:`SIGNIFICANT`. The paper tables
@@ -15,12 +18,13 @@ print S_JSD x 10^-3 as the paper does (``sjsd_x1e3``: the score divided by
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pandas as pd
 
-from mgbias.measures.registry import PAIR_MEASURES, PAIR_RESULT_COLUMNS
+from mgbias.measures.registry import PAIR_LENGTH_COLUMNS, PAIR_MEASURES, PAIR_SCORE_COLUMNS
 from mgbias.measures.sjsd import TABLE_SCALE
 from mgbias.report.tables import markdown
 
@@ -28,6 +32,8 @@ __all__ = [
     "PAIR_COLUMNS",
     "STEINBORN_TABLES",
     "chance_marks",
+    "length_cells",
+    "matched_cells",
     "measures_by_model",
     "measures_by_model_markdown",
     "pair_scores_markdown",
@@ -38,7 +44,7 @@ __all__ = [
     "steinborn_table3_markdown",
 ]
 
-PAIR_COLUMNS = ["model", "dataset", "variant", "lang", *PAIR_RESULT_COLUMNS, "model_id"]
+PAIR_COLUMNS = ["model", "dataset", "variant", "lang", *PAIR_SCORE_COLUMNS, "model_id"]
 
 #: Mark of a score whose test rejects "no preference" (as in the MBE tables).
 SIGNIFICANT = " ‡"
@@ -48,6 +54,19 @@ SIGNIFICANCE_NOTE = (
     "‡ = p < alpha: exact sign test of the untied pairs against no preference (S_JSD: "
     "one-sample t-test of the pair scores against 0); where n_clusters > 0, the cluster "
     "sign-flip test with the dataset's clusters (e.g. its target words) as units."
+)
+#: Mark of a measure whose decisions on pairs of unequal length follow the length
+#: (``length_lean``, :func:`mgbias.pairs.structure.leans_on_length`).
+LENGTH_LEAN = " §"
+
+#: How to read the length columns of the Markdown tables.
+LENGTH_NOTE = (
+    "matched = the measure on the length-matched pairs only (equal token counts for aul "
+    "and aula, equal modified-token counts for the others), its p-value and pairs; "
+    "length = among the decided pairs of unequal length, the percent won by the shorter "
+    "sentence, its exact binomial p-value against 50% and pairs; § = the decisions follow "
+    "the length (p < alpha and at most 40% or at least 60%): the measure's length "
+    "artifact, not the model, may decide the score."
 )
 KEYS = ["dataset", "variant", "lang", "measure"]
 MEASURE_ORDER = list(PAIR_MEASURES)
@@ -62,7 +81,13 @@ def read_pair_scores(paths: Iterable[str | Path]) -> pd.DataFrame:
         missing = [column for column in PAIR_COLUMNS if column not in frame.columns]
         if missing:
             raise ValueError(f"{path}: missing column(s) {missing}; expected {PAIR_COLUMNS}")
-        frames.append(frame[PAIR_COLUMNS])
+        frame = frame[PAIR_COLUMNS]
+        # a measure without length-matched or unequal pairs has empty (NaN) cells there
+        numbers = [c for c in PAIR_LENGTH_COLUMNS if c not in ("matched_n", "n_unequal")]
+        numbers.remove("length_lean")
+        frames.append(
+            frame.assign(**{c: pd.to_numeric(frame[c].replace("", math.nan)) for c in numbers})
+        )
     if not frames:
         raise ValueError("no pair measure files to tabulate")
     return _sorted(pd.concat(frames, ignore_index=True))
@@ -80,6 +105,36 @@ def _sorted(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.sort_values(
         ["dataset", "model", "variant", "lang", "measure"], key=_order_key, ignore_index=True
     )
+
+
+def _tested(value: float, p_value: float, n: int, digits: str = ".4g") -> str:
+    """``"50.6 (p = 0.74, 846)"``; ``"–"`` without pairs."""
+    return "–" if not n else f"{value:{digits}} (p = {p_value:.2g}, {n})"
+
+
+def matched_cells(frame: pd.DataFrame) -> list[str]:
+    """Per row, the length-matched score with its p-value and pairs."""
+    return [
+        _tested(score, p_value, n)
+        for score, p_value, n in zip(
+            frame.matched_score, frame.matched_p_value, frame.matched_n, strict=True
+        )
+    ]
+
+
+def length_cells(frame: pd.DataFrame) -> list[str]:
+    """Per row, the shorter sentence's share of the decided unequal pairs, its p-value and
+    pairs, marked :data:`LENGTH_LEAN` where the decisions follow the length."""
+    return [
+        _tested(share, p_value, n, ".1f") + (LENGTH_LEAN if n and _is_true(lean) else "")
+        for share, p_value, n, lean in zip(
+            frame.length_share,
+            frame.length_p_value,
+            frame.n_unequal,
+            frame.length_lean,
+            strict=True,
+        )
+    ]
 
 
 def _cell(score: float, se: float, digits: int, significant: bool = False) -> str:
@@ -152,12 +207,22 @@ def pair_scores_markdown(frame: pd.DataFrame, alpha: float | None = None) -> str
             "the measure scores by its edge-case rule (no shared or modified token);",
             "n_ties = pairs of n whose two sentences score the same (counted in n, not as",
             "a win).",
+            LENGTH_NOTE,
             *_chance_block(frame, alpha),
             "",
-            markdown(frame, floatfmt=".4g"),
+            _long_markdown(frame),
             "",
         ]
     )
+
+
+def _long_markdown(frame: pd.DataFrame) -> str:
+    """The long table with its length columns as two cells, ``matched`` and ``length``."""
+    shown = frame.drop(columns=list(PAIR_LENGTH_COLUMNS))
+    at = list(shown.columns).index("model_id")
+    shown.insert(at, "length", length_cells(frame))
+    shown.insert(at, "matched", matched_cells(frame))
+    return markdown(shown, floatfmt=".4g")
 
 
 def measures_by_model(frame: pd.DataFrame) -> pd.DataFrame:
@@ -177,22 +242,37 @@ def measures_by_model_markdown(frame: pd.DataFrame, alpha: float | None = None) 
         "score ± bootstrap SE; percent of pairs preferring sent_more, except sjsd (raw mean,",
         "negative = sent_more preferred).",
         SIGNIFICANCE_NOTE,
+        "Each block's second table: the scores on the length-matched pairs. " + LENGTH_NOTE,
         *_chance_block(frame, alpha),
     ]
     cells = frame.assign(
+        matched=matched_cells(frame),
+        length=length_cells(frame),
         cell=[
             _cell(score, se, 6 if measure == "sjsd" else 2, _is_true(significant))
             for score, se, measure, significant in zip(
                 frame.score, frame.se, frame.measure, frame.significant, strict=True
             )
-        ]
+        ],
     )
     for (dataset, variant, lang), block in cells.groupby(["dataset", "variant", "lang"]):
-        pivot = block.pivot(index="measure", columns="model", values="cell")
-        pivot = pivot.reindex([m for m in MEASURE_ORDER if m in pivot.index]).reset_index()
-        pivot.columns.name = None
-        parts += ["", f"## {dataset} ({variant}), {lang}", "", markdown(pivot)]
+        parts += ["", f"## {dataset} ({variant}), {lang}", "", _pivot(block, "cell")]
+        parts += [
+            "",
+            "Length structure (matched score; the shorter sentence's share of the unequal pairs):",
+            "",
+        ]
+        joined = block.assign(both=block.matched + "; " + block.length)
+        parts.append(_pivot(joined, "both"))
     return "\n".join(parts + [""])
+
+
+def _pivot(block: pd.DataFrame, values: str) -> str:
+    """One block's ``values`` as measures x models, in Markdown."""
+    pivot = block.pivot(index="measure", columns="model", values=values)
+    pivot = pivot.reindex([m for m in MEASURE_ORDER if m in pivot.index]).reset_index()
+    pivot.columns.name = None
+    return markdown(pivot)
 
 
 def _measure(frame: pd.DataFrame, measure: str, prefix: str) -> pd.DataFrame:

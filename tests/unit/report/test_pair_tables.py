@@ -35,6 +35,15 @@ def rows(model, dataset, variant, lang, values):
             "n_edge": 0,
             "n_ties": 0,
             "n_clusters": 0,
+            # B. S_JSD's decisions follow the length; AULA has no length-matched pair
+            "matched_score": float("nan") if measure == "aula" else score - 1,
+            "matched_se": float("nan") if measure == "aula" else se,
+            "matched_p_value": float("nan") if measure == "aula" else 0.74,
+            "matched_n": 0 if measure == "aula" else 6,
+            "n_unequal": 4,
+            "length_share": 98.6 if measure == "bsjsd" else 50.0,
+            "length_p_value": 1e-5 if measure == "bsjsd" else 1.0,
+            "length_lean": measure == "bsjsd",
             "model_id": f"hub/{model}",
         }
         for measure, (score, se) in values.items()
@@ -143,3 +152,23 @@ def test_both_markdown_tables_end_their_notes_with_the_marks_given_alpha(scores)
         assert "- mbert: 3 of 5 tests marked" in text and "- xlmr: 1 of 4" in text
         assert text.index("Marks and chance") < text.index("| ")
     assert "cluster sign-flip test" in pair_scores_markdown(scores)
+
+
+def test_both_markdown_tables_carry_the_length_matched_score_and_the_lean(scores):
+    assert scores.matched_score.isna().tolist() == (scores.measure == "aula").tolist()
+    long = pair_scores_markdown(scores)
+    assert "| matched " in long and "| length " in long
+    # mbert's original English CPS: score 57, matched 56 on 6 pairs
+    (line,) = [
+        row for row in long.splitlines() if "| cps " in row and "| en " in row and "orig" in row
+    ]
+    assert "| 56 (p = 0.74, 6) " in line and "| 50.0 (p = 1, 4) " in line
+    (line,) = [row for row in long.splitlines() if "| aula " in row]
+    assert "| – " in line
+    assert long.count("98.6 (p = 1e-05, 4) §") == 2
+    by_model = measures_by_model_markdown(scores)
+    assert (
+        "Length structure (matched score; the shorter sentence's share of the unequal pairs):"
+        in by_model
+    )
+    assert "| bsjsd     | 49 (p = 0.74, 6); 98.6 (p = 1e-05, 4) §" in by_model
