@@ -22,11 +22,13 @@ import pandas as pd
 
 from mgbias.measures.registry import PAIR_MEASURES, PAIR_RESULT_COLUMNS
 from mgbias.measures.sjsd import TABLE_SCALE
+from mgbias.mlm.baseline import BASELINE_MEANING, BASELINE_SUFFIX
 from mgbias.report.tables import markdown
 
 __all__ = [
     "PAIR_COLUMNS",
     "STEINBORN_TABLES",
+    "baseline_note",
     "chance_marks",
     "measures_by_model",
     "measures_by_model_markdown",
@@ -135,6 +137,20 @@ def _chance_block(frame: pd.DataFrame, alpha: float | None) -> list[str]:
     return ["", "Marks and chance:", "", *(f"- {line}" for line in chance_marks(frame, alpha))]
 
 
+def baseline_note(frame: pd.DataFrame) -> list[str]:
+    """How to read the rows of structural baselines (models named ``<model>~random``,
+    :func:`mgbias.workflow.structural_baselines`), when the table has any."""
+    baselines = [m for m in dict.fromkeys(frame.model) if str(m).endswith(BASELINE_SUFFIX)]
+    if not baselines:
+        return []
+    models = ", ".join(f"{b} of {b.removesuffix(BASELINE_SUFFIX)}" for b in baselines)
+    return [
+        "",
+        f"Structural baselines ({models}): a randomly initialised copy of the model, same",
+        f"config and tokenizer, scored on the same pairs: {BASELINE_MEANING}.",
+    ]
+
+
 def pair_scores_markdown(frame: pd.DataFrame, alpha: float | None = None) -> str:
     """The long table, preceded by how to read its units and, given the tests' ``alpha``,
     each model's marks against chance (:func:`chance_marks`)."""
@@ -152,6 +168,7 @@ def pair_scores_markdown(frame: pd.DataFrame, alpha: float | None = None) -> str
             "the measure scores by its edge-case rule (no shared or modified token);",
             "n_ties = pairs of n whose two sentences score the same (counted in n, not as",
             "a win).",
+            *baseline_note(frame),
             *_chance_block(frame, alpha),
             "",
             markdown(frame, floatfmt=".4g"),
@@ -177,6 +194,7 @@ def measures_by_model_markdown(frame: pd.DataFrame, alpha: float | None = None) 
         "score ± bootstrap SE; percent of pairs preferring sent_more, except sjsd (raw mean,",
         "negative = sent_more preferred).",
         SIGNIFICANCE_NOTE,
+        *baseline_note(frame),
         *_chance_block(frame, alpha),
     ]
     cells = frame.assign(
