@@ -86,6 +86,9 @@ def test_score_pairs_baseline_equals_scoring_the_random_copy(tiny, pairs_csv):
     assert baseline.model == f"{handle.name}~random" and baseline.data == str(pairs_csv)
     pd.testing.assert_frame_equal(baseline.summary, direct.summary)
     pd.testing.assert_frame_equal(baseline.per_pair, direct.per_pair)
+    # the model's tokenizer: the same tokens shared and modified in every pair
+    counts = ["n_shared", "n_modified_more", "n_modified_less"]
+    pd.testing.assert_frame_equal(baseline.per_pair[counts], report.per_pair[counts])
     # the copy is another model: its sentence scores are not the model's
     assert not baseline.per_pair["aul_more"].equals(report.per_pair["aul_more"])
     # True: the weights' seed is the bootstrap's
@@ -214,3 +217,22 @@ def test_pair_tables_say_what_a_baseline_row_is():
     assert note in pair_scores_markdown(frame).splitlines()
     assert note in measures_by_model_markdown(frame).splitlines()
     assert "Structural baselines" not in pair_scores_markdown(frame[frame.model == "m"])
+
+
+def test_a_workflow_job_loads_the_random_copy_of_a_baseline_entry(tiny):
+    from mgbias.mlm.load import entry_fields, load_each
+
+    directory, handle = tiny
+    base = {"model_id": str(directory), "revision": None, "allow_untrained_head": False}
+    entries = [{**base, "model": "m"}, {**base, "model": "m~random", "structural_baseline_seed": 9}]
+    (_, model, tokenizer), (entry, copy, same) = list(load_each(entries, device="cpu"))
+    assert _weights(model) == _weights(handle.model)
+    assert _weights(copy) == _weights(random_copy(handle.model, 9))
+    assert same.get_vocab() == tokenizer.get_vocab()
+    assert entry_fields(entry, copy) == {
+        "model": "m~random",
+        "model_id": str(directory),
+        "revision": None,
+        "structural_baseline_seed": 9,
+    }
+    assert "structural_baseline_seed" not in entry_fields(entries[0], model)
