@@ -36,6 +36,7 @@ from mgbias.workflow import (
     pair_file,
     pair_jobs,
     pair_url,
+    structural_baselines,
     trained_models,
     training_languages,
     training_settings,
@@ -60,6 +61,8 @@ if workflow.is_main_process:
         print(f"mgbias: warning: {warning}", file=sys.stderr)
 # the bias-controlled models (Kaneko et al. 2023) are models like the others
 config["models"].update(kaneko2023_models(config))
+# and so are the structural baselines (random copies) of the models that ask for one
+config["models"].update(structural_baselines(config))
 
 LANGUAGES = config["languages"]
 WORLDS = config["worlds"]  # [real] unless given (mgbias.config)

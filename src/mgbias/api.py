@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -343,6 +343,13 @@ class PairsReport:
         The device the model ran on; the column the pairs were clustered by (or None).
     precision
         The forward passes' precision (``fp32``, ``bf16``, ``fp16``).
+    baseline : PairsReport or None
+        With ``structural_baseline``: the same report of a randomly initialised copy
+        of the model (:func:`mgbias.mlm.baseline.random_copy`; its ``model`` is the
+        model's name + ``~random``, its ``seed`` the bootstrap's), what each measure
+        gives with no learned knowledge; printed after the verdicts.
+    baseline_seed : int or None
+        The seed of the random copy's weights.
     """
 
     summary: pd.DataFrame
@@ -362,6 +369,8 @@ class PairsReport:
     device: str = ""
     cluster: str | None = None
     precision: str = "fp32"
+    baseline: PairsReport | None = None
+    baseline_seed: int | None = None
 
     @property
     def verdicts(self) -> list[str]:
@@ -382,8 +391,20 @@ class PairsReport:
         return shown.to_markdown(index=False, floatfmt=".4g")
 
     def __str__(self) -> str:
-        """The table and the verdicts, as ``mgbias score`` prints them."""
-        return self.table() + "\n\n" + "\n".join(self.verdicts)
+        """The table and the verdicts, as ``mgbias score`` prints them; then the
+        structural baseline beside each score (:func:`mgbias.pairs.baseline.baseline_lines`)."""
+        text = self.table() + "\n\n" + "\n".join(self.verdicts)
+        if self.baseline is None:
+            return text
+        from mgbias.pairs.baseline import baseline_lines
+
+        lines = baseline_lines(
+            self.summary,
+            self.baseline.summary,
+            self.baseline_seed,
+            by_bias_type=self.bias_type == "all",
+        )
+        return text + "\n\n" + "\n".join(lines)
 
 
 def pair_verdicts(summary: pd.DataFrame, alpha: float, tie_rule: str = "neutral") -> list[str]:
@@ -442,6 +463,7 @@ def score_pairs(
     precision: str = "fp32",
     tokenizer: str | os.PathLike | None = None,
     allow_unk: bool = False,
+    structural_baseline: bool | int = False,
 ) -> PairsReport:
     """Every pair measure of a model on a pair benchmark: what ``mgbias score`` prints.
 
@@ -501,6 +523,12 @@ def score_pairs(
         Score data of which more than :data:`mgbias.mlm.gate.MAX_UNK_SHARE` of the
         word pieces are the tokenizer's unknown token (refused by default, before the
         first forward pass: the tokenizer does not fit the data or language).
+    structural_baseline : bool or int
+        Also score the same pairs, in the same way, with a randomly initialised copy
+        of the model (same configuration and tokenizer;
+        :func:`mgbias.mlm.baseline.random_copy`): what each measure gives with no
+        learned knowledge (``PairsReport.baseline``). ``True`` draws its weights with
+        ``seed``, an integer with that seed; ``False`` (default): no baseline.
 
     Returns
     -------
@@ -524,6 +552,7 @@ def score_pairs(
     if tie_rule not in TIE_RULES:
         raise ValueError(f"unknown tie rule {tie_rule!r}; expected one of {TIE_RULES}")
     check_seed(seed)
+    baseline_seed = _baseline_seed(structural_baseline, seed)
     _check_passes(batch_size, max_length)
     _check_precision(precision, model, device)
     frame = load_pair_data(
@@ -575,6 +604,24 @@ def score_pairs(
     )
     summary["verdict"] = pair_verdicts(summary, alpha, tie_rule)
     per_pair = per_pair_table(frame, unmasked, masked, perturb=perturb)
+    baseline = None
+    if baseline_seed is not None:  # the same pairs and settings, scored by a random copy
+        from mgbias.mlm.baseline import baseline_name, random_copy
+
+        copy = MaskedLM(
+            model=random_copy(handle.model, baseline_seed),
+            tokenizer=handle.tokenizer,
+            name=baseline_name(handle.name),
+            revision=handle.revision,
+            device=handle.device,
+        )
+        settings = {"seed": seed, "tie_rule": tie_rule, "alpha": alpha, "perturb": perturb}
+        baseline = score_pairs(
+            copy, frame, measures=names, lang=lang, bias_type=bias_type, cluster=cluster,
+            batch_size=batch_size, max_length=max_length, progress=progress,
+            precision=precision, allow_unk=allow_unk, **settings,
+        )  # fmt: skip
+        baseline = replace(baseline, data=data_name)
     return PairsReport(
         summary=summary[list(PAIRS_SUMMARY_COLUMNS)],
         per_pair=per_pair,
@@ -593,7 +640,21 @@ def score_pairs(
         device=handle.device,
         cluster=cluster,
         precision=precision,
+        baseline=baseline,
+        baseline_seed=baseline_seed,
     )
+
+
+def _baseline_seed(structural_baseline: Any, seed: int) -> int | None:
+    """The seed of the structural baseline's weights: ``seed`` for ``True``, the
+    integer given, or None for ``False`` (no baseline)."""
+    from mgbias.seeds import check_seed
+
+    if structural_baseline is False:
+        return None
+    if structural_baseline is True:
+        return seed
+    return check_seed(structural_baseline, "structural_baseline")
 
 
 # ----------------------------------------------------------------------------- MBE

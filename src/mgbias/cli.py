@@ -81,6 +81,7 @@ def _score(args: argparse.Namespace) -> int:
             force_lang=args.force_lang,
             cluster=args.cluster,
             precision=args.precision,
+            structural_baseline=args.structural_baseline,
         )
     except (ValueError, OSError, ConfigError, DownloadError) as error:
         # bad data, options or model (UntrainedHeadError, ModelLoadError, no model dir)
@@ -91,11 +92,21 @@ def _score(args: argparse.Namespace) -> int:
 
     # outputs; a provenance record of each belongs right after its write
     if args.output:
-        write_csv(report.summary, args.output)
+        write_csv(_score_table(report), args.output)
     if args.per_pair:
         write_csv(report.per_pair, args.per_pair)
         print(f"{len(report.per_pair)} pairs written to {args.per_pair}", file=sys.stderr)
     return 0
+
+
+def _score_table(report) -> object:
+    """``score --output``: the summary; with the structural baseline, its rows after the
+    model's and a first column ``run`` (:func:`mgbias.pairs.baseline.with_baseline_rows`)."""
+    if report.baseline is None:
+        return report.summary
+    from mgbias.pairs.baseline import with_baseline_rows
+
+    return with_baseline_rows(report.summary, report.baseline.summary)
 
 
 def _check_alpha(alpha: float) -> None:
@@ -1398,6 +1409,14 @@ def build_parser() -> argparse.ArgumentParser:
         "target word): p-values and standard errors take these clusters as units "
         "(cluster sign-flip test, cluster bootstrap); scores are unchanged "
         "(default: the pairs are the units)",
+    )
+    score.add_argument(
+        "--structural-baseline",
+        action="store_true",
+        help="also score the pairs with a randomly initialised copy of the model (same "
+        "config and tokenizer, weights drawn with --seed): what each measure gives with no "
+        "learned knowledge, printed beside the model's scores; --output then holds both, "
+        "told apart by its first column run (model, structural_baseline)",
     )
     _add_batch_options(score)
     _add_untrained_head_option(score)

@@ -408,8 +408,12 @@ def load_each(
     ``model_id``, ``revision`` and ``allow_untrained_head``
     (:func:`mgbias.workflow.model_entries`). Yields ``(entry, model,
     tokenizer)``; a model is loaded when the caller asks for the next one, so only one is
-    held at a time when the caller lets the previous go.
+    held at a time when the caller lets the previous go. An entry with
+    ``structural_baseline_seed`` yields the random copy of its model with that seed
+    (:func:`mgbias.mlm.baseline.random_copy`) and the model's tokenizer.
     """
+    from mgbias.mlm.baseline import SEED_KEY, random_copy
+
     for entry in entries:
         model, tokenizer = load_mlm(
             entry["model_id"],
@@ -417,6 +421,8 @@ def load_each(
             device=device,
             allow_untrained_head=entry["allow_untrained_head"],
         )
+        if entry.get(SEED_KEY) is not None:
+            model = random_copy(model, entry[SEED_KEY])
         yield entry, model, tokenizer
         del model, tokenizer  # not held while the next one loads
 
@@ -424,9 +430,14 @@ def load_each(
 def entry_fields(entry: Mapping, model: PreTrainedModel) -> dict[str, str | None]:
     """The provenance fields of a model :func:`load_each` loaded from ``entry``:
     ``model`` (its name in the configuration), ``model_id`` and ``revision`` (the one
-    asked for, else the hub commit the model came from; None for a local directory)."""
+    asked for, else the hub commit the model came from; None for a local directory), and
+    a structural baseline's ``structural_baseline_seed``."""
+    from mgbias.mlm.baseline import SEED_KEY
+
+    seed = entry.get(SEED_KEY)
     return {
         "model": entry["model"],
         "model_id": entry["model_id"],
         "revision": entry["revision"] or model_revision(model),
+        **({} if seed is None else {SEED_KEY: seed}),
     }

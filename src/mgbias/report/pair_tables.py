@@ -26,11 +26,13 @@ import pandas as pd
 
 from mgbias.measures.registry import PAIR_LENGTH_COLUMNS, PAIR_MEASURES, PAIR_SCORE_COLUMNS
 from mgbias.measures.sjsd import TABLE_SCALE
+from mgbias.mlm.baseline import BASELINE_MEANING, BASELINE_SUFFIX
 from mgbias.report.tables import markdown
 
 __all__ = [
     "PAIR_COLUMNS",
     "STEINBORN_TABLES",
+    "baseline_note",
     "chance_marks",
     "length_cells",
     "matched_cells",
@@ -190,6 +192,20 @@ def _chance_block(frame: pd.DataFrame, alpha: float | None) -> list[str]:
     return ["", "Marks and chance:", "", *(f"- {line}" for line in chance_marks(frame, alpha))]
 
 
+def baseline_note(frame: pd.DataFrame) -> list[str]:
+    """How to read the rows of structural baselines (models named ``<model>~random``,
+    :func:`mgbias.workflow.structural_baselines`), when the table has any."""
+    baselines = [m for m in dict.fromkeys(frame.model) if str(m).endswith(BASELINE_SUFFIX)]
+    if not baselines:
+        return []
+    models = ", ".join(f"{b} of {b.removesuffix(BASELINE_SUFFIX)}" for b in baselines)
+    return [
+        "",
+        f"Structural baselines ({models}): a randomly initialised copy of the model, same",
+        f"config and tokenizer, scored on the same pairs: {BASELINE_MEANING}.",
+    ]
+
+
 def pair_scores_markdown(frame: pd.DataFrame, alpha: float | None = None) -> str:
     """The long table, preceded by how to read its units and, given the tests' ``alpha``,
     each model's marks against chance (:func:`chance_marks`)."""
@@ -208,6 +224,7 @@ def pair_scores_markdown(frame: pd.DataFrame, alpha: float | None = None) -> str
             "n_ties = pairs of n whose two sentences score the same (counted in n, not as",
             "a win).",
             LENGTH_NOTE,
+            *baseline_note(frame),
             *_chance_block(frame, alpha),
             "",
             _long_markdown(frame),
@@ -243,6 +260,7 @@ def measures_by_model_markdown(frame: pd.DataFrame, alpha: float | None = None) 
         "negative = sent_more preferred).",
         SIGNIFICANCE_NOTE,
         "Each block's second table: the scores on the length-matched pairs. " + LENGTH_NOTE,
+        *baseline_note(frame),
         *_chance_block(frame, alpha),
     ]
     cells = frame.assign(

@@ -12,6 +12,8 @@ from urllib.parse import unquote, urlparse
 
 from mgbias import layout
 from mgbias.languages import PIVOT
+from mgbias.mlm.baseline import SEED_KEY, baseline_name
+from mgbias.seeds import derive_seed
 
 
 def local_file_of_url(url: str) -> str | None:
@@ -115,8 +117,46 @@ def finetuned_models(config: Mapping[str, Any]) -> list[str]:
 
 def model_input(config: Mapping[str, Any], model: str) -> list[str]:
     """A scoring job's model input: the model's directory when the workflow trains it,
-    else nothing (a hub model is loaded by its ``source``)."""
-    return [model_dir(model)] if model_is_trained(config["models"][model]) else []
+    else nothing (a hub model is loaded by its ``source``); a structural baseline's is
+    its model's."""
+    entry = config["models"][model]
+    if BASELINE_OF in entry:
+        return model_input(config, entry[BASELINE_OF])
+    return [model_dir(model)] if model_is_trained(entry) else []
+
+
+#: Keys of a structural baseline's model entry (:func:`structural_baselines`): the model
+#: it is a random copy of, and the seed of its weights.
+BASELINE_OF = "structural_baseline_of"
+BASELINE_SEED = SEED_KEY
+
+
+def structural_baselines(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The structural baselines of the models with ``structural_baseline: true``, as
+    model entries ``rules/common.smk`` adds to ``models`` (as it adds the
+    bias-controlled models).
+
+    Each is named ``<model>~random`` (:func:`mgbias.mlm.baseline.baseline_name`; no
+    configured name contains ``~``) and loads its model's source, revision and
+    languages; its scoring jobs build a randomly initialised copy of the model
+    (:func:`mgbias.mlm.baseline.random_copy`) with the seed
+    ``derive_seed(seed, "structural_baseline", <model>)``. It scores the pair datasets
+    its model scores (:func:`pair_jobs`), and no MBE.
+    """
+    baselines = {}
+    for model, entry in config["models"].items():
+        if not entry.get("structural_baseline", False) or is_finetuned(entry):
+            continue
+        kept = {key: entry[key] for key in ("revision", "languages", "pairs") if key in entry}
+        baselines[baseline_name(model)] = {
+            **kept,
+            "source": model_source(config, model),
+            "allow_untrained_head": allows_untrained_head(config, model),
+            "mbe": False,
+            BASELINE_OF: model,
+            BASELINE_SEED: derive_seed(config["seed"], "structural_baseline", model),
+        }
+    return baselines
 
 
 def allows_untrained_head(config: Mapping[str, Any], model: str) -> bool:
@@ -131,16 +171,20 @@ def allows_untrained_head(config: Mapping[str, Any], model: str) -> bool:
 
 def model_entries(config: Mapping[str, Any], models: list[str]) -> list[dict[str, Any]]:
     """What a scoring or probing job needs to load each of ``models``: ``model`` (its name),
-    ``model_id`` (its directory or source), ``revision`` and ``allow_untrained_head``."""
-    return [
-        {
+    ``model_id`` (its directory or source), ``revision`` and ``allow_untrained_head``;
+    a structural baseline's also the seed of its weights (``structural_baseline_seed``)."""
+    entries = []
+    for model in models:
+        entry = {
             "model": model,
             "model_id": model_source(config, model),
             "revision": config["models"][model].get("revision"),
             "allow_untrained_head": allows_untrained_head(config, model),
         }
-        for model in models
-    ]
+        if BASELINE_SEED in config["models"][model]:
+            entry[BASELINE_SEED] = config["models"][model][BASELINE_SEED]
+        entries.append(entry)
+    return entries
 
 
 def model_languages(config: Mapping[str, Any], model: str) -> list[str]:
@@ -220,24 +264,27 @@ def pair_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     The bias-controlled models are left out: they score their own language's
     pairs for the meta-evaluation only (:func:`kaneko2023_runs`), and so are models
     with ``pairs: false`` unless a dataset lists them. A model that declares its
-    ``languages`` scores only those languages of a dataset.
+    ``languages`` scores only those languages of a dataset. A model's structural
+    baseline (:func:`structural_baselines`), where configured, follows each of its jobs.
     """
     jobs = []
     for dataset, entry in config.get("pair_datasets", {}).items():
         listed = entry.get("models")
         for model in listed or list(config["models"]):
-            if is_finetuned(config["models"][model]):
+            if is_finetuned(config["models"][model]) or BASELINE_OF in config["models"][model]:
                 continue
             if not listed and not config["models"][model].get("pairs", True):
                 continue
             declared = config["models"][model].get("languages")
+            scored = [model, *(name for name in [baseline_name(model)] if name in config["models"])]
             for variant in pair_variants(config, dataset):
                 for lang in pair_dataset_languages(config, dataset):
                     if declared and lang not in declared:
                         continue
-                    jobs.append(
-                        {"model": model, "dataset": dataset, "variant": variant, "lang": lang}
-                    )
+                    jobs += [
+                        {"model": name, "dataset": dataset, "variant": variant, "lang": lang}
+                        for name in scored
+                    ]
     return jobs
 
 
