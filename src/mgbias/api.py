@@ -256,12 +256,20 @@ def load_pair_data(
     ------
     FileNotFoundError, ValueError
         A missing file or unknown name (the names are listed), a file of no known
-        layout, an unknown bias type (the available ones are listed).
+        layout, an unknown bias type (the available ones are listed), a ``lang`` that
+        is not an ISO 639-1 code.
     """
     import pandas as pd
 
     from mgbias.datasets.frame import ALL_BIAS_TYPES, filter_bias_type
+    from mgbias.languages import is_language
     from mgbias.pairs.data import load_pairs
+
+    if lang is not None and not is_language(lang):
+        raise ValueError(
+            f"language {lang!r} is not an ISO 639-1 code (two letters, e.g. en, de, fr); "
+            "give the language of the pairs' sentences"
+        )
 
     if isinstance(data, pd.DataFrame):
         missing = [column for column in ("sent_more", "sent_less") if column not in data.columns]

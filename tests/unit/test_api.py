@@ -262,6 +262,18 @@ def test_score_pairs_checks_options_before_loading(crows_csv):
         mgbias.score_pairs(missing_model, crows_csv, measures=["nope"])
     with pytest.raises(FileNotFoundError, match="nothing.csv"):
         mgbias.score_pairs(missing_model, "nothing.csv")
+    with pytest.raises(ValueError, match="language 'xx' is not an ISO 639-1 code"):
+        mgbias.score_pairs(missing_model, crows_csv, lang="xx")
+
+
+def test_cli_score_refuses_an_unknown_language_before_loading(crows_csv, capsys):
+    args = ["score", "--model", "no/such-model", "--data", str(crows_csv), "--lang", "english"]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "mgbias: language 'english' is not an ISO 639-1 code (two letters, e.g. en, de, fr); "
+        "give the language of the pairs' sentences"
+    ]
 
 
 def test_cli_score_all_prints_rows_and_verdicts(fixed_bert_dir, crows_csv, tmp_path, capsys):
