@@ -1505,6 +1505,10 @@ class _CommandParser(argparse.ArgumentParser):
 
 #: Path options read by no command before it writes them (a cache, a checkout).
 _NOT_READ = {"cache", "cache_dir", "root"}
+#: Options that name a file or directory, or else a hub id, dataset or shipped list: an
+#: input when a file or directory of that name exists.
+_MAYBE_PATHS = {"data", "model", "tokenizer", "targets", "female", "male", "female_words",
+                "male_words"}  # fmt: skip
 #: Commands whose writes no option names (share: dvc and Snakemake write the run's files).
 _UNTRACKED_WRITES = {"share"}
 #: Path options that a command writes although they are not output files: probe's
@@ -1526,8 +1530,7 @@ def _command_paths(
             outputs[name] = [v for v in values if isinstance(v, Path)]
         elif action.type is Path and action.dest not in _NOT_READ:
             required[name] = [v for v in values if isinstance(v, Path)]
-        elif action.choices is None and action.dest not in _NOT_READ:
-            # a str option may name a file or directory (--data, --model, --targets)
+        elif action.dest in _MAYBE_PATHS:
             named[name] = [v for v in values if isinstance(v, str) and v and os.path.exists(v)]
     if args.command == "align" and args.matrix is None:
         outputs["the default --matrix"] = [Path(f"{args.output}-mat.npy")]  # R, align's own

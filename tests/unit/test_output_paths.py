@@ -199,3 +199,14 @@ def test_api_writers_refuse_to_overwrite(files):
         for name, text in files.items():
             assert Path(name).read_text(encoding="utf-8") == text, name
     assert not Path("m.npy").exists() and not Path("j").exists()
+
+
+def test_an_option_that_names_no_file_is_no_input(files, capsys):
+    """``--lang en`` beside a directory ``en`` holding the last run's output: the guard
+    lets it pass (the next check, of --precision, is what stops this command)."""
+    Path("en").mkdir()
+    Path("en", "t.csv").write_text("a previous result\n", encoding="utf-8")
+    argv = ["tbs", "--model", MODEL, "--lang", "en", "--output", "en/t.csv",
+            "--precision", "fp16", "--device", "cpu"]  # fmt: skip
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("mgbias: --precision fp16 needs a CUDA device")
