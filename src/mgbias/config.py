@@ -5,7 +5,13 @@ the single description of every key; this module applies its defaults, turns
 jsonschema errors into messages that name the key and what was expected, adds
 the checks a schema cannot express (ISO language codes, cross-references
 between sections), and fills in the pair datasets that name a shipped
-``benchmark`` (:mod:`mgbias.pairs.benchmarks`).
+``benchmark`` (:mod:`mgbias.pairs.benchmarks`). Locations given as local paths
+become ``file://`` URLs, and ``mgbias check-config`` looks for the local files
+(:mod:`mgbias.config_locations`).
+
+Every error is found in one pass: the schema's (jsonschema's ``iter_errors``) and
+those the ``_check_*`` generators yield, joined in one :class:`ConfigError` whose
+``errors`` lists them, each located at the file and line of its key.
 """
 
 from __future__ import annotations

@@ -140,11 +140,11 @@ def _expansions(template: str, location: Location, config: Mapping[str, Any]) ->
     return [{**combo, "world": world} for world in worlds for combo in combos]
 
 
-class _Wild(dict):
-    """Format values with any unknown placeholder as a glob wildcard."""
+class _Kept(dict):
+    """Format values that keep any other placeholder as it is (``{filename}``)."""
 
     def __missing__(self, key: str) -> str:
-        return "*"
+        return "{" + key + "}"
 
 
 def _made_by_workflow(path: str, kind: str) -> bool:
@@ -152,7 +152,7 @@ def _made_by_workflow(path: str, kind: str) -> bool:
     if kind == "directory":
         root = path.rstrip("/") + "/"
         return any(output.template.startswith(root) for output in layout.OUTPUTS.values())
-    return layout.matching_output(path.replace("*", "x")) is not None
+    return layout.matching_output(_PLACEHOLDER.sub("x", path)) is not None
 
 
 def missing_locations(
@@ -168,7 +168,7 @@ def missing_locations(
             continue  # remote: checked when downloaded
         seen = set()
         for fields in _expansions(url, location, config):
-            path = local_file_of_url(url.format_map(_Wild(fields)))
+            path = local_file_of_url(url.format_map(_Kept(fields)))
             if path in seen or _made_by_workflow(path, location.kind):
                 continue
             seen.add(path)
@@ -180,8 +180,8 @@ def missing_locations(
 
 
 def _problem(path: str, kind: str) -> str | None:
-    if "*" in path:
-        return None if glob.glob(path) else "no file matches"
+    if _PLACEHOLDER.search(path):  # a placeholder the workflow fills in from a listing
+        return None if glob.glob(_PLACEHOLDER.sub("*", glob.escape(path))) else "no file matches"
     target = Path(path)
     if kind == "directory":
         return None if target.is_dir() else "no such directory"

@@ -177,8 +177,11 @@ def test_a_location_is_a_url_or_a_local_path_that_must_exist(
     ends = (f": no such {kind} (in {tmp_path})", f": no file matches (in {tmp_path})")
     assert all(m.endswith(ends) for m in missing), missing
     for message in missing:  # make what is named, then every form of the path passes
-        path = Path(message.split(": ")[1].replace("*", "f"))
-        assert "{" not in str(path)
+        named = message.split(": ")[1]  # placeholders expanded but a listing's {filename}
+        assert (
+            named == "mine/{filename}" if "{filename}" in TEMPLATES[pattern] else "{" not in named
+        )
+        path = Path(named.replace("{filename}", "wiki.en.vec"))
         if pattern == "bios.url":
             path.mkdir(parents=True)
         else:
