@@ -623,12 +623,23 @@ def score_pairs(
             revision=handle.revision,
             device=handle.device,
         )
-        settings = {"seed": seed, "tie_rule": tie_rule, "alpha": alpha, "perturb": perturb}
         baseline = score_pairs(
-            copy, frame, measures=names, lang=lang, bias_type=bias_type, cluster=cluster,
-            batch_size=batch_size, max_length=max_length, progress=progress,
-            precision=precision, allow_unk=allow_unk, **settings,
-        )  # fmt: skip
+            copy,
+            frame,
+            measures=names,
+            lang=lang,
+            bias_type=bias_type,
+            seed=seed,
+            tie_rule=tie_rule,
+            alpha=alpha,
+            batch_size=batch_size,
+            max_length=max_length,
+            perturb=perturb,
+            progress=progress,
+            cluster=cluster,
+            precision=precision,
+            allow_unk=allow_unk,
+        )
         baseline = replace(baseline, data=data_name)
     return PairsReport(
         summary=summary[list(PAIRS_SUMMARY_COLUMNS)],
