@@ -419,12 +419,12 @@ def verdict(
       262 pairs tied: the measure could not decide for this model and data"`` (a share of
       wins counts ties as no win, so its score says nothing of a preference then);
     - ``lean`` given (the measure's decisions on pairs of unequal length follow the length
-      difference, :func:`mgbias.pairs.structure.leans_on_length`): ``"SSS 46.29 (p =
-      0.0042, 1508 pairs): in 662 pairs of unequal length the shorter sentence won 98.6%
-      (p = 3.1e-180): the measure's length artifact, not the model, may decide; on the 846
-      length-matched pairs SSS is 50.6 (p = 0.74): no significant preference at alpha =
-      0.05"``. For AUL and AULA the length is the sentence's token count; for the other
-      measures the count of its modified tokens.
+      difference, :func:`mgbias.pairs.structure.leans_on_length`), a random BERT on
+      CrowS-Pairs: ``"SSS 43.44 (p = 3.8e-07, 1508 pairs): in 416 pairs of unequal length
+      the shorter sentence won 100.0% (p = 1.2e-125): the measure's length artifact, not
+      the model, may decide; on the 1092 length-matched pairs SSS is 45.24 (p = 0.0018):
+      the model prefers the anti-stereotypical sentence"``. For AUL and AULA the length is
+      the sentence's token count; for the other measures the count of its modified tokens.
 
     Parameters
     ----------

@@ -66,7 +66,8 @@ __all__ = [
 #: shorter (or the longer) sentence won at least this percent of the decided pairs of
 #: unequal length: 60 is 10 points from chance, a lean no model's knowledge of the
 #: stereotypes would produce by itself across a benchmark's unrelated length differences,
-#: and far below the 77.5% (AULA) and 98.6% (SSS) a random BERT shows on CrowS-Pairs.
+#: and far below what a random BERT shows on CrowS-Pairs (SSS: the shorter sentence,
+#: AULA: the longer, in all 416 unequal pairs; ``docs/pair_measures.md``).
 #: With few pairs the binomial test decides; with many (hundreds) this bound does, so that
 #: a small, significant but harmless lean (say 54%) is not called an artifact.
 LENGTH_LEAN_SHARE = 60.0
