@@ -57,6 +57,7 @@ rule bios_dataset:
         code=script_code("bios_dataset.py"),
     output:
         dataset=out("bios_dataset"),
+        provenance=out("bios_dataset_provenance"),
     log:
         "logs/bios_dataset/{lang}.log",
     wildcard_constraints:
@@ -148,6 +149,7 @@ rule bios_split:
         code=script_code("bios_split.py"),
     output:
         split=out("bios_split"),
+        provenance=out("bios_split_provenance"),
     log:
         "logs/bios_split/{lang}.log",
     wildcard_constraints:

@@ -11,6 +11,7 @@ rule mine_gendered:
     output:
         sentences=out("mined_sentences"),
         counts=out("mined_counts"),
+        provenance=out("mine_gendered_provenance"),
     log:
         "logs/mine_gendered/{world}/{corpus}/{lang}.log",
     conda:
@@ -63,6 +64,7 @@ rule mine_controlled:
         dev_female=out("controlled_dev_female"),
         dev_male=out("controlled_dev_male"),
         counts=out("controlled_counts"),
+        provenance=out("mine_controlled_provenance"),
     log:
         "logs/mine_controlled/{source}/{lang}.log",
     conda:
@@ -84,6 +86,7 @@ rule mix_controlled:
     output:
         text=out("controlled_mixture"),
         summary=out("controlled_mixture_summary"),
+        provenance=out("mix_controlled_provenance"),
     log:
         "logs/mix_controlled/{source}/{lang}/{rate}_s{repeat}.log",
     conda:
@@ -125,7 +128,8 @@ rule native_name_pairs:
         ht=lambda wc: mbe.native_names_ht(config, wc.lang),
         code=script_code("native_name_pairs.py"),
     output:
-        out("native_name_pairs"),
+        pairs=out("native_name_pairs"),
+        provenance=out("native_name_pairs_provenance"),
     log:
         "logs/native_name_pairs/{lang}.log",
     conda:

@@ -77,6 +77,7 @@ rule train_vectors:
         code=script_code("train_vectors.py"),
     output:
         vec=out("vectors"),
+        provenance=out("train_vectors_provenance"),
     log:
         "logs/train_vectors/{world}/{lang}.log",
     conda:
@@ -117,6 +118,7 @@ rule zhao2020_align:
         vec=out("zhao2020_aligned"),
         matrix=out("zhao2020_align_matrix"),
         summary=out("zhao2020_align_summary"),
+        provenance=out("zhao2020_align_provenance"),
     log:
         "logs/zhao2020_align/{world}/{src}-{tgt}.log",
     conda:

@@ -9,11 +9,12 @@ Params: ``lang``; ``french_conjunction_fix``; ``occupation_cap`` (None: off); ``
 
 from mgbias.bios.pipeline import read_bios, to_records, write_records
 from mgbias.bios.rules import load_title_lexicon, rules_for
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     titles = smk.input.titles[0] if smk.input.titles else None
     rules = rules_for(
         smk.params.lang,

@@ -9,11 +9,12 @@ Params: ``seed``.
 from mgbias.atomic import write_json
 from mgbias.bios.experiment import split_ids
 from mgbias.bios.pipeline import read_records
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     split = split_ids(read_records(smk.input.dataset), int(smk.params.seed))
     write_json(smk.output.split, split)
     log.info("%s", {name: len(ids) for name, ids in split.items()})

@@ -10,12 +10,13 @@ from pathlib import Path
 from mgbias.atomic import write_json
 from mgbias.corpora.checksums import verify_sidecar
 from mgbias.finetune.gendered_text import mine_gendered_text
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     verify_sidecar(smk.input.text)
     female_words, male_words = load_gender_words(
         smk.params.wordlists["female"], smk.params.wordlists["male"]

@@ -9,12 +9,13 @@ from mgbias.corpora.opus import iter_moses_zip
 from mgbias.genders import FEMALE, MALE
 from mgbias.kaneko2022.mining import mine_gendered_sentences
 from mgbias.kaneko2022.sentences import write_gendered_sentences
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     archive = smk.input.archive
     verify_sidecar(archive)
     female_words, male_words = load_gender_words(

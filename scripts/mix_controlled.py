@@ -10,11 +10,12 @@ from pathlib import Path
 
 from mgbias.atomic import write_json
 from mgbias.finetune.mixture import write_mixture
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     mixture = write_mixture(
         Path(smk.input.female),
         Path(smk.input.male),

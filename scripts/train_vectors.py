@@ -10,11 +10,12 @@ vectors); ``seed``: fastText's seed.
 
 from mgbias.embeddings.train import SkipgramConfig, train_skipgram
 from mgbias.embeddings.vectors import write_vec
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     texts = [smk.input.text] if isinstance(smk.input.text, str) else list(smk.input.text)
     config = SkipgramConfig.from_mapping(
         {**smk.params.fasttext, "thread": smk.threads, "seed": smk.params.seed},

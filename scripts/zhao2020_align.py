@@ -16,12 +16,13 @@ import torch
 
 from mgbias.embeddings.rcsls import RCSLSConfig
 from mgbias.embeddings.steps import align_files, dictionary_path
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     torch.set_num_threads(smk.threads)
     config = RCSLSConfig.from_mapping(
         {**smk.params.rcsls, "seed": smk.params.seed}, where="zhao2020.rcsls"

@@ -1286,10 +1286,25 @@ def _provenance_outputs(outputs: list[Output]) -> list[Output]:
 
 _OUTPUTS += _provenance_outputs(_OUTPUTS)
 
-#: The seeded jobs whose numbers the command line reproduces: each writes a record of its
-#: own, beside its first output, which holds the seed it used (``params.seed`` and
-#: ``seed``; ``mgbias score --seed`` or ``mgbias mbe --seed`` with it gives the same numbers).
-SEEDED_JOB_RULES = ("pair_measures", "mbe", "mbe_pairs", "mbe_translated")
+#: The jobs that draw random numbers from a seed of their own (``params.seed``, derived
+#: from the configuration's ``seed`` per job, :mod:`mgbias.seeds`) and write files: each
+#: writes a record beside its first output that holds the seed it used (``seed``). With
+#: it, ``mgbias score --seed`` or ``mgbias mbe --seed`` gives a pair-measure or MBE job's
+#: numbers, standard errors included.
+SEEDED_JOB_RULES = (
+    "pair_measures",
+    "mbe",
+    "mbe_pairs",
+    "mbe_translated",
+    "mine_gendered",
+    "mine_controlled",
+    "mix_controlled",
+    "native_name_pairs",
+    "bios_dataset",
+    "bios_split",
+    "train_vectors",
+    "zhao2020_align",
+)
 #: The suffix of a seeded job's record (the command line's sidecars have the same).
 JOB_RECORD_SUFFIX = ".provenance.json"
 
@@ -1535,9 +1550,10 @@ PROVENANCE_AND_MODES = """
 
 Every table of the workflow has a record, `results/provenance/tables/<rule>.json`,
 written by the table's own job (a declared output of its rule: a failed or killed job
-leaves no record, a rerun rewrites it); so has every job that draws random numbers and
-whose numbers the command line reproduces (the pair measures and MBE jobs:
-`<first output>.provenance.json`), with the `seed` it used.
+leaves no record, a rerun rewrites it); so has every job that draws random numbers from
+a seed of its own and writes files (the pair measures, MBE, mining, bios dataset and
+split, vector training and alignment jobs: `<first output>.provenance.json`), with the
+`seed` it used.
 `results/provenance/summary.csv` gathers the tables' records, one row per table, and is
 the Provenance page of `make report`. Every output of the `mgbias` command line (every
 option of the output types of `mgbias.cli_options`) has a sidecar beside it,

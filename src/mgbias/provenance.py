@@ -4,9 +4,9 @@ Every output of the command line gets a JSON sidecar, ``<output>.provenance.json
 (for a directory output, such as a fine-tuned model, ``<directory>/provenance.json``;
 :mod:`mgbias.cli_provenance`),
 and every table of the workflow a record, ``results/provenance/tables/<rule>.json``
-(:func:`job_provenance`), as does each seeded job whose numbers the command line
-reproduces, beside its first output (:data:`mgbias.layout.SEEDED_JOB_RULES`), with
-the ``seed`` it used. A record holds:
+(:func:`job_provenance`), as does each job that draws random numbers from a seed of
+its own, beside its first output (:data:`mgbias.layout.SEEDED_JOB_RULES`), with the
+``seed`` it used. A record holds:
 
 - ``mgbias``: the version, and the git commit of the source tree with whether it
   had uncommitted changes (when it runs from a git checkout);

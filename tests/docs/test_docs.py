@@ -159,6 +159,15 @@ def sandbox_files() -> dict[str, str]:
     return files
 
 
+def target_words() -> str:
+    """The shipped English target lists the documents' ``tbs`` examples read, one a line:
+    the sandbox's model knows their words, as the model gate wants of scored words."""
+    from mgbias.finetune.probe_targets import template_targets
+
+    lists = [template_targets(name, "en")["target"] for name in ("bolukbasi2016", "demo")]
+    return "\n".join(target for targets in lists for target in targets) + "\n"
+
+
 def vocabulary(files: dict[str, str]) -> list[str]:
     """BERT's special tokens, then every lower-cased word of the sandbox's files."""
     words = set()
@@ -191,7 +200,8 @@ def docs_inputs(tmp_path_factory) -> Path:
         (root / name).write_text(text, encoding="utf-8")
     write_api_files(root)  # docs/api.md's command examples: vectors, a corpus, a WET file
     tokenizer = build_bert_tokenizer(
-        vocabulary({**files, "corpus.txt": corpus_text()}), model_max_length=64
+        vocabulary({**files, "corpus.txt": corpus_text(), "targets": target_words()}),
+        model_max_length=64,
     )
     model = build_model("bert", len(tokenizer), attn_implementation="eager")
     save_pretrained(model, tokenizer, root / "tiny-bert")

@@ -141,4 +141,4 @@ def test_each_seeded_job_records_the_seed_it_used(tiny_run):
                 keys = [record["wildcards"][k] for k in ("model", "dataset", "variant", "lang")]
                 assert record["seed"] == derive_seed(root, rule, *keys)
             seen.add(rule)
-    assert {"pair_measures", "mbe"} <= seen
+    assert {"pair_measures", "mbe", "mine_gendered"} <= seen

@@ -315,8 +315,10 @@ def vectors_for_plan(
     if n_hidden_states is None:
         from transformers import AutoConfig
 
-        local = Path(model_id).expanduser().exists()
-        config = AutoConfig.from_pretrained(model_id, **({} if local else {"revision": revision}))
+        from mgbias.mlm.gate import resolve_source
+
+        source = resolve_source(model_id, revision)  # a name no one can serve: in seconds
+        config = AutoConfig.from_pretrained(source.target, **source.options)
         n_hidden_states = int(config.num_hidden_layers) + 1
     names = parse_layers(layers, n_hidden_states)
     key = cache_key(

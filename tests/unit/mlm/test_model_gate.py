@@ -221,9 +221,18 @@ def test_an_unknown_id_fails_at_once_offline_saying_both_facts(
         f"'no-such-org/no-such-model' is not a local directory (no such path under {tmp_path}) "
         "and could not be reached on the Hugging Face hub (offline: HF_HUB_OFFLINE is set"
     )
-    argv = ["score", "--model", "no-such-org/no-such-model", "--data", str(known_csv)]
-    assert main(argv) == 2
-    assert _one_line(capsys.readouterr().err).startswith(f"mgbias: {message}")
+    text = tmp_path / "text.txt"
+    text.write_text("he is a doctor .\nshe is a doctor .\n", encoding="utf-8")
+    inputs = {
+        "score": ["--data", str(known_csv)],
+        "mbe": ["--male", str(text), "--female", str(text)],
+        "tbs": [],
+        "probe": ["--text", str(text)],
+    }
+    for command, arguments in inputs.items():
+        argv = [command, "--model", "no-such-org/no-such-model", *arguments, "--device", "cpu"]
+        assert main(argv) == 2, command
+        assert _one_line(capsys.readouterr().err).startswith(f"mgbias: {message}"), command
 
 
 def _refusing_endpoint() -> str:
