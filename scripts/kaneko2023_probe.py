@@ -61,7 +61,7 @@ with job_log(smk.log[0]) as log:
     )
     targets = template_targets(smk.params.targets, smk.params.lang)["target"].tolist()
     for (entry, model, tokenizer), targets_path, summary_path, top_path in outputs:
-        # the model gate's last check: the targets' word pieces are not mostly [UNK]
+        # the model gate's last check: the targets' word pieces are at most 5% [UNK] (MAX_UNK_SHARE)
         check_unknown_tokens(
             tokenizer,
             targets,

@@ -37,7 +37,7 @@ with job_log(smk.log[0]) as log:
         strict=True,
     )
     for (entry, model, tokenizer), unmasked_path, masked_path in outputs:
-        # the model gate's last check: the data's word pieces are not mostly [UNK]
+        # the model gate's last check: the data's word pieces are at most 5% [UNK] (MAX_UNK_SHARE)
         check_unknown_tokens(
             tokenizer, sentences, allow_unk=scoring["allow_unk"], what=str(smk.input.data)
         )

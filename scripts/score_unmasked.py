@@ -28,7 +28,7 @@ with job_log(smk.log[0]) as log:
     for (entry, model, tokenizer), cache_path in zip(
         models, per_model(smk.output.cache), strict=True
     ):
-        # the model gate's last check: the sentences' word pieces are not mostly [UNK]
+        # the model gate's last check: at most 5% of the pieces [UNK] (MAX_UNK_SHARE)
         check_unknown_tokens(
             tokenizer, sentences, allow_unk=scoring["allow_unk"], what=str(smk.input.sentences)
         )

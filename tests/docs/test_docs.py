@@ -159,15 +159,6 @@ def sandbox_files() -> dict[str, str]:
     return files
 
 
-def target_words() -> str:
-    """The shipped English target lists the documents' ``tbs`` examples read, one a line:
-    the sandbox's model knows their words, as the model gate wants of scored words."""
-    from mgbias.finetune.probe_targets import template_targets
-
-    lists = [template_targets(name, "en")["target"] for name in ("bolukbasi2016", "demo")]
-    return "\n".join(target for targets in lists for target in targets) + "\n"
-
-
 def vocabulary(files: dict[str, str]) -> list[str]:
     """BERT's special tokens, then every lower-cased word of the sandbox's files."""
     words = set()
@@ -189,7 +180,7 @@ def model_names() -> list[str]:
 @pytest.fixture(scope="session")
 def docs_inputs(tmp_path_factory) -> Path:
     """A directory with the sandbox's input files and a tiny BERT in ``tiny-bert/``."""
-    from fixtures.api_sandbox import corpus_text, write_api_files
+    from fixtures.api_sandbox import corpus_text, target_words, write_api_files
     from fixtures.tiny_models import build_model, save_pretrained
 
     from mgbias.mlm.wordpiece import build_bert_tokenizer

@@ -73,7 +73,7 @@ def sandbox_files() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def sandbox(tmp_path_factory) -> Path:
-    from fixtures.api_sandbox import corpus_text, write_api_files
+    from fixtures.api_sandbox import corpus_text, target_words, write_api_files
     from fixtures.tiny_models import build_model, save_pretrained
 
     from mgbias.mlm.wordpiece import build_bert_tokenizer
@@ -82,6 +82,7 @@ def sandbox(tmp_path_factory) -> Path:
     files = sandbox_files()
     write_api_files(root)  # the command examples' vectors, WET file, ...
     files["corpus.txt"] = corpus_text()  # its words in the tiny model's vocabulary
+    files["targets.txt"] = target_words()  # tbs(targets="demo")'s words too
     words = set()
     for name, text in files.items():
         (root / name).write_text(text, encoding="utf-8")

@@ -15,8 +15,8 @@ a one-line error naming the directory, file or count instead:
   (:class:`ModelFilesError`, :class:`CorruptModelFileError`);
 - :func:`check_vocabulary`: the tokenizer's vocabulary fits the model's input
   embedding matrix (:class:`VocabularyMismatchError`; :data:`MIN_VOCAB_SHARE`);
-- :func:`check_unknown_tokens`: the data's word pieces are not mostly the
-  tokenizer's unknown token (:class:`UnknownTokensError`; :data:`MAX_UNK_SHARE`).
+- :func:`check_unknown_tokens`: at most :data:`MAX_UNK_SHARE` of the data's word
+  pieces are the tokenizer's unknown token (:class:`UnknownTokensError`).
 
 :func:`mgbias.mlm.load.load_mlm` and :func:`~mgbias.mlm.load.load_encoder` run the
 first three on every load (the command line, the API and the workflow's jobs all load
