@@ -197,8 +197,8 @@ def test_score_a_named_dataset_downloads_it_once_and_scores_it_like_the_file(
 def test_score_named_dataset_errors_name_the_choices(fixed_bert_dir, served_config, capsys):
     config_path, _ = served_config
     base = ["score", "--model", str(fixed_bert_dir), "--config", str(config_path)]
-    assert main([*base, "--data", "toy_pairs", "--lang", "xx"]) == 2
-    assert "toy_pairs has no language 'xx'" in capsys.readouterr().err
+    assert main([*base, "--data", "toy_pairs", "--lang", "ja"]) == 2
+    assert "toy_pairs has no language 'ja'" in capsys.readouterr().err
     assert main([*base, "--data", "other"]) == 2
     assert "nor one of the pair datasets of" in (err := capsys.readouterr().err)
     assert "named datasets: ['toy_pairs']" in err

@@ -258,7 +258,7 @@ def test_check_config_reports_every_error_in_one_run_one_line_each(tmp_path, cap
         "ISO 639-1 code such as 'de', 'es' or 'ja'",
         f"mgbias: {config}:5: invalid configuration: unknown key 'revison' under 'models.m'; "
         "allowed keys: allow_untrained_head, corpora, languages, mbe, pairs, paper_name, "
-        "revision, source, train, worlds",
+        "revision, source, structural_baseline, train, worlds",
         f"mgbias: {config}:10: key 'pair_datasets.mine.url': data/missing_de.csv: no such "
         f"file (in {Path.cwd()})",
         f"mgbias: {config}:12: invalid configuration: key 'scoring.batch_size': expected "
@@ -280,7 +280,7 @@ def test_the_workflow_lists_every_error_before_any_job(tmp_path):
         "such as 'de', 'es' or 'ja'\n"
         "c.yaml:5: invalid configuration: unknown key 'revison' under 'models.m'; allowed "
         "keys: allow_untrained_head, corpora, languages, mbe, pairs, paper_name, revision, "
-        "source, train, worlds\n"
+        "source, structural_baseline, train, worlds\n"
         "c.yaml:12: invalid configuration: key 'scoring.batch_size': expected integer, got "
         "str 'many'\n"
         "c.yaml:16: key 'kaneko2023.base_models': 'nobody' is not one of the configured "

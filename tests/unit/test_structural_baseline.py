@@ -96,8 +96,8 @@ def test_score_pairs_baseline_equals_scoring_the_random_copy(tiny, pairs_csv):
     assert same.baseline_seed == 7
     gender = direct.summary[direct.summary.bias_type == "gender"].reset_index(drop=True)
     pd.testing.assert_frame_equal(
-        same.baseline.summary.drop(columns=["se", "verdict"]),
-        gender.drop(columns=["se", "verdict"]),
+        same.baseline.summary.drop(columns=["se", "matched_se", "verdict"]),
+        gender.drop(columns=["se", "matched_se", "verdict"]),
     )
     assert mgbias.score_pairs(handle, pairs_csv).baseline is None
 
@@ -204,9 +204,12 @@ def test_a_listing_dataset_scores_the_baselines_of_the_models_it_lists():
 
 
 def test_pair_tables_say_what_a_baseline_row_is():
+    from mgbias.measures.registry import PAIR_LENGTH_COLUMNS
     from mgbias.report.pair_tables import measures_by_model_markdown, pair_scores_markdown
 
     row = {"dataset": "cp", "variant": "original", "lang": "en", "measure": "sss", "se": 1.0}
+    row.update({column: float("nan") for column in PAIR_LENGTH_COLUMNS}, length_lean=False)
+    row.update(p_value=0.5, n=10, n_edge=0, n_ties=0, n_clusters=0, model_id="hub/m")
     frame = pd.DataFrame(
         [
             {**row, "model": "m", "score": 61.0, "significant": True},
