@@ -29,8 +29,10 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
+
+from mgbias.output_paths import option_paths
 
 __all__ = [
     "EXIT_SIGINT",
@@ -87,16 +89,6 @@ def _signature(path: str) -> tuple[int, int, int, int] | None:
     return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
 
 
-def _paths(value: Any) -> Iterator[str]:
-    if value is None:
-        return
-    if isinstance(value, str | os.PathLike):
-        yield os.fspath(value)
-    elif isinstance(value, Iterable):
-        for item in value:
-            yield from _paths(item)
-
-
 class OutputWatch:
     """A command's outputs as they were before it ran, to tell which it wrote.
 
@@ -111,7 +103,7 @@ class OutputWatch:
         self._before = {
             (name, path): _signature(path)
             for name, value in outputs.items()
-            for path in _paths(value)
+            for path in option_paths(value)
         }
 
     def written(self) -> list[tuple[str, str]]:

@@ -36,7 +36,7 @@ from typing import Any
 
 from mgbias.errors import InputError
 
-__all__ = ["OutputPathError", "check_output_paths"]
+__all__ = ["OutputPathError", "check_output_paths", "option_paths"]
 
 
 class OutputPathError(InputError):
@@ -72,20 +72,21 @@ class _Named:
         return "" if Path(other.given) == Path(self.given) else f" (as {other.given})"
 
 
-def _paths(value: Any) -> Iterator[str]:
+def option_paths(value: Any) -> Iterator[str]:
+    """The paths an option's value names: a path, or each path of a list (nested)."""
     if value is None:
         return
     if isinstance(value, str | os.PathLike):
         yield os.fspath(value)
     elif isinstance(value, Iterable):
         for item in value:
-            yield from _paths(item)
+            yield from option_paths(item)
 
 
 def _named(mapping: Mapping[str, Any] | None) -> list[_Named]:
     named = []
     for name, value in (mapping or {}).items():
-        for given in _paths(value):
+        for given in option_paths(value):
             if not given:
                 continue
             try:

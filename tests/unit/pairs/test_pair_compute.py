@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 import pytest
+from fixtures.pair_passes import side
 
 from mgbias.measures.aul import aul
 from mgbias.measures.aula import aula
@@ -22,7 +23,7 @@ from mgbias.measures.preference import TIE_RULES, compare_pairs
 from mgbias.measures.registry import PAIR_MEASURES
 from mgbias.measures.sjsd import binarized_sjsd, sjsd, sjsd_pair_scores
 from mgbias.measures.sss import sss, sss_sentence_scores
-from mgbias.mlm.masked_cache import PairScores, SideScores
+from mgbias.mlm.masked_cache import PairScores
 from mgbias.mlm.scores import SentenceScores
 from mgbias.pairs.scoring import PAIR_COMPUTE, pair_measures
 from mgbias.stats import cluster_bootstrap_standard_error, cluster_sign_flip_test
@@ -55,33 +56,6 @@ SENTENCES = [
     ([-0.4, -0.6], [0.5, 0.5]),
     ([-0.45], [1.0]),
 ]
-
-
-def side(shared, modified, offset):
-    token_ids, shared_positions, modified_positions = [], [], []
-    for pair_shared, pair_modified in zip(shared, modified, strict=True):
-        n_modified, n_shared = len(pair_modified), len(pair_shared)
-        token_ids.append(
-            np.array(
-                [101, *range(offset, offset + n_modified), *range(10, 10 + n_shared), 102],
-                dtype=np.int32,
-            )
-        )
-        modified_positions.append(np.arange(1, 1 + n_modified, dtype=np.int32))
-        shared_positions.append(
-            np.arange(1 + n_modified, 1 + n_modified + n_shared, dtype=np.int32)
-        )
-    modified_logprobs = [np.array(values, dtype=np.float32) for values in modified]
-    return SideScores(
-        token_ids=token_ids,
-        shared_positions=shared_positions,
-        shared_logprobs=[np.array(values, dtype=np.float32) for values in shared],
-        modified_positions=modified_positions,
-        modified_logprobs=modified_logprobs,
-        modified_matrices=[np.diag(values) for values in modified_logprobs],
-        truncated=np.zeros(len(shared), dtype=bool),
-        n_dropped_modified=np.zeros(len(shared), dtype=np.int32),
-    )
 
 
 def masked_pass():

@@ -12,11 +12,12 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from fixtures.pair_passes import side
 from scipy.stats import binom, binomtest
 
 from mgbias.api import pair_verdicts
 from mgbias.measures.registry import PAIR_LENGTH_COLUMNS, PAIR_MEASURES, verdict
-from mgbias.mlm.masked_cache import PairScores, SideScores
+from mgbias.mlm.masked_cache import PairScores
 from mgbias.mlm.scores import SentenceScores
 from mgbias.pairs.scoring import pair_measures, pair_measures_by_bias_type, select_pairs
 from mgbias.pairs.structure import (
@@ -32,34 +33,6 @@ from mgbias.pairs.structure import (
 )
 
 
-def _side(shared, modified, offset):
-    """One side of the masked pass: per pair, shared and modified log-probabilities."""
-    token_ids, shared_positions, modified_positions = [], [], []
-    for pair_shared, pair_modified in zip(shared, modified, strict=True):
-        n_modified, n_shared = len(pair_modified), len(pair_shared)
-        token_ids.append(
-            np.array(
-                [101, *range(offset, offset + n_modified), *range(10, 10 + n_shared), 102],
-                dtype=np.int32,
-            )
-        )
-        modified_positions.append(np.arange(1, 1 + n_modified, dtype=np.int32))
-        shared_positions.append(
-            np.arange(1 + n_modified, 1 + n_modified + n_shared, dtype=np.int32)
-        )
-    modified_logprobs = [np.asarray(values, dtype=np.float32) for values in modified]
-    return SideScores(
-        token_ids=token_ids,
-        shared_positions=shared_positions,
-        shared_logprobs=[np.asarray(values, dtype=np.float32) for values in shared],
-        modified_positions=modified_positions,
-        modified_logprobs=modified_logprobs,
-        modified_matrices=[np.diag(values) for values in modified_logprobs],
-        truncated=np.zeros(len(shared), dtype=bool),
-        n_dropped_modified=np.zeros(len(shared), dtype=np.int32),
-    )
-
-
 def passes(shared, more, less, seed=0):
     """``(unmasked, masked)`` for pairs with ``shared[k]`` shared tokens and ``more[k]``,
     ``less[k]`` modified tokens, or given arrays of log-probabilities in their place."""
@@ -72,8 +45,8 @@ def passes(shared, more, less, seed=0):
     shared_less = [values(n) for n in shared]
     modified_more, modified_less = [values(n) for n in more], [values(n) for n in less]
     masked = PairScores(
-        a=_side(shared_more, modified_more, 50),
-        b=_side(shared_less, modified_less, 60),
+        a=side(shared_more, modified_more, 50),
+        b=side(shared_less, modified_less, 60),
         n_dropped_shared=np.zeros(len(shared), dtype=np.int32),
         max_length=64,
     )
