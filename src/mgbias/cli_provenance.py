@@ -52,12 +52,6 @@ def output_options(parser: argparse.ArgumentParser, command: str | None) -> tupl
     return ()
 
 
-def _default_parser() -> argparse.ArgumentParser:
-    from mgbias.cli import build_parser
-
-    return build_parser()
-
-
 def _file_values(value: Any) -> Iterator[Path]:
     if isinstance(value, (str, Path)):
         if Path(value).is_file():
@@ -131,7 +125,7 @@ def cli_record(
     started: str | None = None,
     finished: str | None = None,
     argv: Iterable[str] | None = None,
-    parser: argparse.ArgumentParser | None = None,
+    parser: argparse.ArgumentParser,
 ) -> dict[str, Any]:
     """The provenance record of one ``mgbias`` command, from its parsed arguments.
 
@@ -141,7 +135,8 @@ def cli_record(
     every input file an option names (``inputs``; ``data`` for the pair data).
     ``language`` is the one used: ``--lang``, else the pair data's (``score``: English
     for CrowS-Pairs and StereoSet, a multilingual file's from its name). ``parser``
-    (default: the ``mgbias`` parser) tells the output options from the inputs.
+    (the ``mgbias`` parser, :func:`mgbias.cli.build_parser`) tells the output options
+    from the inputs.
     """
     options = {k: v for k, v in vars(args).items() if k != "run" and not callable(v)}
     command = ["mgbias", *argv] if argv is not None else ["mgbias", *sys.argv[1:]]
@@ -171,7 +166,7 @@ def cli_record(
             "sha256": file_sha256(data) if data else None,
         }
     fields["language"] = _language(options, data)
-    outputs = output_options(parser or _default_parser(), options.get("command"))
+    outputs = output_options(parser, options.get("command"))
     fields["inputs"] = _inputs(options, outputs)
     return collect(**fields)
 
@@ -194,15 +189,14 @@ def write_cli_sidecars(
     *,
     started: str | None = None,
     argv: Iterable[str] | None = None,
-    parser: argparse.ArgumentParser | None = None,
+    parser: argparse.ArgumentParser,
 ) -> list[Path]:
     """Write the provenance sidecar of every output a finished command wrote.
 
     The outputs are the command's output options (:func:`output_options` of ``parser``,
-    default the ``mgbias`` parser) that name an existing file or directory (``align``'s
+    the ``mgbias`` parser) that name an existing file or directory (``align``'s
     default matrix path too). Returns the sidecars.
     """
-    parser = parser or _default_parser()
     outputs = _cli_outputs(args, output_options(parser, getattr(args, "command", None)))
     if not outputs:
         return []
