@@ -199,7 +199,8 @@ def steps():
         lap("cuda_init")
     else:  # no CUDA context to create: 0, not the clock's jitter between two laps
         seconds["cuda_init"] = seconds["cuda_init_cpu"] = 0.0
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     started = now()
     handle = mgbias.load_model(model_dir, device=device)
     lap("load")
@@ -225,7 +226,7 @@ def steps():
     write_csv(summary, args.output)
     write_csv(per_pair, args.per_pair)
     lap("write")
-    write_cli_sidecars(args, started=started, argv=argv)
+    write_cli_sidecars(args, started=started, argv=argv, parser=parser)
     lap("provenance")
 
 
