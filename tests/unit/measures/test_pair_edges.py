@@ -15,10 +15,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from fixtures.pair_passes import side
 
 from mgbias.measures.edges import EDGE_FLAGS, EDGE_RULES, PairEdges, pair_edges
 from mgbias.measures.sjsd import js_distance
-from mgbias.mlm.masked_cache import PairScores, SideScores
+from mgbias.mlm.masked_cache import PairScores
 from mgbias.mlm.scores import SentenceScores
 from mgbias.pairs.scoring import PAIR_MEASURES, pair_measures, per_pair_table
 
@@ -31,35 +32,6 @@ PAIRS = [
     ([-1.0, -2.0], [-1.5, -2.5], [-0.5], [-4.0]),
 ]
 IDS = ["p0", "p1", "p2", "p3"]
-
-
-def side(shared, modified, offset):
-    """A SideScores whose shared tokens are ids 10, 11, ... and modified ids offset, ..."""
-    token_ids, shared_positions, modified_positions = [], [], []
-    for pair_shared, pair_modified in zip(shared, modified, strict=True):
-        ids = [101]
-        shared_pos, modified_pos = [], []
-        for index in range(len(pair_modified)):
-            modified_pos.append(len(ids))
-            ids.append(offset + index)
-        for index in range(len(pair_shared)):
-            shared_pos.append(len(ids))
-            ids.append(10 + index)
-        ids.append(102)
-        token_ids.append(np.array(ids, dtype=np.int32))
-        shared_positions.append(np.array(shared_pos, dtype=np.int32))
-        modified_positions.append(np.array(modified_pos, dtype=np.int32))
-    modified_logprobs = [np.array(values, dtype=np.float32) for values in modified]
-    return SideScores(
-        token_ids=token_ids,
-        shared_positions=shared_positions,
-        shared_logprobs=[np.array(values, dtype=np.float32) for values in shared],
-        modified_positions=modified_positions,
-        modified_logprobs=modified_logprobs,
-        modified_matrices=[np.diag(values) for values in modified_logprobs],
-        truncated=np.zeros(len(shared), dtype=bool),
-        n_dropped_modified=np.zeros(len(shared), dtype=np.int32),
-    )
 
 
 def masked_pass(pairs=PAIRS, ids=IDS):
