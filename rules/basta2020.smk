@@ -41,6 +41,7 @@ rule basta2020_vectors:
     output:
         plan=out("basta2020_plan"),
         vectors=out("basta2020_vectors"),
+        provenance=out("basta2020_vectors_provenance"),
     log:
         "logs/basta2020_vectors/{model}/{world}/{domain}.log",
     benchmark:
@@ -74,6 +75,7 @@ rule basta2020_probes:
     output:
         table=out("basta2020_probes"),
         summary=out("basta2020_summary"),
+        provenance=out("basta2020_probes_provenance"),
     log:
         "logs/basta2020_probes/{model}/{world}/{domain}.log",
     wildcard_constraints:
@@ -207,6 +209,7 @@ rule basta2020_clusters:
             category=BASTA2020_PAPER,
             subcategory="Figure 6",
         ),
+        provenance=out("basta2020_clusters_provenance"),
     log:
         "logs/basta2020_clusters.log",
     conda:

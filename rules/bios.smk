@@ -11,6 +11,7 @@ checkpoint bios_plan:
         code=script_code("bios_plan.py"),
     output:
         plan=out("bios_plan"),
+        provenance=out("bios_plan_provenance"),
     log:
         "logs/bios_plan/{snapshot}.log",
     conda:
@@ -177,6 +178,7 @@ rule bios_classifier:
     output:
         metrics=out("bios_classifier"),
         tpr=out("bios_classifier_tpr"),
+        provenance=out("bios_classifier_provenance"),
     log:
         "logs/bios_classifier/{world}/{lang}/{space}/{text}-{sampling}.log",
     wildcard_constraints:
@@ -235,6 +237,7 @@ rule bios_finetune:
     output:
         metrics=out("bios_finetune"),
         tpr=out("bios_finetune_tpr"),
+        provenance=out("bios_finetune_provenance"),
     log:
         "logs/bios_finetune/{world}/{src}/{tgt}/{src_space}/{tgt_space}/{text}-{sampling}.log",
     wildcard_constraints:

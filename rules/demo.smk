@@ -12,6 +12,7 @@ rule demo_world:
     output:
         world=out("demo_world"),
         files=demo.world_files(config, "{world}"),
+        provenance=out("demo_world_provenance"),
     log:
         "logs/demo_world/{world}.log",
     conda:
@@ -30,7 +31,8 @@ rule demo_pairs:
     input:
         code=script_code("demo_pairs.py"),
     output:
-        demo.pair_files(config),
+        files=demo.pair_files(config),
+        provenance=out("demo_pairs_provenance"),
     log:
         "logs/demo_pairs.log",
     conda:
@@ -52,6 +54,7 @@ rule demo_embedding_lists:
     output:
         dictionaries=directory(out("zhao2020_dictionaries")),
         mibs=directory(out("zhao2020_mibs")),
+        provenance=out("demo_embedding_lists_provenance"),
     log:
         "logs/demo_embedding_lists.log",
     conda:
@@ -70,7 +73,8 @@ rule demo_mt_pairs:
         pairs=lambda wc: layout.path("demo_crows_pairs", lang=wc.lang),
         code=script_code("demo_mt_pairs.py"),
     output:
-        out("demo_mt_pairs"),
+        pairs=out("demo_mt_pairs"),
+        provenance=out("demo_mt_pairs_provenance"),
     log:
         "logs/demo_mt_pairs/{lang}.log",
     conda:

@@ -208,6 +208,7 @@ rule download_bios_shard:
         code=script_code("download_bios_shard.py"),
     output:
         manifest=out("raw_bios_shard"),
+        provenance=out("download_bios_shard_provenance"),
     log:
         "logs/download_bios_shard/{snapshot}/{shard}.log",
     retries: 1

@@ -15,7 +15,8 @@ rule train_mlm:
         ],
         code=script_code("train_mlm.py"),
     output:
-        directory(out("model")),
+        model=directory(out("model")),
+        provenance=out("model_provenance"),
     log:
         "logs/train_mlm/{model}.log",
     benchmark:
@@ -44,7 +45,8 @@ rule finetune_mlm:
         unpack(lambda wc: kaneko2023.finetune_inputs(config, wc.model)),
         code=script_code("finetune_mlm.py"),
     output:
-        directory(out("model")),
+        model=directory(out("model")),
+        provenance=out("model_provenance"),
     log:
         "logs/finetune_mlm/{model}.log",
     benchmark:

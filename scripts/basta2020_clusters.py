@@ -20,12 +20,13 @@ from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.plan import ProbePlan
 from mgbias.contextual.run import stand_in_lists
 from mgbias.demo.probes import demo_probe_lists
+from mgbias.provenance import job_provenance
 from mgbias.report.basta2020 import cluster_figure
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     panels = []
     for job, plan_path, vectors_path, seed in zip(
         smk.params.jobs, smk.input.plans, smk.input.vectors, smk.params.seeds, strict=True

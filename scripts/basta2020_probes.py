@@ -23,13 +23,15 @@ from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.plan import ProbePlan
 from mgbias.contextual.steps import StaticLists, probe_plan
 from mgbias.demo.probes import demo_probe_lists
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 from mgbias.tabular import write_csv
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0] if smk.log else None) as log:
+with job_log(smk.log[0] if smk.log else None) as log, job_provenance(smk) as used:
     options = smk.params.probes
+    used["seed"] = options["seed"]
     lang = smk.params.lang
     lists = demo_probe_lists(lang) if options.get("lists") == "demo" else load_probe_lists(lang)
     planned = read_json(smk.input.plan)
@@ -41,7 +43,7 @@ with job_log(smk.log[0] if smk.log else None) as log:
         static=StaticLists.from_dict(static) if static else None,
         experiments=options.get("experiments", [1, 2, 3, 4, 5, 6, 7, 8, 9]),
         runs=options.get("runs", 10),
-        seed=options.get("seed", 0),
+        seed=options["seed"],
         n_train=options.get("n_train", 1000),
         knn_k=options.get("knn_k", 100),
         n_knn=options.get("n_knn", 100),

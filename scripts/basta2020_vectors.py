@@ -34,13 +34,15 @@ from mgbias.contextual.steps import (
 )
 from mgbias.demo.analyser import ANALYSERS
 from mgbias.demo.probes import demo_probe_lists
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0] if smk.log else None) as log:
+with job_log(smk.log[0] if smk.log else None) as log, job_provenance(smk) as used:
     torch.set_num_threads(smk.threads)
     options = smk.params.probes
+    used["seed"] = options["seed"]
     lang = smk.params.lang
     lists = demo_probe_lists(lang) if options.get("lists") == "demo" else load_probe_lists(lang)
     sentences = read_corpus(smk.input.corpus)
@@ -56,7 +58,7 @@ with job_log(smk.log[0] if smk.log else None) as log:
             n_biased=options.get("n_biased", 500),
             n_extended=options.get("n_extended", 2500),
             top_n=options.get("top_n", 50_000),
-            seed=options.get("seed", 0),
+            seed=options["seed"],
         )
     plan = plan_corpus(
         sentences,
@@ -67,7 +69,7 @@ with job_log(smk.log[0] if smk.log else None) as log:
         nouns=nouns,
         n_pca_sentences=options.get("n_pca_sentences", 1000),
         max_per_word=options.get("max_per_word", 20),
-        seed=options.get("seed", 0),
+        seed=options["seed"],
     )
     # the lists travel with the plan, so the probes read the words it planned for
     write_json(smk.output.plan, {**plan.to_dict(), "static_lists": static and static.to_dict()})

@@ -32,6 +32,7 @@ from mgbias.bios.experiment import (
 from mgbias.bios.pipeline import read_records
 from mgbias.bios.spaces import load_space
 from mgbias.bios.tables import write_csv
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
@@ -42,7 +43,7 @@ def parts(dataset: str, split: str) -> dict:
         return apply_split(read_records(dataset), json.load(handle), split)
 
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     torch.set_num_threads(max(1, int(smk.threads)))
     settings = ClassifierSettings.from_config(dict(smk.params.settings))
     transfer = dict(smk.params.transfer)

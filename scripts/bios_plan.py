@@ -8,11 +8,12 @@ Params: ``snapshot``; ``max_files`` (None: all); ``files_per_shard``; ``seed``.
 
 from mgbias.atomic import write_json
 from mgbias.bios.ccpaths import make_shards, read_listing, select_files
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     snapshot = smk.params.snapshot
     listed = read_listing(smk.input.listing, snapshot)
     chosen = select_files(listed, smk.params.max_files, int(smk.params.seed), snapshot)

@@ -12,11 +12,12 @@ Params: ``languages`` (English included), ``seed`` (the concept split),
 
 from mgbias.atomic import atomic_directory
 from mgbias.demo.embeddings import n_strong, write_dictionaries, write_mibs_lists
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     languages = list(smk.params.languages)
     with atomic_directory(smk.output.dictionaries) as out:
         written = write_dictionaries(

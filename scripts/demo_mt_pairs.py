@@ -6,11 +6,12 @@ same CSV with those sentences changed (:mod:`mgbias.demo.machine_translation`).
 """
 
 from mgbias.demo.machine_translation import write_machine_translation
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     changed = write_machine_translation(
         smk.input.pairs, smk.output[0], smk.params.lang, smk.params.flip, smk.params.seed
     )

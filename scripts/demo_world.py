@@ -3,11 +3,12 @@
 from pathlib import Path
 
 from mgbias.demo.world import WorldSpec, write_world
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     world = smk.wildcards.world
     demo = smk.params.demo
     spec = WorldSpec(

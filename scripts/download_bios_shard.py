@@ -11,11 +11,12 @@ Params: ``prefix``: crawl root URL (``https://data.commoncrawl.org`` or a mirror
 
 from mgbias.atomic import write_json
 from mgbias.bios.ccfetch import fetch_shard
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     manifest = fetch_shard(
         smk.input.listing,
         smk.params.snapshot,

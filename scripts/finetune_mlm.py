@@ -12,14 +12,16 @@ threads: torch threads
 from pathlib import Path
 
 from mgbias.finetune.train import FineTuneConfig, finetune_mlm
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk) as used:
     params = dict(smk.params.items())
     base = params["model"]
     config = FineTuneConfig.from_mapping(params["finetune"], where="kaneko2023.finetune")
+    used["seed"] = config.seed
     dev = smk.input.get("dev", [])
     dev = [dev] if isinstance(dev, str) else list(dev)
     log.info("fine-tuning %s on %s with %s", base, smk.input.text, config)

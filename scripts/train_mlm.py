@@ -4,11 +4,12 @@ from pathlib import Path
 
 from mgbias.corpora.checksums import verify_sidecar
 from mgbias.mlm.train import MLMTrainingConfig, train_mlm
+from mgbias.provenance import job_provenance
 from mgbias.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 
-with job_log(smk.log[0]) as log:
+with job_log(smk.log[0]) as log, job_provenance(smk):
     for path in smk.input.text:
         verify_sidecar(path)
     training = {**smk.params.training, "threads": smk.threads}

@@ -1286,12 +1286,17 @@ def _provenance_outputs(outputs: list[Output]) -> list[Output]:
 
 _OUTPUTS += _provenance_outputs(_OUTPUTS)
 
-#: The jobs that draw random numbers from a seed of their own (``params.seed``, derived
-#: from the configuration's ``seed`` per job, :mod:`mgbias.seeds`) and write files: each
-#: writes a record beside its first output that holds the seed it used (``seed``). With
-#: it, ``mgbias score --seed`` or ``mgbias mbe --seed`` gives a pair-measure or MBE job's
-#: numbers, standard errors included.
+#: The jobs that draw random numbers from a seed of their own (``params.seed``, or
+#: ``params.seeds`` for a job of several seeded runs, derived from the configuration's
+#: ``seed`` per job, :mod:`mgbias.seeds`; the fine-tunings' and the probes' seed sits in
+#: their settings) and write files: each writes a record beside its first output that
+#: holds the seed it used (``seed``). With it, ``mgbias score --seed`` or ``mgbias mbe
+#: --seed`` gives a pair-measure or MBE job's numbers, standard errors included.
 SEEDED_JOB_RULES = (
+    "demo_world",
+    "demo_pairs",
+    "demo_mt_pairs",
+    "demo_embedding_lists",
     "pair_measures",
     "mbe",
     "mbe_pairs",
@@ -1300,34 +1305,60 @@ SEEDED_JOB_RULES = (
     "mine_controlled",
     "mix_controlled",
     "native_name_pairs",
+    "train_mlm",
+    "finetune_mlm",
+    "bios_plan",
+    "download_bios_shard",
     "bios_dataset",
     "bios_split",
+    "bios_classifier",
+    "bios_finetune",
     "train_vectors",
     "zhao2020_align",
+    "basta2020_vectors",
+    "basta2020_probes",
+    "basta2020_clusters",
 )
 #: The suffix of a seeded job's record (the command line's sidecars have the same).
 JOB_RECORD_SUFFIX = ".provenance.json"
+#: The records of seeded rules without wildcards whose first output has some (the demo's
+#: pair files, one per language, are written by one job): beside the rule's data.
+_JOB_RECORD_AT = {"demo_pairs": f"data/demo/demo_pairs{JOB_RECORD_SUFFIX}"}
 
 
 def _job_provenance_outputs(outputs: list[Output], rules: tuple[str, ...]) -> list[Output]:
-    """The record of each job of ``rules``: ``<its first output>.provenance.json``."""
-    first = {}
+    """The record of each job of ``rules``: ``<its first output>.provenance.json``, keyed
+    ``<rule>_provenance``; rules sharing their first output (``models/{model}``: trained
+    or fine-tuned) share one record kind, keyed ``<that output's key>_provenance``."""
+    first: dict[str, Output] = {}
     for output in outputs:
-        first.setdefault(output.rule, output)
-    return [
-        Output(
-            f"{rule}_provenance",
-            first[rule].template + JOB_RECORD_SUFFIX,
-            rule,
-            f"the provenance of one `{rule}` job (mgbias.provenance), as a table's record "
-            "is, with the `seed` the job drew its random numbers from",
-            "JSON",
+        for rule in output.rules:
+            first.setdefault(rule, output)
+    sharing: dict[str, list[str]] = {}
+    for rule in rules:
+        sharing.setdefault(first[rule].key, []).append(rule)
+    records = []
+    for key, owners in sharing.items():
+        rule = owners[0]
+        records.append(
+            Output(
+                f"{rule if len(owners) == 1 else key}_provenance",
+                _JOB_RECORD_AT.get(rule, first[rule].template + JOB_RECORD_SUFFIX),
+                rule,
+                f"the provenance of one `{'`/`'.join(owners)}` job (mgbias.provenance), as "
+                "a table's record is, with the `seed` (or, for a job of several runs, the "
+                "list of seeds) the job drew its random numbers from",
+                "JSON",
+                also=tuple(owners[1:]),
+            )
         )
-        for rule in rules
-    ]
+    return records
 
 
-_OUTPUTS += _job_provenance_outputs(_OUTPUTS, SEEDED_JOB_RULES)
+_JOB_RECORDS = _job_provenance_outputs(_OUTPUTS, SEEDED_JOB_RULES)
+_OUTPUTS += _JOB_RECORDS
+#: The record kind of each seeded rule's jobs.
+JOB_RECORDS: dict[str, Output] = {rule: output for output in _JOB_RECORDS for rule in output.rules}
 _OUTPUTS.append(
     Output(
         "provenance_summary",

@@ -461,11 +461,27 @@ def _workflow_data(config: Mapping[str, Any], inputs: Iterable[str]) -> dict[str
     return found
 
 
-def job_record(job: Any, *, started: str | None = None) -> dict[str, Any]:
+def params_seed(params: Mapping[str, Any]) -> Any:
+    """The seed a job's params hand it: ``seed``, or ``seeds`` (one per run of a job of
+    several seeded runs, as a list); None for a job without."""
+    return params["seed"] if "seed" in params else params.get("seeds")
+
+
+def _output_files(value: Any) -> dict[str, str]:
+    """sha256 of each file of an output: the file, or every file under a directory."""
+    found = {}
+    for path in map(Path, _paths(value)):
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        found.update({str(p): file_sha256(p) for p in files if p.is_file()})
+    return found
+
+
+def job_record(job: Any, *, started: str | None = None, seed: Any = None) -> dict[str, Any]:
     """The provenance record of one workflow job (``job``: Snakemake's ``snakemake`` object).
 
-    Holds the rule and wildcards, the params (and ``seed``, the job's own seed, when the
-    rule takes one), the configuration's settings and
+    Holds the rule and wildcards, the params (and ``seed``, the job's own seed: ``seed``
+    when given, the seed the job reports it used, else :func:`params_seed`), the
+    configuration's settings and
     its sha256, the configuration files with their sha256 (named by the workflow
     under :data:`CONFIGFILES_KEY`), every input file's sha256 (the library code aside: the version
     and git commit say which), the fingerprints of the models and the sha256 of
@@ -478,7 +494,7 @@ def job_record(job: Any, *, started: str | None = None) -> dict[str, Any]:
     inputs = _named(getattr(job, "input", None))
     input_paths = [p for value in inputs.values() for p in _paths(value)]
     outputs = {
-        name: {p: file_sha256(p) for p in _paths(value) if Path(p).is_file()}
+        name: _output_files(value)
         for name, value in _named(getattr(job, "output", None)).items()
         if name != "provenance"
     }
@@ -491,7 +507,7 @@ def job_record(job: Any, *, started: str | None = None) -> dict[str, Any]:
         params=params,
         # the seed the job drew its random numbers from (derived per job from the config's
         # root seed, mgbias.seeds): the command line's --seed with it gives the same numbers
-        seed=params.get("seed"),
+        seed=params_seed(params) if seed is None else seed,
         settings=settings,
         config_sha256=hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
         config_files={p: file_sha256(p) if Path(p).is_file() else None for p in config_files},
@@ -505,18 +521,21 @@ def job_record(job: Any, *, started: str | None = None) -> dict[str, Any]:
 
 
 @contextmanager
-def job_provenance(job: Any) -> Iterator[None]:
+def job_provenance(job: Any) -> Iterator[dict[str, Any]]:
     """Around a workflow script's work: on success, write the job's provenance record.
 
     The record goes to the job's ``provenance`` output (``output.provenance``);
     a job without one writes nothing. On failure nothing is written, and
-    Snakemake removes the job's outputs, the record included.
+    Snakemake removes the job's outputs, the record included. A job whose seed sits in
+    its settings rather than in ``params.seed`` says the one it used by setting
+    ``"seed"`` in the dictionary this yields.
     """
     started = now()
-    yield
+    used: dict[str, Any] = {}
+    yield used
     target = _named(getattr(job, "output", None)).get("provenance")
     if target:
-        write_json(target, job_record(job, started=started))
+        write_json(target, job_record(job, started=started, seed=used.get("seed")))
 
 
 #: Columns of the run's provenance summary (``results/provenance/summary.csv``).
@@ -550,7 +569,8 @@ def summary_row(record: Mapping[str, Any]) -> dict[str, Any]:
     params = record.get("params") or {}
     settings = record.get("settings") or {}
     scoring = settings.get("scoring") or {}
-    seed = params.get("seed", settings.get("seed"))
+    seed = record.get("seed")
+    seed = params.get("seed", settings.get("seed")) if seed is None else seed
     data = record.get("data") or {}
     return {
         "rule": record.get("rule"),

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from fixtures.seed_records import check_seed_records
 from snakerun import checked, copy_workflow, planned_jobs, snakemake
 
 REPO = Path(__file__).resolve().parents[2]
@@ -108,6 +109,15 @@ def test_a_title_lexicon_given_by_url_is_downloaded_and_read(bios_run):
     assert lexicon.with_name("de.json.sha256").read_text().split()[1] == "de.json"
     log = (bios_run / f"logs/bios_extract/de/{SNAPSHOT}/00000.log").read_text()
     assert "data/raw/bios/titles/de.json" in log
+
+
+def test_each_seeded_bios_job_records_the_seeds_it_used(bios_run):
+    root = yaml.safe_load((bios_run / "bios.yaml").read_text())["seed"]
+    seen = check_seed_records(bios_run, root)
+    assert {"bios_plan", "download_bios_shard", "bios_dataset", "bios_split"} <= seen
+    assert "bios_classifier" in seen
+    record = next(bios_run.glob("results/bios/classifier/**/*.provenance.json"))
+    assert len(json.loads(record.read_text())["seed"]) == 3  # one per run
 
 
 def test_table5_and_counts_are_the_planted_counts(bios_run):

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
+from fixtures.seed_records import check_seed_records
 from transformers import AutoTokenizer
 
 from mgbias.demo.lexicon import first_names
@@ -305,6 +307,13 @@ def test_every_job_wrote_a_log(demo_run):
     logs = list((demo_run / "logs").rglob("*.log"))
     assert any("train_mlm" in str(p) for p in logs)
     assert any("score_unmasked" in str(p) for p in logs)
+
+
+def test_each_seeded_job_records_the_seed_it_used(demo_run):
+    root = yaml.safe_load((REPO / "config/config.yaml").read_text())["seed"]
+    seen = check_seed_records(demo_run, root)
+    assert {"demo_mt_pairs", "demo_embedding_lists", "finetune_mlm", "train_vectors"} <= seen
+    assert {"basta2020_vectors", "basta2020_probes", "basta2020_clusters"} <= seen
 
 
 def test_second_run_has_nothing_to_do(demo_run):

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
+from fixtures.seed_records import check_seed_records
 from snakerun import checked, snakemake
 
 from mgbias import layout
@@ -94,51 +95,7 @@ def test_report_has_the_provenance_page(tiny_copy):
     assert "summary.csv" in html and "Provenance" in html
 
 
-def test_every_rule_with_a_record_runs_a_script_that_writes_it():
-    """A rule with a provenance output whose script forgot it would fail its job:
-    check each such rule's script (or the script of the rule it reuses)."""
-    text = "\n".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "rules").glob("*.smk")))
-    starts = [
-        (m.group(1) or m.group(3), m.group(2), m.start())
-        for m in re.finditer(r"^(?:rule (\w+):|use rule (\w+) as (\w+) with:)", text, re.M)
-    ]
-    bodies = {}
-    for index, (name, parent, start) in enumerate(starts):
-        end = starts[index + 1][2] if index + 1 < len(starts) else len(text)
-        bodies[name] = (parent, text[start:end])
-
-    def script(rule: str) -> str:
-        parent, body = bodies[rule]
-        found = re.search(r'script:\s*"\.\./scripts/([\w.]+)"', body)
-        return found.group(1) if found else script(parent)
-
-    rules = [o.rule for key, o in layout.OUTPUTS.items() if key.endswith("_provenance")]
-    assert len(rules) > 30
-    for rule in rules:
-        assert f'provenance=out("{rule}_provenance")' in bodies[rule][1], rule
-        source = (REPO / "scripts" / script(rule)).read_text(encoding="utf-8")
-        assert "job_provenance(smk)" in source, f"{rule}: scripts/{script(rule)}"
-
-
 def test_each_seeded_job_records_the_seed_it_used(tiny_run):
-    from mgbias.seeds import derive_seed
-
     root = yaml.safe_load((tiny_run / "tests/configs/tiny.yaml").read_text())["seed"]
-    seen = set()
-    for rule in layout.SEEDED_JOB_RULES:
-        pattern = re.sub(r"{\w+}", "*", layout.template(f"{rule}_provenance"))
-        for path in sorted(tiny_run.glob(pattern)):
-            relative = path.relative_to(tiny_run).as_posix()
-            if layout.matching_output(relative).rule != rule:
-                continue  # another rule's record matching the same glob
-            record = json.loads(path.read_text(encoding="utf-8"))
-            assert record["rule"] == rule
-            assert record["seed"] == record["params"]["seed"] != root
-            output = relative.removesuffix(layout.JOB_RECORD_SUFFIX)
-            written = {p: d for files in record["outputs"].values() for p, d in files.items()}
-            assert written[output] == sha256(tiny_run / output)
-            if rule == "pair_measures":
-                keys = [record["wildcards"][k] for k in ("model", "dataset", "variant", "lang")]
-                assert record["seed"] == derive_seed(root, rule, *keys)
-            seen.add(rule)
-    assert {"pair_measures", "mbe", "mine_gendered"} <= seen
+    seen = check_seed_records(tiny_run, root)
+    assert {"demo_world", "demo_pairs", "train_mlm", "pair_measures", "mbe"} <= seen

@@ -27,6 +27,7 @@ def test_every_planned_output_is_a_layout_path_of_its_rule(tmp_path):
     # the shipped title lexicons, not downloaded ones (the bios workflow test downloads one)
     assert seen == set(OUTPUTS) - {
         "raw_bios_shard",
+        "download_bios_shard_provenance",
         "bios_shard",
         "raw_zhao2020",
         "raw_zhao2020_checksum",
