@@ -1,6 +1,6 @@
-"""``python -m mgbias``: the ``mgbias`` command (:func:`mgbias.cli.main`), for an
+"""``python -m mgbias``: the ``mgbias`` command (:func:`mgbias.launch.main`), for an
 interpreter whose scripts folder is not on ``PATH``."""
 
-from mgbias.cli import main
+from mgbias.launch import main
 
 raise SystemExit(main())

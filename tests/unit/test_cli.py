@@ -279,6 +279,32 @@ def test_python_dash_m_runs_the_command(tmp_path):
     assert "Traceback" not in wrong.stderr
 
 
+class _InterruptedImport:
+    """A meta path finder: Ctrl-C arrives while ``mgbias.cli`` loads."""
+
+    def find_spec(self, name, path, target=None):
+        if name == "mgbias.cli":
+            raise KeyboardInterrupt
+        return None
+
+
+def test_ctrl_c_while_the_command_line_loads_is_one_line(monkeypatch, capsys):
+    from mgbias.launch import main as launch
+
+    monkeypatch.delitem(sys.modules, "mgbias.cli", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_InterruptedImport(), *sys.meta_path])
+    assert launch() == 130
+    assert capsys.readouterr().err == "mgbias: interrupted: nothing was written\n"
+
+
+def test_the_entry_point_runs_the_command(monkeypatch, capsys):
+    from mgbias.launch import main as launch
+
+    monkeypatch.setattr(sys, "argv", ["mgbias", "--version"])
+    assert launch() == 0
+    assert capsys.readouterr().out.startswith("mgbias ")
+
+
 def test_version_without_pyproject_is_unknown(tmp_path):
     from mgbias._version import version
 

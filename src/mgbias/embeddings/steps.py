@@ -20,6 +20,7 @@ from mgbias.embeddings.duplicates import DEFAULT_DUPLICATES
 from mgbias.embeddings.mibs import read_occupation_pairs, read_seed_pairs
 from mgbias.embeddings.rcsls_config import RCSLSConfig
 from mgbias.embeddings.vectors import read_vectors, write_vec
+from mgbias.errors import InputError
 from mgbias.measures.inbias import (
     STRONG_PAIRS_EN,
     InBiasResult,
@@ -131,10 +132,19 @@ def bli_files(
     src = read_vectors(src_emb, maxload, duplicates=duplicates)
     tgt = read_vectors(tgt_emb, maxload, duplicates=duplicates)
     pairs = read_dictionary(dico_test)
+    if not pairs:
+        raise InputError(f"{dico_test}: the test dictionary has no pairs ('source target' lines)")
     results = [
         bli_accuracy(src, tgt, pairs, retrieval, k, maxload, center, device)
         for retrieval in retrievals
     ]
+    if results and not results[0].n_covered:  # an accuracy of 0% that says nothing
+        raise InputError(
+            f"{dico_test}: none of its {results[0].n_source_words} source words is in "
+            f"{src_emb} with a translation in {tgt_emb}"
+            f"{f' (of the first {maxload} words of each)' if maxload > 0 else ''}: check the "
+            "languages and the files' order"
+        )
     if output is not None:
         write_json(output, {r.retrieval: r.to_dict() for r in results})
     return results

@@ -72,3 +72,28 @@ def test_unknown_retrieval_rejected():
     src = _space(["a"], [[1.0, 0.0]])
     with pytest.raises(ValueError, match="retrieval must be one of"):
         bli_accuracy(src, src, [("a", "a")], retrieval="cosine", device="cpu")
+
+
+def _files(tmp_path, dictionary: str):
+    (tmp_path / "de.vec").write_text("2 3\nhund 1 0 0\nkatze 0 1 0\n", encoding="utf-8")
+    (tmp_path / "en.vec").write_text("2 3\ndog 1 0 0\ncat 0 1 0\n", encoding="utf-8")
+    (tmp_path / "dico.txt").write_text(dictionary, encoding="utf-8")
+    return [str(tmp_path / name) for name in ("de.vec", "en.vec", "dico.txt")]
+
+
+@pytest.mark.parametrize(
+    ("dictionary", "expected"),
+    [
+        ("", r"dico\.txt: the test dictionary has no pairs"),
+        ("\n\n", r"dico\.txt: the test dictionary has no pairs"),
+        # the languages swapped: 0% of nothing would read as a result
+        ("dog hund\ncat katze\n", r"dico\.txt: none of its 2 source words is in .*de\.vec"),
+    ],
+)
+def test_a_dictionary_that_scores_nothing_is_refused_naming_it(tmp_path, dictionary, expected):
+    from mgbias.embeddings.steps import bli_files
+    from mgbias.errors import InputError
+
+    with pytest.raises(InputError, match=expected):
+        bli_files(*_files(tmp_path, dictionary), device="cpu")
+    assert bli_files(*_files(tmp_path, "hund dog\n"), retrievals=["nn"], device="cpu")[0].n_covered
