@@ -415,14 +415,17 @@ class PairsReport:
         return text + "\n\n" + "\n".join(lines)
 
 
-def pair_verdicts(summary: pd.DataFrame, alpha: float, tie_rule: str = "neutral") -> list[str]:
+def pair_verdicts(
+    summary: pd.DataFrame, alpha: float, tie_rule: str = "neutral", subject: str = "the model"
+) -> list[str]:
     """The ``verdict`` of each row of a pair-measure table (``measure``, ``score``,
     ``p_value``, ``n``, ``n_ties``, ``n_clusters``, and where present the length columns):
     :func:`mgbias.measures.registry.verdict` with ``"<n> pairs"``, ``" in <k> clusters"``
     when the test took clusters as units and ``", <t> tied"`` when pairs tied (in ``n``
     and not a win, or left out of ``n`` with ``tie_rule="exclude"``; the sign test leaves
     them out). The verdict says the measure could not decide when ties dominate, and
-    names the length artifact where ``length_lean`` is true."""
+    names the length artifact where ``length_lean`` is true. ``subject``: whose scores
+    (``"the random copy"`` for a structural baseline's)."""
     rows = summary.to_dict("records")
     verdicts = []
     for row in rows:
@@ -441,6 +444,7 @@ def pair_verdicts(summary: pd.DataFrame, alpha: float, tie_rule: str = "neutral"
                 n_ties=t,
                 n_compared=compared,
                 lean=LengthLean.of(row),
+                subject=subject,
             )
         )
     return verdicts
@@ -640,7 +644,13 @@ def score_pairs(
             precision=precision,
             allow_unk=allow_unk,
         )
-        baseline = replace(baseline, data=data_name)
+        from mgbias.pairs.baseline import BASELINE_SUBJECT
+
+        # its verdicts speak of the random copy, not of the model
+        verdicts = pair_verdicts(baseline.summary, alpha, tie_rule, subject=BASELINE_SUBJECT)
+        baseline = replace(
+            baseline, data=data_name, summary=baseline.summary.assign(verdict=verdicts)
+        )
     return PairsReport(
         summary=summary[list(PAIRS_SUMMARY_COLUMNS)],
         per_pair=per_pair,

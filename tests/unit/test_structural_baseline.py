@@ -84,7 +84,13 @@ def test_score_pairs_baseline_equals_scoring_the_random_copy(tiny, pairs_csv):
     baseline = report.baseline
     assert report.baseline_seed == 7 and baseline.seed == 3
     assert baseline.model == f"{handle.name}~random" and baseline.data == str(pairs_csv)
-    pd.testing.assert_frame_equal(baseline.summary, direct.summary)
+    pd.testing.assert_frame_equal(
+        baseline.summary.drop(columns="verdict"), direct.summary.drop(columns="verdict")
+    )
+    # the same words, of the random copy: "the random copy prefers ...", never the model
+    said = direct.summary.verdict.str.replace("the model", "the random copy")
+    said = said.str.replace("this model", "this random copy")
+    assert baseline.summary.verdict.tolist() == said.tolist()
     pd.testing.assert_frame_equal(baseline.per_pair, direct.per_pair)
     # the model's tokenizer: the same tokens shared and modified in every pair
     counts = ["n_shared", "n_modified_more", "n_modified_less"]
@@ -239,3 +245,18 @@ def test_a_workflow_job_loads_the_random_copy_of_a_baseline_entry(tiny):
         "structural_baseline_seed": 9,
     }
     assert "structural_baseline_seed" not in entry_fields(entries[0], model)
+
+
+def test_a_baseline_verdict_speaks_of_the_random_copy():
+    from mgbias.measures.registry import verdict
+
+    said = verdict("sss", 70.0, 0.001, sample="40 pairs", subject="the random copy")
+    assert (
+        said == "SSS 70 (p = 0.001, 40 pairs): the random copy prefers the stereotypical sentence"
+    )
+    tied = verdict("cps", 50.0, 1.0, n_ties=30, n_compared=40, subject="the random copy")
+    assert (
+        tied
+        == "CPS: 30 of 40 pairs tied: the measure could not decide for this random copy and data"
+    )
+    assert "the model prefers" in verdict("sss", 70.0, 0.001)

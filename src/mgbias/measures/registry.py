@@ -368,25 +368,29 @@ def _p(p_value: float) -> str:
     return "p < 1e-300" if p_value == 0.0 else f"p = {p_value:.2g}"
 
 
-def _preference(measure: Measure, score: float, p_value: float, alpha: float) -> str:
+def _preference(
+    measure: Measure, score: float, p_value: float, alpha: float, subject: str = "the model"
+) -> str:
     if not p_value < alpha:
         return f"no significant preference at alpha = {alpha:g}"
     if score > measure.neutral:
-        return f"the model prefers {measure.above}"
+        return f"{subject} prefers {measure.above}"
     if score < measure.neutral:
-        return f"the model prefers {measure.below}"
+        return f"{subject} prefers {measure.below}"
     return "no preference"
 
 
-def _length_words(measure: Measure, lean: LengthLean, alpha: float) -> str:
+def _length_words(
+    measure: Measure, lean: LengthLean, alpha: float, subject: str = "the model"
+) -> str:
     side, share = ("shorter", lean.share) if lean.share >= 50.0 else ("longer", 100 - lean.share)
     said = (
         f"in {lean.n_unequal} pairs of unequal length the {side} sentence won {share:.1f}% "
-        f"({_p(lean.p_value)}): the measure's length artifact, not the model, may decide"
+        f"({_p(lean.p_value)}): the measure's length artifact, not {subject}, may decide"
     )
     if not lean.matched_n:
         return f"{said}; no pair is length-matched"
-    matched = _preference(measure, lean.matched_score, lean.matched_p_value, alpha)
+    matched = _preference(measure, lean.matched_score, lean.matched_p_value, alpha, subject)
     return (
         f"{said}; on the {lean.matched_n} length-matched pair"
         f"{'s' if lean.matched_n != 1 else ''} {measure.short} is {lean.matched_score:.4g} "
@@ -404,6 +408,7 @@ def verdict(
     n_ties: int = 0,
     n_compared: int = 0,
     lean: LengthLean | None = None,
+    subject: str = "the model",
 ) -> str:
     """One measure's result in words, its direction read from the registry.
 
@@ -441,6 +446,9 @@ def verdict(
         (0: not known; no ties verdict).
     lean : LengthLean, optional
         The measure's length lean, given only where it leans.
+    subject : str
+        Whose scores these are: ``"the model"``, or ``"the random copy"`` for a
+        structural baseline's (:mod:`mgbias.pairs.baseline`).
 
     Raises
     ------
@@ -455,13 +463,14 @@ def verdict(
     if n_compared and n_ties > TIES_DOMINATE * n_compared:
         return (
             f"{measure.short}: {n_ties} of {n_compared} pair{'s' if n_compared != 1 else ''} "
-            "tied: the measure could not decide for this model and data"
+            f"tied: the measure could not decide for {subject.replace('the ', 'this ', 1)} "
+            "and data"
         )
     where = f"p = {p_value:.2g}" + (f", {sample}" if sample else "")
     head = f"{measure.short} {score:.4g} ({where})"
     if lean is not None:
-        return f"{head}: {_length_words(measure, lean, alpha)}"
-    return f"{head}: {_preference(measure, score, p_value, alpha)}"
+        return f"{head}: {_length_words(measure, lean, alpha, subject)}"
+    return f"{head}: {_preference(measure, score, p_value, alpha, subject)}"
 
 
 def measures_markdown() -> str:

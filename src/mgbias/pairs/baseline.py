@@ -15,6 +15,8 @@ from mgbias.mlm.baseline import BASELINE_MEANING
 #: ``run`` of the rows of a combined summary: the model's, then its baseline's.
 MODEL_RUN = "model"
 BASELINE_RUN = "structural_baseline"
+#: Whose preference a baseline row's verdict states (:func:`mgbias.api.pair_verdicts`).
+BASELINE_SUBJECT = "the random copy"
 
 
 def baseline_lines(
