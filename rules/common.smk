@@ -1,10 +1,11 @@
 # Configuration checks and the helpers every rule file uses. The planning is in
 # mgbias.workflow (plain functions of the config); a rule file adapts what only it uses,
 # and the adapters here are those of several rule files.
+import functools
 import os
 import re
 import sys
-from mgbias.code_inputs import ImportCache, import_closure
+from mgbias.code_inputs import ImportCache, code_digest, import_closure
 from mgbias.config import ConfigError, workflow_config
 from mgbias import layout
 from mgbias.languages import PIVOT
@@ -148,47 +149,70 @@ def trained_model_input(wc):
 PACKAGE = os.path.relpath(os.path.join(workflow.basedir, "src", "mgbias"))
 
 
-# the imports of each library file, by its bytes: a plan parses the files changed since
-# the last one only (mgbias.code_inputs.ImportCache)
+# the imports and the meaning of each library file, by its bytes: a plan parses the files
+# changed since the last one only (mgbias.code_inputs.ImportCache)
 CODE_IMPORTS = ImportCache(os.path.join(".snakemake", "mgbias", "imports.json"))
+# each script's code digest (mgbias.code_inputs.code_digest): its jobs' code input
+CODE_DIGESTS = os.path.join(".snakemake", "mgbias", "code")
+# the files whose change in meaning this plan has said
+CODE_CHANGES_SAID = set()
+
+
+@functools.cache
+def _code_digest(script, leave_out=()):
+    path, changed = code_digest(
+        os.path.join(workflow.basedir, "scripts", script),
+        os.path.join(workflow.basedir, "src"),
+        CODE_DIGESTS,
+        CODE_IMPORTS,
+        leave_out=[
+            os.path.join(workflow.basedir, "src", "mgbias", m) for m in leave_out
+        ],
+    )
+    for name in sorted(set(changed) - CODE_CHANGES_SAID):
+        CODE_CHANGES_SAID.add(name)
+        print(
+            f"mgbias: {name} changed in what it does: the jobs whose scripts run it rerun "
+            "(snakemake -n --reason names their code digests)",
+            file=sys.stderr,
+        )
+    return os.path.relpath(path)
 
 
 def script_code(script, only_for=None):
-    """The library files a rule's script runs, as inputs: its import closure.
+    """The code input of a rule's jobs: a digest of what its script and the library
+    files it runs (its import closure) do (mgbias.code_inputs.code_digest).
 
-    Snakemake reruns a job when its inputs change, so a change to one
-    measure's module reruns that measure's jobs (and what depends on them)
-    and nothing else. The list is derived from the script's imports
-    (mgbias.code_inputs), so it cannot drift from the code. The inputs are
-    relative to the working directory, so a copy or a clone of a completed
-    run elsewhere (DVC) records the same inputs and has nothing to redo.
+    Snakemake reruns a job when the digest changes: when its script or one of the
+    modules it imports changes in meaning, not for a comment, a docstring or a
+    formatting edit. The closure is derived from the script's imports, so it cannot
+    drift from the code. The digest is relative to the working directory, and a new one
+    dates from 1970, so a copy or a clone of a completed run elsewhere (DVC) has nothing
+    to redo.
 
     ``only_for`` maps a module (relative to src/mgbias) to a predicate of the
-    wildcards: the module is an input only of the jobs where the script runs
-    it (perturb.py: the perturbed variant only).
+    wildcards: the module is part of the digest only of the jobs where the script
+    runs it (perturb.py: the perturbed variant only).
     """
-    closure = [
-        os.path.relpath(path)
-        for path in import_closure(
-            os.path.join(workflow.basedir, "scripts", script),
-            os.path.join(workflow.basedir, "src"),
-            CODE_IMPORTS,
-        )
-    ]
     if not only_for:
-        return closure
-    conditional = {
-        os.path.relpath(os.path.join(workflow.basedir, "src", "mgbias", module)): test
-        for module, test in only_for.items()
+        return _code_digest(script)
+    closure = import_closure(
+        os.path.join(workflow.basedir, "scripts", script),
+        os.path.join(workflow.basedir, "src"),
+        CODE_IMPORTS,
+    )
+    wanted = {
+        os.path.realpath(os.path.join(workflow.basedir, "src", "mgbias", module))
+        for module in only_for
     }
-    missing = [module for module in conditional if module not in closure]
+    missing = sorted(wanted - {str(path) for path in closure})
     if missing:
         raise ValueError(
             f"{script} does not import {missing}; only_for names its modules"
         )
-    return lambda wc: [
-        path for path in closure if path not in conditional or conditional[path](wc)
-    ]
+    return lambda wc: _code_digest(
+        script, tuple(sorted(m for m, applies in only_for.items() if not applies(wc)))
+    )
 
 
 def wordlist_files(lists=None):

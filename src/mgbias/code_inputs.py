@@ -33,11 +33,20 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-__all__ = ["PACKAGE", "ImportCache", "import_closure", "imported_modules", "module_file"]
+__all__ = [
+    "PACKAGE",
+    "ImportCache",
+    "code_digest",
+    "import_closure",
+    "imported_modules",
+    "meaning_digest",
+    "module_file",
+]
 
 #: The package whose modules are followed.
 PACKAGE = "mgbias"
@@ -112,27 +121,31 @@ class ImportCache:
     With ``path`` None the cache lives in memory only.
     """
 
-    FORMAT = 1
+    FORMAT = 2
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
-        self.entries: dict[str, list] = self._read()
+        self.entries: dict[str, list] = {}
+        self.meanings: dict[str, str] = {}
+        self._found: dict[tuple[Path, str], tuple[tuple[int, int], Any]] = {}
+        self._read()
         self.added = False
 
     def _header(self) -> dict:
         return {"format": self.FORMAT, "python": list(sys.version_info[:2])}
 
-    def _read(self) -> dict[str, list]:
+    def _read(self) -> None:
         if self.path is None:
-            return {}
+            return
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return {}
+            return
         if not isinstance(data, dict) or data.get("header") != self._header():
-            return {}
-        entries = data.get("imports")
-        return entries if isinstance(entries, dict) else {}
+            return
+        entries, meanings = data.get("imports"), data.get("meanings")
+        if isinstance(entries, dict) and isinstance(meanings, dict):
+            self.entries, self.meanings = entries, meanings
 
     def imports(self, source: bytes, path: Path) -> list:
         """The import statements of ``source`` (the bytes of ``path``; an
@@ -146,12 +159,36 @@ class ImportCache:
             self.added = True
         return self.entries[key]
 
+    def found(self, path: Path, what: str, find: Callable[[], Any]) -> Any:
+        """``find()`` (what :meth:`imports` or :meth:`meaning` gives for ``path``),
+        remembered in this process while the file's size and time stay the same: a plan
+        asks for the same files once per script."""
+        status = path.stat()
+        signature = (status.st_size, status.st_mtime_ns)
+        known = self._found.get((path, what))
+        if known is not None and known[0] == signature:
+            return known[1]
+        value = find()
+        self._found[(path, what)] = (signature, value)
+        return value
+
+    def meaning(self, source: bytes, path: Path) -> str:
+        """:func:`meaning_digest` of ``source`` (the bytes of ``path``), looked up by the
+        digest of the bytes first."""
+        key = hashlib.blake2b(source, digest_size=16).hexdigest()
+        if key not in self.meanings:
+            self.meanings[key] = meaning_digest(source, path)
+            self.added = True
+        return self.meanings[key]
+
     def save(self) -> None:
         """Write the entries to ``path`` if any were added (atomically: a process
         reading it meanwhile sees the old file or the new one)."""
         if self.path is None or not self.added:
             return
-        text = json.dumps({"header": self._header(), "imports": self.entries})
+        text = json.dumps(
+            {"header": self._header(), "imports": self.entries, "meanings": self.meanings}
+        )
         partial = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -168,6 +205,44 @@ class ImportCache:
 
 #: The cache of the processes that pass none (in memory).
 _MEMORY = ImportCache()
+
+
+def _without_docstrings(tree: ast.Module) -> ast.Module:
+    """``tree`` with the docstring of the module and of every class and function left
+    out (a body of only a docstring keeps a ``pass``)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        body = node.body
+        if (
+            body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def meaning_digest(source: bytes, path: Path | str = "<source>") -> str:
+    r"""A digest of what Python source does, not of how it is written down.
+
+    The blake2b digest of the syntax tree (:func:`ast.parse`, no line or column
+    numbers) without docstrings: a comment, a docstring, blank lines or a formatting
+    change give the same digest, a changed statement, name, literal or annotation
+    another one. ``path`` names the file in a syntax error.
+
+    Examples
+    --------
+    >>> a = meaning_digest(b"def f(x):\n    'Twice x.'\n    return 2 * x\n")
+    >>> a == meaning_digest(b"def f(x):  # doubled\n    return 2*x\n")
+    True
+    >>> a == meaning_digest(b"def f(x):\n    return 3 * x\n")
+    False
+    """
+    tree = _without_docstrings(ast.parse(source.decode("utf-8"), filename=str(path)))
+    dumped = ast.dump(tree, annotate_fields=False, include_attributes=False)
+    return hashlib.blake2b(dumped.encode("utf-8"), digest_size=16).hexdigest()
 
 
 def _import_statements(tree: ast.Module, init: bool) -> list:
@@ -208,7 +283,8 @@ def imported_modules(path: Path, src_root: Path, cache: ImportCache | None = Non
         If ``path`` is not valid Python (the message names the file and line).
     """
     path, src_root = Path(path), Path(src_root)
-    statements = (cache or _MEMORY).imports(path.read_bytes(), path)
+    cache = cache or _MEMORY
+    statements = cache.found(path, "imports", lambda: cache.imports(path.read_bytes(), path))
     inside = path.is_relative_to(src_root)
     package = _module_name(src_root, path) if inside else ""
     if inside and path.name != "__init__.py":
@@ -279,3 +355,70 @@ def import_closure(
     if cache is not None:
         cache.save()
     return sorted(closure)
+
+
+def code_digest(
+    script: str | Path,
+    src_root: str | Path,
+    directory: str | Path,
+    cache: ImportCache | None = None,
+    *,
+    leave_out: Iterable[str | Path] = (),
+) -> tuple[Path, list[str]]:
+    """The code input of a workflow script's jobs: a file of what its code means.
+
+    One line per file, ``<path> <meaning digest>`` (:func:`meaning_digest`), for
+    ``script`` and every file of its :func:`import_closure` but those of ``leave_out``
+    (modules the script runs only for some jobs), paths relative to ``src_root``'s
+    parent (``scripts/…``, ``src/mgbias/…``). The file goes to ``directory``, named
+    after the script (and the files left out), and is rewritten only when a line
+    changes: Snakemake, comparing its time with the outputs', reruns a job when the
+    code it runs changes in what it does, not when a comment, a docstring or the
+    formatting does. A digest written for the first time gets the time 0 (1970), so
+    that a fresh clone or a copy of a completed run, whose outputs are older than its
+    first plan, has nothing to redo.
+
+    Returns
+    -------
+    (Path, list of str)
+        The digest file, and the files whose meaning changed since it was last written
+        (none when it is new or unchanged).
+    """
+    script, src_root = Path(script).resolve(), Path(src_root).resolve()
+    left = {Path(path).resolve() for path in leave_out}
+    files = [script, *(p for p in import_closure(script, src_root, cache) if p not in left)]
+    base = src_root.parent
+    meanings = {
+        os.path.relpath(path, base): (cache or _MEMORY).found(
+            path, "meaning", lambda path=path: (cache or _MEMORY).meaning(path.read_bytes(), path)
+        )
+        for path in files
+    }
+    if cache is not None:
+        cache.save()
+    text = "".join(f"{name} {digest}\n" for name, digest in meanings.items())
+    suffix = "".join(f"-without-{Path(path).stem}" for path in sorted(map(str, left)))
+    target = Path(directory) / f"{script.stem}{suffix}.txt"
+    try:
+        before = target.read_text(encoding="utf-8")
+    except OSError:
+        before = None
+    if before == text:
+        return target, []
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        mask = os.umask(0)  # the mode a plain write would give (mkstemp's is 0600)
+        os.umask(mask)
+        os.chmod(partial, 0o666 & ~mask)
+        if before is None:
+            os.utime(partial, (0, 0))
+        os.replace(partial, target)
+    finally:
+        Path(partial).unlink(missing_ok=True)
+    if before is None:
+        return target, []
+    old = dict(line.split(" ", 1) for line in before.splitlines() if " " in line)
+    return target, [name for name, digest in meanings.items() if old.get(name) != digest]

@@ -188,3 +188,43 @@ def test_the_demo_world_does_not_rerun_when_an_output_path_changes():
         closure = names(import_closure(REPO / "scripts" / script, REPO / "src"), REPO)
         assert "mirror_layout.py" in closure, script
         assert "layout.py" not in closure, script
+
+
+def test_a_code_digest_lists_the_meaning_of_the_script_and_its_closure(tree):
+    from mgbias.code_inputs import code_digest, meaning_digest
+
+    script, src, out = tree / "scripts/job.py", tree / "src", tree / "digests"
+    path, changed = code_digest(script, src, out)
+    assert (path, changed) == (out / "job.txt", [])
+    lines = dict(line.split(" ") for line in path.read_text().splitlines())
+    expected = [
+        "scripts/job.py",
+        *(f"src/mgbias/{n}" for n in names(import_closure(script, src), tree)),
+    ]
+    assert list(lines) == expected
+    assert lines["src/mgbias/c.py"] == meaning_digest(b"X = 1\n")
+    assert path.stat().st_mtime == 0  # new: older than any output of a completed run
+    # a comment, a docstring, blank lines: the digest is not rewritten
+    (src / "mgbias/c.py").write_text('"""The c module."""\n\n# one\nX = 1  # one\n')
+    (tree / "scripts/job.py").write_text('"""A job."""\nimport os\n\nfrom mgbias.a import thing\n')
+    assert code_digest(script, src, out) == (path, [])
+    assert path.stat().st_mtime == 0
+    # a change of what the code does: rewritten now, naming the file
+    (src / "mgbias/c.py").write_text("X = 2\n")
+    assert code_digest(script, src, out) == (path, ["src/mgbias/c.py"])
+    assert path.stat().st_mtime > 0
+    # a module left out (run only for some jobs): another digest, without its line
+    left, _ = code_digest(script, src, out, leave_out=[src / "mgbias/c.py"])
+    assert left.name == "job-without-c.txt" and "src/mgbias/c.py" not in left.read_text()
+
+
+def test_meaning_digest_of_nested_docstrings_and_of_a_syntax_error(tmp_path):
+    from mgbias.code_inputs import meaning_digest
+
+    with_docs = b'class A:\n    """A."""\n    def f(self):\n        """F."""\n'
+    assert meaning_digest(with_docs) == meaning_digest(
+        b"class A:\n    def f(self):\n        pass\n"
+    )
+    assert meaning_digest(b"x = 'a'\n") != meaning_digest(b"x = 'b'\n")  # a literal counts
+    with pytest.raises(SyntaxError, match="broken.py"):
+        meaning_digest(b"def (:\n", tmp_path / "broken.py")

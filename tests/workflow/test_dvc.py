@@ -308,7 +308,7 @@ def test_dvc_pulled_clone_still_sees_later_parameter_and_code_changes(
 
     # a measure's code: the MBE jobs again, nothing upstream
     with (clone / "src/mgbias/measures/mbe.py").open("a") as module:
-        module.write("\n# a later change\n")
+        module.write('\n_CHANGED = "later"\n')
     jobs = planned_jobs(checked(snakemake(clone, "-n", config=CONFIG)).stdout)
     assert Counter(rule for rule, _ in jobs) == only_mbe
 
@@ -321,7 +321,7 @@ def test_dvc_pull_refuses_to_restore_a_checkout_that_differs_from_dvc_lock(
     clone = tmp_path / "clone"
     run(["git", "clone", "-q", str(source), str(clone)], tmp_path, env)
     with (clone / "src/mgbias/stats.py").open("a") as module:
-        module.write("\n# changed after the push\n")
+        module.write('\n_CHANGED = "after the push"\n')
 
     refused = run(share("pull"), clone, env, timeout=600, check=False)
     assert refused.returncode == 1

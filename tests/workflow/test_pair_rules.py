@@ -107,13 +107,13 @@ def test_a_second_measure_reruns_measures_and_tables_but_never_the_model(tiny_co
 
 def test_code_of_one_pair_measure_changed_reruns_only_measure_jobs(tiny_copy):
     module = tiny_copy / "src/mgbias/measures/sjsd.py"
-    module.write_text(module.read_text() + "\n# a change to the S_JSD code\n")
+    module.write_text(module.read_text() + '\n_CHANGED = "the S_JSD code"\n')
     counts = plan(tiny_copy)
     assert counts["pair_measures"] == N_PAIR_JOBS
     assert not {"score_pairs", "score_unmasked", "train_mlm"} & set(counts)
 
     module = tiny_copy / "src/mgbias/perturb.py"
-    module.write_text(module.read_text() + "\n# a change to the perturbation\n")
+    module.write_text(module.read_text() + '\n_CHANGED = "the perturbation"\n')
     counts = plan(tiny_copy)
     assert counts["score_pairs"] == 1, "only the perturbed variant is rescored"
     assert "train_mlm" not in counts

@@ -112,7 +112,7 @@ def test_rerun_a_further_world_and_a_model_trained_on_it_rerun_no_other_job(run_
 
 def test_rerun_code_of_one_measure_changed_reruns_only_that_measure(run_copy):
     module = run_copy / "src/mgbias/measures/mbe.py"
-    module.write_text(module.read_text() + "\n# a change to the MBE code\n")
+    module.write_text(module.read_text() + '\n_CHANGED = "the MBE code"\n')
 
     jobs = plan(run_copy)
     assert rules_of(jobs) == Counter(
@@ -122,7 +122,7 @@ def test_rerun_code_of_one_measure_changed_reruns_only_that_measure(run_copy):
 
 def test_rerun_code_of_the_scoring_engine_changed_rescores_but_does_not_retrain(run_copy):
     module = run_copy / "src/mgbias/mlm/unmasked.py"
-    module.write_text(module.read_text() + "\n# a change to the engine\n")
+    module.write_text(module.read_text() + '\n_CHANGED = "the engine"\n')
 
     counts = rules_of(plan(run_copy))
     assert counts["score_unmasked"] == N_MBE and counts["mbe"] == N_MBE
