@@ -2,6 +2,7 @@
 # mgbias.workflow (plain functions of the config); a rule file adapts what only it uses,
 # and the adapters here are those of several rule files.
 import functools
+import itertools
 import os
 import re
 import sys
@@ -210,9 +211,16 @@ def script_code(script, only_for=None):
         raise ValueError(
             f"{script} does not import {missing}; only_for names its modules"
         )
-    return lambda wc: _code_digest(
-        script, tuple(sorted(m for m, applies in only_for.items() if not applies(wc)))
-    )
+    # every variant written now, while the plan reads the digests' folder for the first
+    # time: Snakemake caches its listing, and a digest written later would be missing
+    variants = {
+        left_out: _code_digest(script, left_out)
+        for size in range(len(only_for) + 1)
+        for left_out in itertools.combinations(sorted(only_for), size)
+    }
+    return lambda wc: variants[
+        tuple(sorted(m for m, applies in only_for.items() if not applies(wc)))
+    ]
 
 
 def wordlist_files(lists=None):
