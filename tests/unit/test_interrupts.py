@@ -39,6 +39,20 @@ def _open_once_read(pipe: Path, gone: Callable[[], bool]) -> int | None:
     return None
 
 
+def _sigint_as_in_a_terminal() -> None:
+    """SIGINT's default action for the command (a shell runs a background job, such as a
+    test run started with ``&``, with SIGINT ignored, and Python keeps it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture()
+def sigint_raises():
+    """Ctrl-C raises KeyboardInterrupt in this process, whatever it inherited."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 @pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_ends_a_command_in_one_line(signum, status, tmp_path):
     os.mkfifo(tmp_path / "female.txt")
@@ -47,7 +61,13 @@ def test_a_signal_ends_a_command_in_one_line(signum, status, tmp_path):
                "--male", "male.txt", "--r", "0.5", "--output", "mixed.txt"]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     process = subprocess.Popen(
-        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_sigint_as_in_a_terminal,
     )
     try:
         pipe = _open_once_read(tmp_path / "female.txt", lambda: process.poll() is not None)
@@ -77,7 +97,9 @@ def _vectors(root: Path) -> None:
     write_dictionary(root / "train.txt", [(w, f"t{w}") for w in words])
 
 
-def test_an_interrupt_names_the_outputs_written_before_it(tmp_path, monkeypatch, capsys):
+def test_an_interrupt_names_the_outputs_written_before_it(
+    tmp_path, monkeypatch, capsys, sigint_raises
+):
     """align writes its vectors and R, then reads --dico-test for BLI: interrupted there,
     it says which outputs are complete; the SIGTERM handler is restored afterwards."""
     _vectors(tmp_path)
