@@ -189,18 +189,30 @@ class ImportCache:
         text = json.dumps(
             {"header": self._header(), "imports": self.entries, "meanings": self.meanings}
         )
-        partial = None
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, partial = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(text)
-            os.replace(partial, self.path)
-        except OSError:
-            if partial is not None:  # a full disk: no partial file is left behind
-                Path(partial).unlink(missing_ok=True)
+            _write_text(self.path, text)
+        except OSError:  # a full disk: the closures are the same without the cache
             return
         self.added = False
+
+
+def _write_text(path: Path, text: str, *, dated_1970: bool = False) -> None:
+    """Replace ``path`` with ``text`` atomically (a reader sees the old file or the new
+    one; a failed write leaves no partial file), with the mode a plain write gives;
+    ``dated_1970``: with modification time 0."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, partial = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        mask = os.umask(0)  # mkstemp's mode is 0600
+        os.umask(mask)
+        os.chmod(partial, 0o666 & ~mask)
+        if dated_1970:
+            os.utime(partial, (0, 0))
+        os.replace(partial, path)
+    finally:
+        Path(partial).unlink(missing_ok=True)
 
 
 #: The cache of the processes that pass none (in memory).
@@ -405,19 +417,7 @@ def code_digest(
         before = None
     if before == text:
         return target, []
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        mask = os.umask(0)  # the mode a plain write would give (mkstemp's is 0600)
-        os.umask(mask)
-        os.chmod(partial, 0o666 & ~mask)
-        if before is None:
-            os.utime(partial, (0, 0))
-        os.replace(partial, target)
-    finally:
-        Path(partial).unlink(missing_ok=True)
+    _write_text(target, text, dated_1970=before is None)
     if before is None:
         return target, []
     old = dict(line.split(" ", 1) for line in before.splitlines() if " " in line)
