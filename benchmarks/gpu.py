@@ -84,8 +84,8 @@ An existing model in ``--workdir`` is used again (built by an earlier run), and
 
 Sizes. Full: an mBERT-sized random BERT (12 layers, hidden 768, 12 heads,
 vocabulary 119,547), 1,508 naive pairs, the scoring ratios on 2,000 and 200
-sentences; a GPU run. ``--smoke``: 4 layers, hidden 256, vocabulary 30,000, 20
-naive pairs, 64 and 10 sentences (about 30-60 s on two CPU cores); it checks the
+sentences; a GPU run. ``--smoke``: 2 layers, hidden 64, vocabulary 4,000, 20
+naive pairs, 32 and 8 sentences (about 30-60 s on two CPU cores); it checks the
 script and gives the CPU breakdown. The model's vocabulary is the demo pairs'
 words, then random filler words; its tokenizer is a whole-word WordPiece
 (:func:`mgbias.mlm.wordpiece.build_bert_tokenizer`). Both are written under
@@ -155,7 +155,7 @@ class Size:
 
 
 FULL = Size(12, 768, 12, 3072, 119_547, 1508, 2000, 200, 3)
-SMOKE = Size(4, 256, 4, 1024, 30_000, 20, 64, 10, 1)
+SMOKE = Size(2, 64, 2, 256, 4_000, 20, 32, 8, 1)
 
 # A fresh interpreter running `mgbias score`'s steps one by one (argv: model, data,
 # device, output folder, then the command's own arguments), with the command's

@@ -16,6 +16,12 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # No digest of a large test file is kept in the user's cache (tests/unit/test_file_hashes.py
 # turns the cache on in a temporary folder).
 os.environ.setdefault("MGBIAS_HASH_CACHE", "off")
+# One thread per math library in the test processes and every command they start: `make
+# test` runs two workers on two cores, beside the demo workflow's two jobs, and a library
+# that starts one thread per core on a shared machine waits for its threads to be scheduled
+# (OpenBLAS and OpenMP spin while they wait). Snakemake sets them per job from its threads.
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
 
 sys.path.insert(0, str(REPO / "tests"))
 
@@ -25,8 +31,11 @@ def pytest_configure(config) -> None:
     and torch's default of one thread per core each made small models stall (a training
     test of a second took up to a minute). Workflow jobs set their own threads."""
     import torch
+    from threadpoolctl import threadpool_limits
 
     torch.set_num_threads(1)
+    # numpy may have loaded its BLAS before the variables above were set
+    threadpool_limits(1)
 
 
 # Session fixtures of the tiny models every tier shares (tests/fixtures/tiny_models.py).
