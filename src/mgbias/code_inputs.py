@@ -320,19 +320,35 @@ def imported_modules(path: Path, src_root: Path, cache: ImportCache | None = Non
     }
 
 
+def _files_run(path: Path, src_root: Path, cache: ImportCache | None) -> tuple[Path, ...]:
+    """The ``mgbias`` files importing ``path``'s modules runs (not transitively): each
+    module's file and, before it, its packages' ``__init__.py`` files."""
+    files: dict[Path, None] = {}
+    for module in imported_modules(path, src_root, cache):
+        parts = module.split(".")
+        # importing a.b.c runs a/__init__.py and a/b/__init__.py first
+        for depth in range(1, len(parts) + 1):
+            file = _known_module_file(src_root, ".".join(parts[:depth]))
+            if file is not None:
+                files[file] = None
+    return tuple(files)
+
+
 def _closure(path: Path, src_root: Path, cache: ImportCache | None) -> frozenset[Path]:
+    memo = cache or _MEMORY
     seen: set[Path] = set()
     pending = [path]
     while pending:
         current = pending.pop()
-        for module in imported_modules(current, src_root, cache):
-            parts = module.split(".")
-            # importing a.b.c runs a/__init__.py and a/b/__init__.py first
-            for depth in range(1, len(parts) + 1):
-                file = _known_module_file(src_root, ".".join(parts[:depth]))
-                if file is not None and file not in seen:
-                    seen.add(file)
-                    pending.append(file)
+        # a plan takes the closure of every script: each file's imports are resolved
+        # once per process (while its size and time stay the same)
+        runs = memo.found(
+            current, f"runs:{src_root}", lambda c=current: _files_run(c, src_root, cache)
+        )
+        for file in runs:
+            if file not in seen:
+                seen.add(file)
+                pending.append(file)
     return frozenset(seen)
 
 

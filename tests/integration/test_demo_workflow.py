@@ -26,8 +26,13 @@ SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 pytestmark = pytest.mark.integration
 
 
-# The demo run took 1,172 s of a 2-core CI machine whose other pytest worker runs the
-# rest of the suite meanwhile (fresh-clone CI, pytest 26 min): the limit leaves room.
+# The demo run took 1,172-1,440 s of a 2-core CI machine whose other pytest worker runs
+# the rest of the suite meanwhile: the limit leaves room. Three jobs at a time on the two
+# cores (each job runs one thread): the other worker's tests leave a core idle while they
+# wait (SLURM, subprocesses), and a job's start (Python and its imports) overlaps others'.
+DEMO_JOBS = "3"
+
+
 def snakemake(workdir: Path, *args: str, timeout: int = 2400) -> subprocess.CompletedProcess:
     command = [
         SNAKEMAKE,
@@ -38,7 +43,7 @@ def snakemake(workdir: Path, *args: str, timeout: int = 2400) -> subprocess.Comp
         "--configfile",
         str(REPO / "config" / "config.yaml"),
         "--cores",
-        "2",
+        DEMO_JOBS,
         *args,
     ]
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
