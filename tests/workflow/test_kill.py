@@ -19,7 +19,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from snakerun import SNAKEMAKE, checked, copy_workflow, result_tables, snakemake
+from snakerun import SNAKEMAKE, checked, result_tables, snakemake
 
 from mgbias.mlm.unmasked_cache import read_score_cache
 
