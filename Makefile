@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml requirements.lock
 bytecode: $(STAMP)
 	@$(BIN)/python -m compileall -q -j 0 src
 
-## demo: run the whole workflow on the embedded default (config/config.yaml; about 6
+## demo: run the whole workflow on the embedded default (config/config.yaml; about 14
 ## minutes of workflow on two cores)
 demo: bytecode
 	$(SNAKEMAKE) --configfile config/config.yaml

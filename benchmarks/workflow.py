@@ -28,7 +28,7 @@ With ``--workdir DIR`` the completed run in ``DIR`` is used (it must have
 been made with the same ``--config``; the benchmark stops if a dry run there
 plans any job); the run is never changed, the changes are made in copies next
 to it. Without ``--workdir`` the benchmark first runs the configuration in a
-temporary copy of the repository (the demo takes about 6 minutes on two
+temporary copy of the repository (the demo takes about 14 minutes on two
 cores, ``--config config/demo-full.yaml`` about 20; ``--config
 tests/configs/tiny.yaml``, two languages, about one).
 
