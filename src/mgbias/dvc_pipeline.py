@@ -27,6 +27,7 @@ mined pair file is downloaded again; and it does not pass a checkpoint.)
 from __future__ import annotations
 
 import argparse
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -149,17 +150,6 @@ def stage_layout() -> list[tuple[Stage, tuple[str, ...], tuple[str, ...]]]:
     ]
 
 
-def _wrapped(words: list[str], indent: str, width: int = 88) -> list[str]:
-    lines, line = [], indent
-    for word in words:
-        if line.strip() and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = indent + word
-        else:
-            line = f"{line} {word}" if line.strip() else indent + word
-    return [*lines, line]
-
-
 def dvc_yaml() -> str:
     """The text of ``dvc.yaml``."""
     stages = stage_layout()
@@ -173,7 +163,15 @@ def dvc_yaml() -> str:
         words += ["&&", "mkdir", "-p", *outs]
         text.extend(f"  # {line}\n" for line in stage.comment.split("\n"))
         text.append(f"  {stage.name}:\n    cmd: >-\n")
-        text.extend(line + "\n" for line in _wrapped(words, "      "))
+        command = textwrap.wrap(
+            " ".join(words),
+            88,
+            initial_indent="      ",
+            subsequent_indent="      ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        text.extend(line + "\n" for line in command)
         text.append("    deps:\n")
         text.extend(f"      - {dep}\n" for dep in (*CODE, *earlier))
         text.append("    params:\n      - configfile\n      - ${configfile}:\n    outs:\n")
