@@ -32,11 +32,12 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from mgbias.atomic import atomic_path, write_text
 
 __all__ = [
     "PACKAGE",
@@ -190,29 +191,10 @@ class ImportCache:
             {"header": self._header(), "imports": self.entries, "meanings": self.meanings}
         )
         try:
-            _write_text(self.path, text)
+            write_text(self.path, text)
         except OSError:  # a full disk: the closures are the same without the cache
             return
         self.added = False
-
-
-def _write_text(path: Path, text: str, *, dated_1970: bool = False) -> None:
-    """Replace ``path`` with ``text`` atomically (a reader sees the old file or the new
-    one; a failed write leaves no partial file), with the mode a plain write gives;
-    ``dated_1970``: with modification time 0."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, partial = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        mask = os.umask(0)  # mkstemp's mode is 0600
-        os.umask(mask)
-        os.chmod(partial, 0o666 & ~mask)
-        if dated_1970:
-            os.utime(partial, (0, 0))
-        os.replace(partial, path)
-    finally:
-        Path(partial).unlink(missing_ok=True)
 
 
 #: The cache of the processes that pass none (in memory).
@@ -433,7 +415,10 @@ def code_digest(
         before = None
     if before == text:
         return target, []
-    _write_text(target, text, dated_1970=before is None)
+    with atomic_path(target) as partial:
+        partial.write_text(text, encoding="utf-8")
+        if before is None:
+            os.utime(partial, (0, 0))
     if before is None:
         return target, []
     old = dict(line.split(" ", 1) for line in before.splitlines() if " " in line)
