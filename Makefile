@@ -61,18 +61,21 @@ test-integration: bytecode
 test-workflow: bytecode
 	$(BIN)/pytest tests/workflow
 
-## report: one HTML file (REPORT, default report.html) with every table and figure of the
-## last run of CONFIG (default config/config.yaml, the demo's), e.g.
+## report: one HTML file (REPORT, default report.html in the checkout) with every table
+## and figure of the last run of CONFIG (default config/config.yaml, the demo's; the run's
+## results are in the config's workdir), e.g.
 ## `make report CONFIG=config/examples/own-model.yaml`; the config is checked first
 CONFIG ?= config/config.yaml
 REPORT ?= report.html
 report: bytecode
 	$(BIN)/mgbias check-config $(CONFIG)
-	$(SNAKEMAKE) --configfile $(CONFIG) --report $(REPORT)
+	$(SNAKEMAKE) --configfile $(CONFIG) --report $(abspath $(REPORT))
 
-## push: record a completed run in dvc.lock and upload it to the DVC remote (docs/sharing.md)
+## push: record a completed run in dvc.lock and upload it to the DVC remote (docs/sharing.md);
+## with CONFIG=FILE on the command line, params.yaml is first written from FILE (the
+## configuration and its workdir), else the configuration params.yaml names is pushed
 push: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m mgbias.share push $(if $(REMOTE),--remote $(REMOTE))
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m mgbias.share push $(if $(REMOTE),--remote $(REMOTE)) $(if $(filter command line environment,$(origin CONFIG)),--config $(CONFIG))
 
 ## pull: download the results dvc.lock records and make Snakemake see them as up to date
 pull: $(STAMP)

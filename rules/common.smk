@@ -7,7 +7,8 @@ import os
 import re
 import sys
 from mgbias.code_inputs import ImportCache, code_digest, import_closure
-from mgbias.config import ConfigError, workflow_config
+from mgbias.config import ConfigError, load_schema, workflow_config
+from mgbias.config_locations import from_workdir, relocate
 from mgbias import layout
 from mgbias.languages import PIVOT
 from mgbias.provenance import CONFIGFILES_KEY
@@ -80,6 +81,18 @@ config[CONFIGFILES_KEY] = [
     os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
     for path in workflow.configfiles
 ]
+
+# Everything a run writes lives under its configuration's workdir (Snakemake changes into
+# it; `--directory` wins), and the paths the configuration gives keep naming the files
+# they name from where Snakemake started (mgbias.config_locations.relocate).
+if workflow.overwrite_workdir is None:
+    relocate(config, load_schema(), config["workdir"])
+    config[CONFIGFILES_KEY] = [
+        from_workdir(path, config["workdir"]) for path in config[CONFIGFILES_KEY]
+    ]
+
+
+workdir: config["workdir"]
 
 
 def alternatives(names, none="no-such-name"):

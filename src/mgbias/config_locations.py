@@ -19,6 +19,7 @@ the mined template pairs, ...
 from __future__ import annotations
 
 import glob
+import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -188,3 +189,55 @@ def _problem(path: str, kind: str) -> str | None:
     if target.is_dir():
         return "is a directory, expected a file"
     return None if target.exists() else "no such file"
+
+
+def from_workdir(path: str, workdir: str) -> str:
+    """``path`` (relative to the directory Snakemake starts in, or absolute) as seen from
+    ``workdir`` below that directory.
+
+    >>> from_workdir("config/own.yaml", "runs/own"), from_workdir("/srv/x", "runs/own")
+    ('../../config/own.yaml', '/srv/x')
+    """
+    if os.path.isabs(path):
+        return path
+    return os.path.normpath(os.path.join(os.path.relpath(".", workdir), path))
+
+
+def _is_local_source(source: str) -> bool:
+    """Whether a model ``source`` names a local directory (as check-config reads it): one
+    that exists, or a path that is clearly one (``./``, ``../``, two slashes and more);
+    ``org/name`` is a hub id."""
+    return Path(source).is_dir() or source.startswith(("./", "../")) or source.count("/") >= 2
+
+
+def relocate(config: dict, schema: Mapping[str, Any], workdir: str) -> list[str]:
+    """Make each relative local path of ``config`` name the same file from ``workdir``
+    (in place), and return the keys changed.
+
+    A run's outputs live under the configuration's ``workdir`` (Snakemake changes into
+    it), while the paths a configuration gives (a model ``source``, a location's ``url``
+    or ``files``) are written relative to the directory Snakemake starts in, as
+    ``mgbias check-config`` reads them. A location that a rule of the workflow writes
+    (the demo's mirror, the mined template pairs) is the run's own, below ``workdir``,
+    and stays as it is; absolute paths, ``~`` and remote URLs too.
+
+    >>> config = {"models": {"m": {"source": "./my-bert"}, "h": {"source": "org/bert"}}}
+    >>> relocate(config, {}, "runs/a"), config["models"]["m"]["source"]
+    (['models.m.source'], '../../my-bert')
+    """
+    if os.path.normpath(workdir) == ".":
+        return []
+    changed = []
+    for location in list(locations(config, schema)):
+        path = local_file_of_url(as_url(location.value))
+        if path is None or os.path.isabs(path) or _made_by_workflow(path, location.kind):
+            continue
+        location.owner[location.name] = "file://" + from_workdir(path, workdir)
+        changed.append(location.key)
+    for name, entry in (config.get("models") or {}).items():
+        source = entry.get("source") if isinstance(entry, dict) else None
+        if isinstance(source, str) and not os.path.isabs(source) and source[:1] != "~":
+            if _is_local_source(source):
+                entry["source"] = from_workdir(source, workdir)
+                changed.append(f"models.{name}.source")
+    return changed

@@ -36,6 +36,10 @@ from mgbias import layout
 
 #: The checkout's code, every stage's dependency.
 CODE = ("Snakefile", "rules", "scripts", "src", "envs")
+#: The folder of the run's outputs, the configuration's ``workdir`` (``params.yaml``
+#: holds it: DVC takes variables from that file only; :mod:`mgbias.share` keeps it the
+#: configuration's own).
+WORKDIR = "${workdir}"
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,8 @@ HEADER = """\
 #
 # A configuration that does not produce an out (config/paper.yaml has no demo
 # world) records it empty (`mkdir -p`), so one pipeline serves every configuration.
+# The outs are below the configuration's `workdir` (params.yaml holds a copy:
+# `make push CONFIG=FILE` writes it).
 vars:
   - params.yaml
 
@@ -160,7 +166,7 @@ def dvc_yaml() -> str:
         words = ["snakemake", "--configfile", "${configfile}"]
         if later:
             words += ["--omit-from", *later]
-        words += ["&&", "mkdir", "-p", *outs]
+        words += ["&&", "mkdir", "-p", *(f"{WORKDIR}/{out}" for out in outs)]
         text.extend(f"  # {line}\n" for line in stage.comment.split("\n"))
         text.append(f"  {stage.name}:\n    cmd: >-\n")
         command = textwrap.wrap(
@@ -173,10 +179,12 @@ def dvc_yaml() -> str:
         )
         text.extend(line + "\n" for line in command)
         text.append("    deps:\n")
-        text.extend(f"      - {dep}\n" for dep in (*CODE, *earlier))
+        text.extend(f"      - {dep}\n" for dep in (*CODE, *(f"{WORKDIR}/{e}" for e in earlier)))
         text.append("    params:\n      - configfile\n      - ${configfile}:\n    outs:\n")
         for out in outs:
-            text.append(f"      - {out}:\n          persist: true\n          cache: true\n")
+            text.append(
+                f"      - {WORKDIR}/{out}:\n          persist: true\n          cache: true\n"
+            )
         text.append("\n")
         earlier.extend(outs)
     return "".join(text).rstrip("\n") + "\n"

@@ -20,9 +20,14 @@ pull
     must have nothing to do.
 
 Both read the workflow configuration from ``params.yaml`` (key
-``configfile``), the same file the DVC stages pass to Snakemake.
+``configfile``), the same file the DVC stages pass to Snakemake, and the folder of its
+results (key ``workdir``, the configuration's own ``workdir``, which DVC needs there for
+the stages' outs: DVC reads variables from that file only). ``push --config FILE``
+first writes both keys from ``FILE``; push and pull refuse a ``params.yaml`` whose
+``workdir`` is not its configuration's.
 
-Command line: ``python -m mgbias.share push|pull [--remote NAME] [--root DIR]``.
+Command line: ``python -m mgbias.share push|pull [--config FILE] [--remote NAME]
+[--root DIR]``.
 """
 
 from __future__ import annotations
@@ -82,20 +87,94 @@ def configfile(root: Path) -> str:
     return value
 
 
+#: What ``push --config`` writes above the two keys of ``params.yaml``.
+PARAMS_HEADER = """\
+# Settings of the DVC pipeline (dvc.yaml); see docs/sharing.md.
+#
+# The workflow's parameters are not repeated here. They live in one Snakemake
+# configuration file, named below: every DVC stage passes it to Snakemake
+# (--configfile) and tracks all of its keys as DVC parameters, so Snakemake
+# and DVC read the same values, and `dvc status` / `dvc params diff` see any
+# change to them. `workdir` is that file's own `workdir` (the folder of its
+# results, under which the stages' outs are), copied here because DVC reads
+# its variables from this file only. To record and share another
+# configuration: make push CONFIG=FILE, which writes both keys, then commit.
+"""
+#: The ``workdir`` of a configuration that gives none (the schema's default).
+DEFAULT_WORKDIR = "."
+_WORKDIR_VAR = "${workdir}"
+
+
+def config_workdir(root: Path, config: str) -> str:
+    """The ``workdir`` the configuration file ``config`` (relative to ``root``) gives,
+    or the default; ShareError naming the file if it cannot be read."""
+    path = root / config
+    if not path.is_file():
+        raise ShareError(f"{path}: no such configuration file")
+    data = _read_yaml(path)
+    value = data.get("workdir", DEFAULT_WORKDIR) if isinstance(data, dict) else None
+    if not isinstance(value, str) or not value:
+        raise ShareError(f"{path}: key 'workdir': expected a folder, found {value!r}")
+    return value
+
+
+def workdir(root: Path) -> str:
+    """The folder of the shared run's outputs: ``params.yaml``'s ``workdir``, which must
+    be its configuration's (ShareError naming both files otherwise)."""
+    config = configfile(root)
+    params = _read_yaml(root / PARAMS_FILE)
+    written = params.get("workdir", DEFAULT_WORKDIR)
+    wanted = config_workdir(root, config)
+    if not isinstance(written, str) or os.path.normpath(written) != os.path.normpath(wanted):
+        raise ShareError(
+            f"{root / PARAMS_FILE}: workdir {written!r}, but {config} keeps its results in "
+            f"{wanted!r}; write params.yaml from it: python -m mgbias.share push --config "
+            f"{config} (make push CONFIG={config})"
+        )
+    return written
+
+
+def use(root: Path, config: str | Path) -> bool:
+    """Make ``params.yaml`` name the configuration file ``config`` and its ``workdir``;
+    whether the file changed.
+
+    ``config`` is a path relative to ``root`` or an absolute one inside it.
+    """
+    path = Path(config)
+    if path.is_absolute():
+        try:
+            path = path.resolve().relative_to(root.resolve())
+        except ValueError:
+            raise ShareError(f"{config}: not inside the checkout {root}") from None
+    name = path.as_posix()
+    text = f"{PARAMS_HEADER}configfile: {name}\nworkdir: {config_workdir(root, name)}\n"
+    target = root / PARAMS_FILE
+    if target.is_file() and target.read_text(encoding="utf-8") == text:
+        return False
+    target.write_text(text, encoding="utf-8")
+    return True
+
+
 def stage_outputs(root: Path) -> list[str]:
-    """Every ``outs`` path of every stage of ``dvc.yaml``, in file order."""
+    """Every ``outs`` path of every stage of ``dvc.yaml``, in file order, below the
+    run's ``workdir`` (``${workdir}`` filled in from ``params.yaml``)."""
     dvc_path = root / DVC_FILE
     pipeline = _read_yaml(dvc_path)
     stages = pipeline.get("stages") if isinstance(pipeline, dict) else None
     if not isinstance(stages, dict) or not stages:
         raise ShareError(f"{dvc_path}: expected a mapping 'stages' with at least one stage")
+    folder = workdir(root)
     paths = []
     for name, stage in stages.items():
         for out in (stage or {}).get("outs", []):
             path = out if isinstance(out, str) else next(iter(out))
+            path = path.replace(_WORKDIR_VAR, folder)
             if "${" in path:
-                raise ShareError(f"{dvc_path}: stage {name!r}: out {path!r} must be a plain path")
-            paths.append(path)
+                raise ShareError(
+                    f"{dvc_path}: stage {name!r}: out {path!r} must be a path, with "
+                    f"{_WORKDIR_VAR} as its only variable"
+                )
+            paths.append(os.path.normpath(path))
     return paths
 
 
@@ -198,7 +277,7 @@ def create_missing_outputs(root: Path) -> list[str]:
     return created
 
 
-def push(root: Path, remote: str | None = None) -> None:
+def push(root: Path, remote: str | None = None, config: str | Path | None = None) -> None:
     """Record a completed run in ``dvc.lock`` and upload its outputs.
 
     Parameters
@@ -207,12 +286,20 @@ def push(root: Path, remote: str | None = None) -> None:
         The checkout whose run is shared.
     remote
         DVC remote name; the default remote when ``None``.
+    config
+        The configuration file of the run; ``params.yaml`` is written from it first
+        (:func:`use`). ``None``: the one ``params.yaml`` names.
 
     Raises
     ------
     ShareError
         Snakemake still has jobs to run, or a DVC command failed.
     """
+    if config is not None and use(root, config):
+        print(
+            f"mgbias share: {PARAMS_FILE} now names {configfile(root)}; commit it with {LOCK_FILE}"
+        )
+    workdir(root)
     require_nothing_to_do(root)
     for path in create_missing_outputs(root):
         print(f"mgbias share: {path}: not produced by this configuration; recorded empty")
@@ -251,7 +338,7 @@ def pull(root: Path, remote: str | None = None, force: bool = False) -> None:
     """
     if not (root / LOCK_FILE).is_file():
         raise ShareError(f"{root / LOCK_FILE}: missing; nothing has been pushed from this commit")
-    configfile(root)
+    workdir(root)
     run(dvc_command("pull", *_remote_args(remote), *(["--force"] if force else [])), root)
     require_clean_status(root)
     restore_snakemake_view(root)
@@ -269,6 +356,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "action",
         choices=["push", "pull"],
         help="push: send this run's outputs to the DVC remote; pull: take a shared run in",
+    )
+    parser.add_argument(
+        "--config",
+        default=None,
+        help="push: the run's configuration file; params.yaml is written from it first "
+        "(default: the one params.yaml names)",
     )
     parser.add_argument("--remote", default=None, help="DVC remote (default: the default remote)")
     parser.add_argument("--root", type=Path, default=Path("."), help="the checkout (default: .)")
@@ -294,8 +387,13 @@ def run_action(args: argparse.Namespace) -> int:
         if args.action == "push":
             if args.force:
                 raise ShareError("--force applies to pull only")
-            push(root, args.remote)
+            push(root, args.remote, config=args.config)
         else:
+            if args.config is not None:
+                raise ShareError(
+                    "--config applies to push only: pull takes the configuration that "
+                    f"the pulled {PARAMS_FILE} names"
+                )
             pull(root, args.remote, force=args.force)
     except ShareError as error:
         print(f"mgbias share: {error}", file=sys.stderr)

@@ -51,8 +51,10 @@ def test_each_stage_runs_the_dag_without_the_rules_of_the_stages_after_it():
     assert omitted(text, "tables") == set()  # the whole DAG
     pipeline = yaml.safe_load(text)["stages"]
     outs = {stage: [next(iter(o)) for o in spec["outs"]] for stage, spec in pipeline.items()}
-    assert outs["scores"] == ["results/score", "results/basta2020/vectors"]
-    assert "results/basta2020/probes" in outs["tables"]
+    # every out is below the configuration's workdir (a DVC variable of params.yaml)
+    assert all(out.startswith("${workdir}/") for stage in outs.values() for out in stage)
+    assert outs["scores"] == ["${workdir}/results/score", "${workdir}/results/basta2020/vectors"]
+    assert "${workdir}/results/basta2020/probes" in outs["tables"]
     # each stage depends on the code and on every earlier stage's outs
     earlier = [*outs["data"], *outs["models"], *outs["scores"]]
     assert pipeline["tables"]["deps"] == [*dvc_pipeline.CODE, *earlier]
@@ -75,8 +77,8 @@ def test_a_new_results_folder_is_an_out_of_the_tables_stage(monkeypatch):
     _with_output(monkeypatch, replace(template, template="results/newpaper/{lang}.csv"))
     text = dvc_pipeline.dvc_yaml()
     outs = [next(iter(o)) for o in yaml.safe_load(text)["stages"]["tables"]["outs"]]
-    assert "results/newpaper" in outs
-    assert "results/newpaper" in commands(text, "tables")[-1]  # made empty if not produced
+    assert "${workdir}/results/newpaper" in outs
+    assert "${workdir}/results/newpaper" in commands(text, "tables")[-1]  # made empty if absent
 
 
 def test_a_new_data_folder_without_a_stage_is_an_error_naming_it(monkeypatch):

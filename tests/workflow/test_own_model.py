@@ -24,6 +24,8 @@ from snakerun import REPO, checked, copy_workflow, planned_jobs, snakemake
 pytestmark = pytest.mark.workflow
 
 CONFIG = "config/own-model-local.yaml"
+#: Where the example's run writes (its `workdir`): apart from the demo's results
+OUT = yaml.safe_load((REPO / "config/examples/own-model.yaml").read_text("utf-8"))["workdir"]
 MGBIAS = str(Path(sys.executable).with_name("mgbias"))
 LANGUAGES = ("de", "fi")
 
@@ -199,20 +201,22 @@ def test_the_local_variant_checks_without_warnings(own_run):
 
 
 def test_own_model_gets_mbe_and_pair_tables(own_run):
-    mbe = pd.read_csv(own_run / "results/tables/mbe_scores.csv")
+    mbe = pd.read_csv(own_run / OUT / "results/tables/mbe_scores.csv")
     assert sorted(zip(mbe["model"], mbe["world"], mbe["corpus"], mbe["lang"], strict=True)) == [
         ("my-model", "real", "my_corpus", "de"),
         ("my-model", "real", "my_corpus", "fi"),
     ]
-    assert mbe["mbe"].between(0, 100).all() and (mbe["model_id"] == "models/tiny-bert").all()
+    # the model's directory as the jobs load it, from the workdir
+    assert mbe["mbe"].between(0, 100).all()
+    assert (mbe["model_id"] == "../../models/tiny-bert").all()
     # each side: 90 female and 90 male English sentences, each twice, and 36 neutral ones
     assert (mbe["n_female"] == 180).all() and (mbe["n_male"] == 180).all()
     assert (mbe["n_clusters"] == 10).all()  # the gender words are the test's units
-    counts = pd.read_csv(own_run / "results/tables/mine_counts.csv")
+    counts = pd.read_csv(own_run / OUT / "results/tables/mine_counts.csv")
     assert sorted(counts["lang"]) == list(LANGUAGES)
     assert (counts["n_pairs"] == 396).all() and (counts["n_neutral"] == 36).all()
 
-    pairs = pd.read_csv(own_run / "results/tables/pairs_scores.csv")
+    pairs = pd.read_csv(own_run / OUT / "results/tables/pairs_scores.csv")
     assert set(pairs["model"]) == {"my-model"}
     assert sorted(set(zip(pairs["dataset"], pairs["lang"], strict=True))) == [
         ("crows_pairs", "en"),
@@ -226,21 +230,22 @@ def test_own_model_gets_mbe_and_pair_tables(own_run):
     # the same 60 English pairs read from both layouts score the same
     english = pairs[pairs["lang"] == "en"].pivot(index="measure", columns="dataset", values="score")
     assert english["crows_pairs"].tolist() == english["multilingual_crows_pairs"].tolist()
-    assert (own_run / "results/tables/pairs_steinborn_table2.csv").is_file()
+    assert (own_run / OUT / "results/tables/pairs_steinborn_table2.csv").is_file()
 
 
 def test_corpus_files_are_packed_as_a_moses_zip(own_run):
     from mgbias.corpora.opus import iter_moses_zip
 
-    archive = own_run / "data/raw/real/my_corpus/de-en.txt.zip"
+    archive = own_run / OUT / "data/raw/real/my_corpus/de-en.txt.zip"
     pairs = list(iter_moses_zip(archive, "my_corpus", "en", "de"))
     assert pairs[0] == ("she reads a book here .", "sie liest ein buch hier .")
     assert len(pairs) == len(sentences("de"))
 
 
 def test_report_of_the_own_run_names_the_model(own_run):
-    checked(snakemake(own_run, "--report", "report.html", config=CONFIG, timeout=600))
+    # as `make report` asks for it: an absolute path (a relative one is in the workdir)
+    checked(snakemake(own_run, "--report", str(own_run / "report.html"), config=CONFIG))
     html = (own_run / "report.html").read_text(encoding="utf-8")
-    assert "Models scored: <strong>my-model</strong> (models/tiny-bert)." in html
+    assert "Models scored: <strong>my-model</strong> (../../models/tiny-bert)." in html
     assert "demo world" not in html  # the demo's caveat is for the demo's report
     assert "mbe_scores.csv" in html and "pairs_scores.csv" in html
