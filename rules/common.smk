@@ -6,7 +6,7 @@ import itertools
 import os
 import re
 import sys
-from mgbias.code_inputs import ImportCache, code_digest, import_closure
+from mgbias.code_inputs import ImportCache, code_digest, import_closure, shared_cache_path
 from mgbias.config import ConfigError, load_schema, workflow_config
 from mgbias.config_locations import from_workdir, relocate
 from mgbias import layout
@@ -164,8 +164,9 @@ PACKAGE = os.path.relpath(os.path.join(workflow.basedir, "src", "mgbias"))
 
 
 # the imports and the meaning of each library file, by its bytes: a plan parses the files
-# changed since the last one only (mgbias.code_inputs.ImportCache)
-CODE_IMPORTS = ImportCache(os.path.join(".snakemake", "mgbias", "imports.json"))
+# changed since the last one only, in any run folder (mgbias.code_inputs.ImportCache, in
+# the cache root that every checkout shares)
+CODE_IMPORTS = ImportCache(shared_cache_path())
 # each script's code digest (mgbias.code_inputs.code_digest): its jobs' code input
 CODE_DIGESTS = os.path.join(".snakemake", "mgbias", "code")
 # the files whose change in meaning this plan has said

@@ -17,9 +17,10 @@ hand drifts; this module derives them from the source with :mod:`ast`:
 - and so on, transitively.
 
 A file's imports are looked up by the digest of its bytes (:class:`ImportCache`),
-so each file is parsed once; the workflow keeps them between runs
-(``.snakemake/mgbias/imports.json``), so that a plan parses only the files changed
-since the last one.
+so each file is parsed once; the workflow keeps them between runs in the cache root
+(:func:`shared_cache_path`: ``~/.cache/mgbias/code-imports.json``), shared by every
+checkout and every run folder (entries are found by content, so sharing is safe), so
+that a plan parses only the files changed since the last one, also in a new folder.
 
 Nothing is imported or executed: the closure of a script that needs a GPU
 library can be computed on a machine without one.
@@ -38,6 +39,17 @@ from pathlib import Path
 from typing import Any
 
 from mgbias.atomic import atomic_path, write_text
+from mgbias.cache_dirs import cache_root
+
+#: The file name of the workflow's :class:`ImportCache` in the cache root.
+SHARED_CACHE = "code-imports.json"
+
+
+def shared_cache_path() -> Path:
+    """The workflow's :class:`ImportCache` file: :data:`SHARED_CACHE` in the cache root
+    (``$MGBIAS_CACHE_DIR``, else ``~/.cache/mgbias``)."""
+    return cache_root() / SHARED_CACHE
+
 
 __all__ = [
     "PACKAGE",
@@ -119,16 +131,20 @@ class ImportCache:
     time, so an edited file is parsed again and a stale entry is never used. A cache
     file that is missing, unreadable or of another format is started afresh, and one
     that cannot be written is left as it is (the closures are the same without it).
-    With ``path`` None the cache lives in memory only.
+    With ``path`` None the cache lives in memory only. A file shared by many checkouts
+    gathers every version of every module; past :attr:`LIMIT` entries, a save keeps only
+    those this process used.
     """
 
     FORMAT = 2
+    LIMIT = 20_000
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
         self.entries: dict[str, list] = {}
         self.meanings: dict[str, str] = {}
         self._found: dict[tuple[Path, str], tuple[tuple[int, int], Any]] = {}
+        self._used: set[str] = set()
         self._read()
         self.added = False
 
@@ -154,6 +170,7 @@ class ImportCache:
         lists them."""
         init = path.name == "__init__.py"
         key = hashlib.blake2b(source + (b"\0init" if init else b""), digest_size=16).hexdigest()
+        self._used.add(key)
         if key not in self.entries:
             tree = ast.parse(source.decode("utf-8"), filename=str(path))
             self.entries[key] = _import_statements(tree, init)
@@ -177,6 +194,7 @@ class ImportCache:
         """:func:`meaning_digest` of ``source`` (the bytes of ``path``), looked up by the
         digest of the bytes first."""
         key = hashlib.blake2b(source, digest_size=16).hexdigest()
+        self._used.add(key)
         if key not in self.meanings:
             self.meanings[key] = meaning_digest(source, path)
             self.added = True
@@ -187,6 +205,9 @@ class ImportCache:
         reading it meanwhile sees the old file or the new one)."""
         if self.path is None or not self.added:
             return
+        if len(self.entries) + len(self.meanings) > self.LIMIT:
+            self.entries = {k: v for k, v in self.entries.items() if k in self._used}
+            self.meanings = {k: v for k, v in self.meanings.items() if k in self._used}
         text = json.dumps(
             {"header": self._header(), "imports": self.entries, "meanings": self.meanings}
         )

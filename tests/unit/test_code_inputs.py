@@ -123,6 +123,30 @@ def test_a_saved_cache_gives_the_same_closure_without_parsing(tree, monkeypatch)
     assert import_closure(script, src, ImportCache(saved)) == expected
 
 
+def test_a_full_shared_cache_keeps_only_what_the_last_plan_used(tree, monkeypatch):
+    script, src, saved = tree / "scripts/job.py", tree / "src", tree / "imports.json"
+    import_closure(script, src, ImportCache(saved))
+    first = ImportCache(saved)
+    # other checkouts' versions of the same modules, under the limit: kept
+    first.entries.update({f"old{i}": [] for i in range(5)})
+    first.added = True
+    first.save()
+    assert len(ImportCache(saved).entries) == len(first.entries)
+    monkeypatch.setattr(ImportCache, "LIMIT", 4)
+    cache = ImportCache(saved)
+    (tree / "src/mgbias/b.py").write_text("from mgbias.sub import lazy\n")  # a new entry
+    closure = import_closure(script, src, cache)
+    kept = ImportCache(saved)
+    assert not any(key.startswith("old") for key in kept.entries)
+    assert set(kept.entries) == cache._used & set(cache.entries)
+    assert import_closure(script, src, kept) == closure
+
+
+def test_the_workflow_cache_is_in_the_cache_root(monkeypatch, tmp_path):
+    monkeypatch.setenv("MGBIAS_CACHE_DIR", str(tmp_path / "root"))
+    assert code_inputs.shared_cache_path() == tmp_path / "root" / "code-imports.json"
+
+
 def test_a_cached_file_edited_since_is_parsed_again(tree):
     script, src, saved = tree / "scripts/job.py", tree / "src", tree / "imports.json"
     import_closure(script, src, ImportCache(saved))
