@@ -6,7 +6,12 @@ import itertools
 import os
 import re
 import sys
-from mgbias.code_inputs import ImportCache, code_digest, import_closure, shared_cache_path
+from mgbias.code_inputs import (
+    ImportCache,
+    code_digest,
+    import_closure,
+    shared_cache_path,
+)
 from mgbias.config import ConfigError, load_schema, workflow_config
 from mgbias.config_locations import from_workdir, relocate
 from mgbias import layout
