@@ -11,6 +11,8 @@ import sys
 from pathlib import Path, PurePosixPath
 
 import pytest
+from fixtures.workflow_rules import rule_file as defining_file
+from fixtures.workflow_rules import workflow_rules
 
 from mgbias import layout
 from mgbias.layout import (
@@ -26,13 +28,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def rules_by_file() -> dict[str, set[str]]:
-    """Rule file name -> the rules it defines (``rule X:`` and ``use rule A as X``)."""
-    found = {}
-    for path in sorted((REPO / "rules").glob("*.smk")):
-        text = path.read_text(encoding="utf-8")
-        names = re.findall(r"^(?:rule|checkpoint) (\w+):", text, re.M)
-        names += re.findall(r"^use rule \w+ as (\w+)", text, re.M)
-        found[path.name] = set(names)
+    """Rule file name -> the rules it defines, as Snakemake reads them."""
+    found: dict[str, set[str]] = {}
+    for name, rule in workflow_rules().items():
+        found.setdefault(defining_file(rule), set()).add(name)
     return found
 
 
@@ -59,12 +58,17 @@ def test_tables_and_figures_are_named_after_their_rule(output):
         assert parts[2].split(".", 1)[0] == output.rule
 
 
-def test_rule_files_spell_no_output_path_themselves():
-    """Outputs and inputs come from mgbias.layout; only log and benchmark paths
-    (logs/<rule>/...) are written in the rule files."""
-    for path in [REPO / "Snakefile", *sorted((REPO / "rules").glob("*.smk"))]:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            assert not re.search(r"[\"'](data|models|results)/", line), f"{path.name}:{number}"
+def test_every_rule_output_is_a_path_of_the_layout():
+    """Outputs come from mgbias.layout (rules write only log and benchmark paths,
+    logs/<rule>/..., themselves): each output a rule declares, its wildcards' constraints
+    aside, is a path of the layout (a template, or one with some of its wildcards
+    filled in)."""
+    for name, rule in workflow_rules().items():
+        for declared in rule.output:
+            template = re.sub(r"\{(\w+),[^}]*\}", r"{\1}", str(declared))
+            found = matching_output(template)
+            assert found is not None, f"rule {name}: output {declared} is not in the layout"
+            assert name in found.rules, f"rule {name}: output {declared} is {found.key}'s"
 
 
 def test_convention_examples():

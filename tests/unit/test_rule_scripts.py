@@ -8,15 +8,12 @@ its docstring. Scripts stamp a job's wildcards into its records one way,
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
 import pytest
+from fixtures.workflow_rules import script_name, workflow_rules
 
 REPO = Path(__file__).resolve().parents[2]
-SCRIPT = re.compile(r'^\s+script:\s*\n\s+"\.\./scripts/([\w.]+)"', re.M)
-RULE = re.compile(r"^(?:rule|checkpoint) (\w+):", re.M)
-USE_RULE = re.compile(r"^use rule (\w+) as (\w+)", re.M)
 
 #: The scripts that several rules run (one part or table per rule), by the rules that
 #: run them; every other script is named after its one rule.
@@ -51,64 +48,29 @@ SHARED_SCRIPTS = {
 }  # fmt: skip
 
 
-def scripts_by_rule(texts: list[str]) -> dict[str, str]:
-    """Rule name -> the script it runs (``script: "../scripts/NAME"``), over rule files.
-
-    A rule's block runs from its ``rule``/``checkpoint``/``use rule`` line to the next
-    line that starts in column 0. ``use rule A as B`` runs A's script unless B's block
-    names its own. Rules without a script are left out.
-    """
-    own: dict[str, str | None] = {}
-    parents: dict[str, str] = {}
-    for text in texts:
-        blocks = re.split(r"\n(?=\S)", text)
-        for block in blocks:
-            script = SCRIPT.search(block)
-            if match := RULE.match(block):
-                own[match.group(1)] = script.group(1) if script else None
-            elif match := USE_RULE.match(block):
-                parent, name = match.groups()
-                parents[name] = parent
-                own[name] = script.group(1) if script else None
-    found = {}
-    for name in own:
-        rule = name
-        while own[rule] is None and rule in parents:
-            rule = parents[rule]
-        if own[rule] is not None:
-            found[name] = own[rule]
-    return found
+def scripts_by_rule() -> dict[str, str]:
+    """Rule name -> the file name of the script it runs, as Snakemake reads the rules
+    (``use rule A as B`` runs A's script unless B names its own); rules without a script
+    are left out."""
+    return {name: script_name(rule) for name, rule in workflow_rules().items() if rule.script}
 
 
-def rule_texts() -> list[str]:
-    return [path.read_text(encoding="utf-8") for path in sorted((REPO / "rules").glob("*.smk"))]
-
-
-def rules_by_script(texts: list[str]) -> dict[str, set[str]]:
+def rules_by_script() -> dict[str, set[str]]:
     """Script name -> the rules that run it."""
     found: dict[str, set[str]] = {}
-    for rule, script in scripts_by_rule(texts).items():
+    for rule, script in scripts_by_rule().items():
         found.setdefault(script, set()).add(rule)
     return found
 
 
-def test_the_parser_reads_rules_checkpoints_and_inherited_rules():
-    text = (
-        'rule a:\n    input:\n        x=1,\n    script:\n        "../scripts/a.py"\n\n\n'
-        '# a comment\ncheckpoint b:\n    script:\n        "../scripts/shared.py"\n\n\n'
-        "use rule b as c with:\n    output:\n        'c.txt',\n\n\n"
-        "use rule c as d with:\n    params:\n        x=2,\n\n\n"
-        'use rule a as e with:\n    script:\n        "../scripts/e.py"\n\n\n'
-        "rule f:\n    shell:\n        'true'\n"
-    )
-    assert scripts_by_rule([text]) == {
-        "a": "a.py", "b": "shared.py", "c": "shared.py", "d": "shared.py", "e": "e.py",
-    }  # fmt: skip
-    assert rules_by_script([text])["shared.py"] == {"b", "c", "d"}
+def test_an_inherited_rule_runs_its_parents_script():
+    scripts = scripts_by_rule()
+    assert scripts["kaneko2023_score_pairs"] == scripts["score_pairs"] == "score_pairs.py"
+    assert "all" not in scripts  # no script: left out
 
 
 def test_every_script_is_run_by_a_rule_and_every_rules_script_exists():
-    used = set(rules_by_script(rule_texts()))
+    used = set(rules_by_script())
     present = {path.name for path in (REPO / "scripts").glob("*.py")}
     assert len(used) > 40
     assert not present - used, f"scripts no rule runs: {sorted(present - used)}"
@@ -116,7 +78,7 @@ def test_every_script_is_run_by_a_rule_and_every_rules_script_exists():
 
 
 def test_each_script_is_named_after_its_rule_or_listed_as_shared():
-    runs = rules_by_script(rule_texts())
+    runs = rules_by_script()
     misnamed = {
         script: sorted(rules)
         for script, rules in runs.items()

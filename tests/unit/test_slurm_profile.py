@@ -3,26 +3,17 @@ the GPU partition when one is set, memory and runtime that grow with the attempt
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import yaml
+from fixtures.workflow_rules import resource, workflow_rules
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def gpu_rules() -> set[str]:
-    """The rules (and checkpoints) of rules/*.smk whose resources hold ``gpu=1``, with
-    those defined by ``use rule ... as NAME with:`` that state their resources."""
-    found = set()
-    for path in sorted((REPO / "rules").glob("*.smk")):
-        blocks = re.split(r"^(?=(?:rule|checkpoint|use rule) )", path.read_text(), flags=re.M)
-        for block in blocks:
-            name = re.match(r"(?:rule|checkpoint) (\w+):|use rule \w+ as (\w+) with:", block)
-            name = name and (name[1] or name[2])
-            if name and re.search(r"^\s+gpu=1,$", block, re.M):
-                found.add(name)
-    return found
+    """The rules whose resources hold ``gpu=1``, as Snakemake reads them."""
+    return {name for name, rule in workflow_rules().items() if resource(rule, "gpu") == 1}
 
 
 def test_every_gpu_rule_has_a_gpu_entry_in_the_slurm_profile():
