@@ -26,7 +26,8 @@ see margins of that size in a few percent of the pairs (over seeds 0-5, CPS agre
 softmax and layer norm in bf16 (CUDA keeps them in float32), so these are upper bounds of
 the CPU's differences. A model with a preference decides by more: the workflow's demo
 ``demo-planted`` BERT agreed on 299-300 of the 300 English demo pairs for every measure,
-its no-preference control ``demo-balanced`` on 88-99% (docs/history/2026-11-development-notes.md, "Mixed precision").
+its no-preference control ``demo-balanced`` on 88-99%
+(docs/history/2026-11-development-notes.md, "Mixed precision").
 """
 
 from __future__ import annotations
