@@ -289,7 +289,8 @@ def test_training_learns_a_subject_occupation_association(tmp_path):
     after 500 steps the masked occupation's log-probabilities favour the subject's half
     by more than 1 nat each way. The same model does not learn it in 3000 steps from
     the demo world's text, where frames, subjects and modifiers vary
-    (docs/history/2026-11-development-notes.md, "Known problems"): this test separates a training bug from that learning limit.
+    (docs/history/2026-11-development-notes.md, "Known problems"): this test separates a
+    training bug from that learning limit.
     """
     rng = random.Random(0)
     male = "engineer doctor pilot mechanic programmer farmer scientist lawyer".split()
