@@ -2,8 +2,8 @@
 
 Every provenance record holds the sha256 of the model's weights
 (:func:`mgbias.provenance.model_fingerprint`), and every ``mgbias`` command and
-workflow job writes one: hashing a 711 MB mBERT ``model.safetensors`` again costs
-about 0.6 s at 1.2 GB/s, each time. So the digest of a file of at least
+workflow job writes one: hashing an mBERT ``model.safetensors`` (711 MB) again would
+read it whole, each time. So the digest of a file of at least
 :data:`CACHED_FROM_BYTES` is kept in a small JSON entry of the hash cache, one per
 real path (named by the sha256 of the path), beside the file's size, inode,
 device, and modification and change times in nanoseconds. An entry is used only

@@ -39,8 +39,8 @@ if TYPE_CHECKING:
 
 # The steps import torch (alignment, BLI), scikit-learn (debiasing), pandas and scipy
 # (inBias's table and t-test) where they run: each step needs only its own, and each
-# costs a job or a command seconds to import (pandas and scipy.stats about 5 s together
-# on a GPU node, where `mgbias align` needs neither).
+# costs a job or a command seconds to import (`mgbias align` needs neither pandas nor
+# scipy.stats).
 
 __all__ = [
     "InBiasReport",

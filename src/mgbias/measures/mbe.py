@@ -353,15 +353,11 @@ def mbe_score(
     chunk_size : int
         The pair matrix is scored in tiles of at most ``chunk_size`` male rows x
         ``chunk_size`` female columns, so working memory is O(chunk_size**2)
-        values (about 30 bytes per pair: weights, hash arrays, indicators; some
-        130 MB at the default) plus one float64 copy of the embeddings, whatever
-        the set sizes (20,000 x 20,000 pairs, d = 768, McNemar per sentence:
-        about 260 MB above the inputs, half a minute on 2 CPU cores). The
+        values (about 30 bytes per pair: weights, hash arrays, indicators) plus
+        one float64 copy of the embeddings, whatever the set sizes. The
         permutation test adds per-score-group embedding sums (at most another
-        ``n x d`` float64 array) and ``n x 256`` label blocks: on 7,000 x 7,000
-        sentences, d = 768, 999 relabellings, the whole call peaks at 253 MB
-        above the inputs and takes 4 s on 2 cores (the test itself 1.7 s;
-        ``python benchmarks/mbe.py``). Counts (``n_comparisons``,
+        ``n x d`` float64 array) and ``n x 256`` label blocks; its memory and
+        time on large sets: ``python benchmarks/mbe.py``. Counts (``n_comparisons``,
         ``b``, ``c``) and therefore the test are identical for every chunk size;
         ``score`` sums the weights in a different order per chunk size and so
         agrees to float rounding (about 1e-13 relative). The permutation test
