@@ -55,9 +55,9 @@ with job_log(smk.log[0] if smk.log else None) as log, job_provenance(smk) as use
             static_path,
             lists,
             nouns,
-            n_biased=options.get("n_biased", 500),
-            n_extended=options.get("n_extended", 2500),
-            top_n=options.get("top_n", 50_000),
+            n_biased=options["n_biased"],
+            n_extended=options["n_extended"],
+            top_n=options["top_n"],
             seed=options["seed"],
         )
     plan = plan_corpus(
@@ -67,8 +67,8 @@ with job_log(smk.log[0] if smk.log else None) as log, job_provenance(smk) as use
         spacy_model=options.get("spacy"),
         analysers=ANALYSERS,
         nouns=nouns,
-        n_pca_sentences=options.get("n_pca_sentences", 1000),
-        max_per_word=options.get("max_per_word", 20),
+        n_pca_sentences=options["n_pca_sentences"],
+        max_per_word=options["max_per_word"],
         seed=options["seed"],
     )
     # the lists travel with the plan, so the probes read the words it planned for
@@ -78,13 +78,13 @@ with job_log(smk.log[0] if smk.log else None) as log, job_provenance(smk) as use
         smk.output.vectors,
         model_id=smk.params.model_id,
         revision=smk.params.revision,
-        layers=options.get("layers", "all"),
-        pooling=options.get("pooling", "mean"),
-        dtype=options.get("dtype", "float32"),
-        batch_size=options.get("batch_size", 64),
+        layers=options["layers"],
+        pooling=options["pooling"],
+        dtype=options["dtype"],
+        batch_size=options["batch_size"],
         max_length=options.get("max_length"),
-        device=options.get("device", "auto"),
-        precision=options.get("precision", "fp32"),
+        device=options["device"],
+        precision=options["precision"],
     )
     log.info(
         "%d targets in %d sentences (%d swapped twins); cache %s",

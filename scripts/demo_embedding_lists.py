@@ -20,9 +20,7 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 with job_log(smk.log[0]) as log, job_provenance(smk):
     languages = list(smk.params.languages)
     with atomic_directory(smk.output.dictionaries) as out:
-        written = write_dictionaries(
-            out, languages, smk.params.seed, smk.params.get("test_fraction", 0.25)
-        )
+        written = write_dictionaries(out, languages, smk.params.seed)
     log.info("%d dictionaries", len(written))
     with atomic_directory(smk.output.mibs) as out:
         written = write_mibs_lists(out, languages)

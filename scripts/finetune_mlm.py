@@ -22,7 +22,7 @@ with job_log(smk.log[0]) as log, job_provenance(smk) as used:
     base = params["model"]
     config = FineTuneConfig.from_mapping(params["finetune"], where="kaneko2023.finetune")
     used["seed"] = config.seed
-    dev = smk.input.get("dev", [])
+    dev = dict(smk.input.items()).get("dev") or []
     dev = [dev] if isinstance(dev, str) else list(dev)
     log.info("fine-tuning %s on %s with %s", base, smk.input.text, config)
     finetune_mlm(
@@ -32,7 +32,7 @@ with job_log(smk.log[0]) as log, job_provenance(smk) as used:
         config,
         dev=[Path(path) for path in dev],
         revision=params.get("revision"),
-        device=params.get("device", "auto"),
+        device=params["device"],
         threads=smk.threads,
-        allow_untrained_head=bool(params.get("allow_untrained_head", False)),
+        allow_untrained_head=bool(params["allow_untrained_head"]),
     )

@@ -24,11 +24,11 @@ with job_log(smk.log[0]) as log:
         smk.input.src,
         smk.input.tgt,
         dictionary_path(dict(smk.input.items()), smk.params, "dico_test"),
-        retrievals=settings.get("retrievals", ["csls", "nn"]),
-        k=settings.get("k", 10),
-        maxload=settings.get("maxload", 200_000),
-        center=settings.get("center", False),
-        device=settings.get("device", "auto"),
+        retrievals=settings["retrievals"],
+        k=settings["k"],
+        maxload=settings["maxload"],
+        center=settings["center"],
+        device=settings["device"],
         output=smk.output.json,
     )
     for result in results:

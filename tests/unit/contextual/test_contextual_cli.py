@@ -12,6 +12,7 @@ import pytest
 from fixtures.tiny_models import build_model, save_pretrained
 
 from mgbias.cli import main
+from mgbias.config import section_defaults
 from mgbias.contextual.plan import ProbePlan
 from mgbias.mlm.wordpiece import build_bert_tokenizer
 
@@ -45,7 +46,9 @@ def workspace(tmp_path_factory):
     return root
 
 
-PROBES = {"layers": "all", "runs": 3, "knn_k": 3, "experiments": [1, 2, 3, 4, 5],
+# what the workflow passes both steps' jobs: the schema's defaults, then the config's
+PROBES = {**section_defaults("basta2020")["vectors"], **section_defaults("basta2020")["probes"],
+          "layers": "all", "runs": 3, "knn_k": 3, "experiments": [1, 2, 3, 4, 5],
           "n_bootstrap": 50, "seed": 1}  # fmt: skip
 
 

