@@ -33,7 +33,11 @@ def test_without_the_section_nothing_is_planned_and_settings_are_the_schemas():
     assert zhao2020.figure1_panels(config) == []
     # the rules' settings read the schema's defaults
     assert zhao2020.section(config)["threads"] == 1
-    assert zhao2020.section(config)["rcsls"] == {} and zhao2020.section(config)["bli"] == {}
+    assert zhao2020.section(config)["rcsls"] == {}
+    assert zhao2020.section(config)["bli"] == {
+        "retrievals": ["csls", "nn"], "k": 10, "maxload": 200_000, "center": False,
+        "device": "auto",
+    }  # fmt: skip
     assert zhao2020.training(config) == {}
 
 
