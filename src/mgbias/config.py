@@ -151,6 +151,8 @@ def _describe(error: jsonschema.ValidationError) -> str:
     if error.validator == "required":
         return f"key '{key}': {error.message}"
     if error.validator == "pattern":
+        if "x-form" in error.schema:  # the form in words, where the pattern says it badly
+            return f"key '{key}': {error.instance!r} is not {error.schema['x-form']}"
         return (
             f"key '{key}': {error.instance!r} does not match the expected form "
             f"{error.validator_value!r}"
