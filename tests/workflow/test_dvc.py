@@ -272,22 +272,17 @@ def test_dvc_s3_remote_push_then_pull_into_fresh_clone_is_clean_and_identical(
     assert_clone_matches(source, clone, env)
 
 
-def test_dvc_local_remote_push_then_pull_into_fresh_clone_is_clean_and_identical(
+def test_dvc_local_remote_pull_is_identical_and_still_sees_later_changes(
     dvc_run, local_remote, tmp_path
 ):
+    """A clone pulled from a local remote is clean and identical (as from S3); then a
+    parameter and a measure's code change replan the MBE jobs only, and DVC sees them."""
     _, env = dvc_run
     source, store = local_remote
     assert any(path.is_file() for path in store.rglob("*"))
     clone = pulled_clone(source, tmp_path / "clone", env)
     assert_clone_matches(source, clone, env)
 
-
-def test_dvc_pulled_clone_still_sees_later_parameter_and_code_changes(
-    dvc_run, local_remote, tmp_path
-):
-    _, env = dvc_run
-    source, _ = local_remote
-    clone = pulled_clone(source, tmp_path / "clone", env)
     config_path = clone / CONFIG
     original = config_path.read_bytes()
     config = yaml.safe_load(original)
