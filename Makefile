@@ -75,11 +75,11 @@ report: bytecode
 ## with CONFIG=FILE on the command line, params.yaml is first written from FILE (the
 ## configuration and its workdir), else the configuration params.yaml names is pushed
 push: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m mgbias.share push $(if $(REMOTE),--remote $(REMOTE)) $(if $(filter command line environment,$(origin CONFIG)),--config $(CONFIG))
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m mgbias.workflow.share push $(if $(REMOTE),--remote $(REMOTE)) $(if $(filter command line environment,$(origin CONFIG)),--config $(CONFIG))
 
 ## pull: download the results dvc.lock records and make Snakemake see them as up to date
 pull: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m mgbias.share pull $(if $(REMOTE),--remote $(REMOTE))
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m mgbias.workflow.share pull $(if $(REMOTE),--remote $(REMOTE))
 
 ## paper-plan: show, without running anything, the jobs of config/paper.yaml
 paper-plan: $(STAMP)
@@ -106,10 +106,10 @@ lock:
 	mv requirements.lock.new requirements.lock
 
 ## clean-results: delete everything the workflow writes, so that the next run starts from
-## scratch: the top folders of every output path in src/mgbias/layout.py (listed by
-## `python -m mgbias.layout --clean-targets`: data/demo, data/raw with the downloads,
+## scratch: the top folders of every output path in src/mgbias/workflow/layout.py (listed by
+## `python -m mgbias.workflow.layout --clean-targets`: data/demo, data/raw with the downloads,
 ## data/mined, every model under models/, the results/ folders) and logs/. The rest of
 ## data/ (your own corpora), results/.gitkeep and .snakemake/ stay.
 clean-results:
-	@targets="$$(PYTHONPATH=src $(PYTHON) -m mgbias.layout --clean-targets)" \
+	@targets="$$(PYTHONPATH=src $(PYTHON) -m mgbias.workflow.layout --clean-targets)" \
 	  && echo rm -rf $$targets && rm -rf $$targets

@@ -24,7 +24,7 @@
 #   results/provenance/summary.csv            rules/provenance.smk
 #   logs/<rule>/**                            the rule's log
 #
-# Every path template is defined once, in src/mgbias/layout.py; docs/outputs.md
+# Every path template is defined once, in src/mgbias/workflow/layout.py; docs/outputs.md
 # lists them with what they hold.
 from snakemake.utils import min_version
 

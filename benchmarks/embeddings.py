@@ -119,7 +119,7 @@ def _align_cli(
     """Wall and CPU time (user + system) of ``mgbias align`` (Zhao et al.'s settings but
     ``niter``, on ``device``)."""
     command = [
-        sys.executable, "-c", "import sys; from mgbias.cli import main; sys.exit(main())",
+        sys.executable, "-c", "import sys; from mgbias.cli.main import main; sys.exit(main())",
         "align", "--source-vectors", str(work / "src.vec"),
         "--target-vectors", str(work / "tgt.vec"), "--dico-train", str(work / "train.txt"),
         "--output", str(work / f"{name}.vec"),

@@ -86,6 +86,7 @@ from transformers import (
 )
 
 from mgbias.demo.world import balanced, monolingual_corpus
+from mgbias.files.yaml_lines import load_yaml
 from mgbias.finetune.checkpoint import resume, save_checkpoint
 from mgbias.finetune.train import (
     PRECISIONS,
@@ -101,7 +102,6 @@ from mgbias.mlm.loop import LoopState, Masking, train_steps
 from mgbias.mlm.sequences import PackedSequences, encode_lines
 from mgbias.mlm.train import MLMTrainingConfig, bert_config
 from mgbias.mlm.wordpiece import tokenizer_from_lines
-from mgbias.yaml_lines import load_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 CPU = torch.device("cpu")

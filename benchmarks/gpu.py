@@ -131,7 +131,7 @@ SEED = 0
 PAIRS_SEED = 1
 #: Sentences on which the naive loop's scores are compared with the engine's.
 CHECKED_SENTENCES = 20
-CLI = "import sys; from mgbias.cli import main; sys.exit(main(sys.argv[1:]))"
+CLI = "import sys; from mgbias.cli.main import main; sys.exit(main(sys.argv[1:]))"
 
 
 @dataclass(frozen=True)
@@ -181,18 +181,18 @@ def lap(name):
 def steps():
     import torch
     import mgbias
-    import mgbias.cli, mgbias.cli_provenance, mgbias.corpora.download, mgbias.pairs.data
-    import mgbias.pairs.passes, mgbias.pairs.scoring, mgbias.tabular
-    from mgbias.api import pair_verdicts
-    from mgbias.cli import build_parser
-    from mgbias.cli_provenance import write_cli_sidecars
+    import mgbias.cli.main, mgbias.cli.provenance, mgbias.corpora.download, mgbias.pairs.data
+    import mgbias.pairs.passes, mgbias.pairs.scoring, mgbias.files.tabular
+    from mgbias.api.mlm import pair_verdicts
+    from mgbias.cli.main import build_parser
+    from mgbias.cli.provenance import write_cli_sidecars
     from mgbias.mlm.spans import check_pair_texts, encode_pairs
     from mgbias.mlm.unmasked import default_max_length, encode_sentences
     from mgbias.pairs.data import pair_sentences
     from mgbias.pairs.passes import score_pair_passes
     from mgbias.pairs.scoring import pair_measures_by_bias_type, per_pair_table
     from mgbias.provenance import now
-    from mgbias.tabular import write_csv
+    from mgbias.files.tabular import write_csv
     lap("imports")
     if device.startswith("cuda"):
         torch.zeros(1, device=device)
@@ -231,7 +231,7 @@ def steps():
 
 
 try:  # the command's garbage-collector settings, where this version of mgbias has them
-    from mgbias.gc_tuning import command_gc
+    from mgbias.workflow.gc_tuning import command_gc
 except ImportError:
     from contextlib import nullcontext as command_gc
 with command_gc():

@@ -31,8 +31,8 @@ from pathlib import Path
 import torch
 from transformers import BertForMaskedLM
 
+from mgbias.files.yaml_lines import load_yaml
 from mgbias.mlm.train import MLMTrainingConfig, bert_config, masked_lm_loss
-from mgbias.yaml_lines import load_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 

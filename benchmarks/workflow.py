@@ -49,8 +49,8 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
+from mgbias.files.yaml_lines import load_yaml
 from mgbias.languages import PIVOT
-from mgbias.yaml_lines import load_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))

@@ -6,21 +6,21 @@ import itertools
 import os
 import re
 import sys
-from mgbias.code_inputs import (
+from mgbias.workflow.code_inputs import (
     ImportCache,
     code_digest,
     import_closure,
     shared_cache_path,
 )
 from mgbias.config import ConfigError, load_schema, workflow_config
-from mgbias.config_locations import from_workdir, relocate
-from mgbias import layout
+from mgbias.workflow.config_locations import from_workdir, relocate
+from mgbias.workflow import layout
 from mgbias.languages import PIVOT
 from mgbias.provenance import CONFIGFILES_KEY
 from mgbias.seeds import derive_seed
 from mgbias.workflow import basta2020, bios, corpora, demo, kaneko2023, mbe, pairs
 from mgbias.workflow import zhao2020
-from mgbias.workflow import (
+from mgbias.workflow.core import (
     allows_untrained_head,
     basta2020_download,
     basta2020_url,
@@ -49,10 +49,10 @@ from mgbias.workflow import (
     training_languages,
     training_settings,
 )
-from mgbias.gc_tuning import collect_less
+from mgbias.workflow.gc_tuning import collect_less
 
 # Planning keeps ~280,000 objects alive to the end: fewer garbage collections while it
-# runs, none at the exit of a dry run (mgbias.gc_tuning).
+# runs, none at the exit of a dry run (mgbias.workflow.gc_tuning).
 collect_less(lambda: workflow.dryrun)
 
 # Against the schema shipped in the package; each config file is read again with the
@@ -79,7 +79,9 @@ MODELS = list(config["models"])
 MBE_PAPER = "Kaneko et al. 2022 (MBE)"
 SJSD_PAPER = "Steinborn et al. 2022 (S_JSD)"
 PAIR_DATASETS = list(config["pair_datasets"])
-out = layout.template  # a rule's output path: the one template of mgbias.layout
+out = (
+    layout.template
+)  # a rule's output path: the one template of mgbias.workflow.layout
 # the configuration files of the run, for the tables' provenance records (in the config,
 # not a param: a run copied or pulled under another path reruns nothing)
 config[CONFIGFILES_KEY] = [
@@ -89,7 +91,7 @@ config[CONFIGFILES_KEY] = [
 
 # Everything a run writes lives under its configuration's workdir (Snakemake changes into
 # it; `--directory` wins), and the paths the configuration gives keep naming the files
-# they name from where Snakemake started (mgbias.config_locations.relocate).
+# they name from where Snakemake started (mgbias.workflow.config_locations.relocate).
 if workflow.overwrite_workdir is None:
     relocate(config, load_schema(), config["workdir"])
     config[CONFIGFILES_KEY] = [
@@ -169,10 +171,10 @@ PACKAGE = os.path.relpath(os.path.join(workflow.basedir, "src", "mgbias"))
 
 
 # the imports and the meaning of each library file, by its bytes: a plan parses the files
-# changed since the last one only, in any run folder (mgbias.code_inputs.ImportCache, in
+# changed since the last one only, in any run folder (mgbias.workflow.code_inputs.ImportCache, in
 # the cache root that every checkout shares)
 CODE_IMPORTS = ImportCache(shared_cache_path())
-# each script's code digest (mgbias.code_inputs.code_digest): its jobs' code input
+# each script's code digest (mgbias.workflow.code_inputs.code_digest): its jobs' code input
 CODE_DIGESTS = os.path.join(".snakemake", "mgbias", "code")
 # the files whose change in meaning this plan has said
 CODE_CHANGES_SAID = set()
@@ -201,7 +203,7 @@ def _code_digest(script, leave_out=()):
 
 def script_code(script, only_for=None):
     """The code input of a rule's jobs: a digest of what its script and the library
-    files it runs (its import closure) do (mgbias.code_inputs.code_digest).
+    files it runs (its import closure) do (mgbias.workflow.code_inputs.code_digest).
 
     Snakemake reruns a job when the digest changes: when its script or one of the
     modules it imports changes in meaning, not for a comment, a docstring or a
@@ -212,7 +214,7 @@ def script_code(script, only_for=None):
 
     ``only_for`` maps a module (relative to src/mgbias) to a predicate of the
     wildcards: the module is part of the digest only of the jobs where the script
-    runs it (perturb.py: the perturbed variant only).
+    runs it (pairs/perturb.py: the perturbed variant only).
     """
     if not only_for:
         return _code_digest(script)
@@ -339,6 +341,6 @@ def bios_targets():
 
 
 def provenance_records(targets):
-    """The provenance records of the tables among ``targets`` (mgbias.layout)."""
+    """The provenance records of the tables among ``targets`` (mgbias.workflow.layout)."""
     records = (layout.provenance_record(str(path)) for path in targets)
     return sorted({record for record in records if record is not None})

@@ -69,7 +69,7 @@ rule score_pairs:
         model=trained_model_input,
         code=script_code(
             "score_pairs.py",
-            only_for={"perturb.py": lambda wc: wc.variant == "perturbed"},
+            only_for={"pairs/perturb.py": lambda wc: wc.variant == "perturbed"},
         ),
     output:
         unmasked=out("score_pairs_unmasked"),
@@ -107,7 +107,7 @@ use rule score_pairs as kaneko2023_score_pairs with:
         ),
         code=script_code(
             "score_pairs.py",
-            only_for={"perturb.py": lambda wc: wc.variant == "perturbed"},
+            only_for={"pairs/perturb.py": lambda wc: wc.variant == "perturbed"},
         ),
     output:
         unmasked=kaneko2023.grid_outputs(config, "score_pairs_unmasked"),

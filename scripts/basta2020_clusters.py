@@ -13,16 +13,16 @@ log : the job's log
 
 import numpy as np
 
-from mgbias.atomic import read_json
 from mgbias.contextual.cache import read_word_vectors
 from mgbias.contextual.clustering import cluster_projection
 from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.plan import ProbePlan
 from mgbias.contextual.run import stand_in_lists
 from mgbias.demo.probes import demo_probe_lists
+from mgbias.files.atomic import read_json
 from mgbias.provenance import job_provenance
 from mgbias.report.basta2020 import cluster_figure
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -16,10 +16,10 @@ output.corpus : UTF-8 text, one sentence per line
 log : the job's log
 """
 
-from mgbias.atomic import write_text
 from mgbias.contextual.corpus import read_domain_lines
 from mgbias.corpora.checksums import verify_sidecar
-from mgbias.runlog import job_log
+from mgbias.files.atomic import write_text
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

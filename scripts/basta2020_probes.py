@@ -17,15 +17,15 @@ output.summary : JSON: every result object per layer, Table 1's counts
 log : the job's log
 """
 
-from mgbias.atomic import read_json, write_json
 from mgbias.contextual.cache import read_word_vectors
 from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.plan import ProbePlan
 from mgbias.contextual.steps import StaticLists, probe_plan
 from mgbias.demo.probes import demo_probe_lists
+from mgbias.files.atomic import read_json, write_json
+from mgbias.files.tabular import write_csv
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
-from mgbias.tabular import write_csv
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

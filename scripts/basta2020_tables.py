@@ -29,7 +29,8 @@ log : the job's log
 
 import pandas as pd
 
-from mgbias.atomic import read_json, write_text
+from mgbias.files.atomic import read_json, write_text
+from mgbias.files.tabular import write_csv
 from mgbias.provenance import job_provenance
 from mgbias.report.basta2020 import (
     layer_figure,
@@ -48,8 +49,7 @@ from mgbias.report.basta2020_grammatical_gender import (
     table7,
     table7_markdown,
 )
-from mgbias.runlog import job_log
-from mgbias.tabular import write_csv
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -23,7 +23,6 @@ log : the job's log
 
 import torch
 
-from mgbias.atomic import write_json
 from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.steps import (
     corpus_static_lists,
@@ -34,8 +33,9 @@ from mgbias.contextual.steps import (
 )
 from mgbias.demo.analyser import ANALYSERS
 from mgbias.demo.probes import demo_probe_lists
+from mgbias.files.atomic import write_json
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

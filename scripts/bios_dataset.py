@@ -10,7 +10,7 @@ Params: ``lang``; ``french_conjunction_fix``; ``occupation_cap`` (None: off); ``
 from mgbias.bios.pipeline import read_bios, to_records, write_records
 from mgbias.bios.rules import load_title_lexicon, rules_for
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

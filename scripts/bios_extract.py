@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mgbias.bios.pipeline import extract_file, load_extractor, read_names, write_bios
 from mgbias.corpora.checksums import sha256_file
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -7,7 +7,7 @@ Inputs: ``counts``: ``bios_counts.csv``. Outputs: a PNG.
 import pandas as pd
 
 from mgbias.report.bios import figure2
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -20,7 +20,6 @@ import json
 
 import torch
 
-from mgbias.atomic import write_json
 from mgbias.bios.experiment import (
     TPR_COLUMNS,
     ClassifierSettings,
@@ -32,8 +31,9 @@ from mgbias.bios.experiment import (
 from mgbias.bios.pipeline import read_records
 from mgbias.bios.spaces import load_space
 from mgbias.bios.tables import write_csv
+from mgbias.files.atomic import write_json
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

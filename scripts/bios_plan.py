@@ -6,10 +6,10 @@ Outputs: ``plan``: JSON ``{"snapshot", "listed", "selected", "files_per_shard", 
 Params: ``snapshot``; ``max_files`` (None: all); ``files_per_shard``; ``seed``.
 """
 
-from mgbias.atomic import write_json
 from mgbias.bios.ccpaths import make_shards, read_listing, select_files
+from mgbias.files.atomic import write_json
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -6,11 +6,11 @@ Outputs: ``split``: JSON of the ids of each part.
 Params: ``seed``.
 """
 
-from mgbias.atomic import write_json
 from mgbias.bios.experiment import split_ids
 from mgbias.bios.pipeline import read_records
+from mgbias.files.atomic import write_json
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

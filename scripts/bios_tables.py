@@ -15,7 +15,6 @@ Outputs: ``table`` (CSV), and ``markdown`` with every part but ``counts``.
 
 import json
 
-from mgbias.atomic import write_text
 from mgbias.bios.pipeline import read_records
 from mgbias.bios.tables import (
     COUNT_COLUMNS,
@@ -37,8 +36,9 @@ from mgbias.bios.tables import (
     transfer_rows,
     write_csv,
 )
+from mgbias.files.atomic import write_text
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -8,9 +8,9 @@ per snapshot; ``languages``; ``scale`` (planted bios x scale) and ``ambiguous`` 
 share of them without their place of work).
 """
 
-from mgbias.atomic import write_json, write_text
 from mgbias.bios.demo import write_demo_crawl
-from mgbias.runlog import job_log
+from mgbias.files.atomic import write_json, write_text
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

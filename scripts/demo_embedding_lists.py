@@ -10,10 +10,10 @@ Params: ``languages`` (English included), ``seed`` (the concept split),
 ``test_fraction`` (share of concepts in the test dictionaries, default 0.25).
 """
 
-from mgbias.atomic import atomic_directory
 from mgbias.demo.embeddings import n_strong, write_dictionaries, write_mibs_lists
+from mgbias.files.atomic import atomic_directory
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -7,7 +7,7 @@ same CSV with those sentences changed (:mod:`mgbias.demo.machine_translation`).
 
 from mgbias.demo.machine_translation import write_machine_translation
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -2,7 +2,7 @@
 
 from mgbias.demo.pairs import write_demo_pairs
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

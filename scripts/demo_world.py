@@ -4,7 +4,7 @@ from pathlib import Path
 
 from mgbias.demo.world import WorldSpec, write_world
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

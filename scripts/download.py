@@ -6,7 +6,7 @@ Shared by the rules ``download_corpus``, ``download_monolingual``, ``download_pa
 """
 
 from mgbias.corpora.download import fetch
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -9,10 +9,10 @@ Params: ``prefix``: crawl root URL (``https://data.commoncrawl.org`` or a mirror
 ``files_per_shard``; ``seed``: seed of the file selection; ``dest_root``; ``retries``.
 """
 
-from mgbias.atomic import write_json
 from mgbias.bios.ccfetch import fetch_shard
+from mgbias.files.atomic import write_json
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

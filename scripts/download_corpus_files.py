@@ -5,8 +5,8 @@ from pathlib import Path
 
 from mgbias.corpora.download import fetch
 from mgbias.corpora.parallel_files import write_moses_zip
-from mgbias.runlog import job_log
-from mgbias.workflow import local_file_of_url
+from mgbias.workflow.core import local_file_of_url
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

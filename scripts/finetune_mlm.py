@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mgbias.finetune.train import FineTuneConfig, finetune_mlm
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

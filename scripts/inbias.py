@@ -23,7 +23,7 @@ from pathlib import Path
 
 from mgbias.embeddings.mibs import occupation_file_names, seed_file_name
 from mgbias.embeddings.steps import inbias_files
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

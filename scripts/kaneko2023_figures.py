@@ -24,11 +24,11 @@ output.figure : PNG
 
 import pandas as pd
 
-from mgbias.atomic import read_json
+from mgbias.files.atomic import read_json
+from mgbias.files.tabular import write_csv
 from mgbias.provenance import job_provenance
 from mgbias.report.kaneko2023_figures import figure2, figure2_frame, figure3, figure3_frame
-from mgbias.runlog import job_log
-from mgbias.tabular import write_csv
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

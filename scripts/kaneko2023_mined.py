@@ -5,11 +5,11 @@ input.counts : the counts JSON of every mine_controlled job (with its wildcards)
 output.csv, output.markdown
 """
 
-from mgbias.atomic import read_json
+from mgbias.files.atomic import read_json
 from mgbias.finetune.gendered_text import counts_frame
 from mgbias.provenance import job_provenance
 from mgbias.report.tables import markdown, write_table
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -43,7 +43,7 @@ from mgbias.finetune.probe_targets import template_targets
 from mgbias.mlm.gate import check_unknown_tokens
 from mgbias.mlm.load import load_each
 from mgbias.mlm.precision import check_precision
-from mgbias.runlog import job_log, per_model
+from mgbias.workflow.runlog import job_log, per_model
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -40,7 +40,7 @@ from mgbias.finetune.meta_evaluation import collect_scores, table1
 from mgbias.provenance import job_provenance
 from mgbias.report.kaneko2023 import table1_markdown
 from mgbias.report.tables import write_csv, write_table
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

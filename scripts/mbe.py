@@ -1,11 +1,11 @@
 """MBE score, its significance test and the Shf baseline for one (model, corpus, language)."""
 
-from mgbias.atomic import write_json
+from mgbias.files.atomic import write_json
 from mgbias.kaneko2022.sentences import read_gender_words, read_gendered_sentences
 from mgbias.measures.mbe import mbe_of_sentences
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log, wildcard_fields
+from mgbias.workflow.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

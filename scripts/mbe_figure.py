@@ -3,7 +3,7 @@
 import pandas as pd
 
 from mgbias.report.figures import mbe_figure
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -6,12 +6,12 @@ Inputs: ``results`` (JSON records of ``scripts/mbe_preservation.py``). Outputs:
 
 import pandas as pd
 
-from mgbias.atomic import read_json
+from mgbias.files.atomic import read_json
+from mgbias.files.tabular import write_csv
 from mgbias.kaneko2022.preservation import PRESERVATION_COLUMNS, preservation_rows
 from mgbias.provenance import job_provenance
 from mgbias.report.figures import preservation_figure
-from mgbias.runlog import job_log
-from mgbias.tabular import write_csv
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

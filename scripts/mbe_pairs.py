@@ -11,13 +11,13 @@ from the unmasked pass, whose sentences are checked against the benchmark's.
 
 import pandas as pd
 
-from mgbias.atomic import write_json
+from mgbias.files.atomic import write_json
 from mgbias.kaneko2022.meta import classify_pair_sentences, mbe_of_pair_sentences, oriented_original
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
 from mgbias.pairs.data import load_pairs, pair_sentences
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
+from mgbias.workflow.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

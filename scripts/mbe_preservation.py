@@ -6,13 +6,13 @@ lists). Output: JSON with ``world``, ``corpus``, ``lang`` and the counts of
 :class:`mgbias.kaneko2022.preservation.Preservation` (before downsampling).
 """
 
-from mgbias.atomic import write_json
 from mgbias.corpora.checksums import verify_sidecar
 from mgbias.corpora.opus import iter_moses_zip
-from mgbias.genders import FEMALE, MALE
+from mgbias.files.atomic import write_json
 from mgbias.kaneko2022.preservation import gender_preservation, pronoun_patterns
-from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
+from mgbias.wordlists.genders import FEMALE, MALE
+from mgbias.workflow.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

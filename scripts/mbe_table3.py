@@ -11,7 +11,7 @@ import pandas as pd
 from mgbias.kaneko2022.meta import table3, table3_markdown
 from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_table
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

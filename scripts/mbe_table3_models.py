@@ -4,11 +4,11 @@ Inputs: ``results`` (the JSON records of ``scripts/mbe_pairs.py``). Output: a CS
 the columns of :data:`mgbias.kaneko2022.meta.MODEL_COLUMNS`.
 """
 
-from mgbias.atomic import read_json
+from mgbias.files.atomic import read_json
+from mgbias.files.tabular import write_csv
 from mgbias.kaneko2022.meta import model_table
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
-from mgbias.tabular import write_csv
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

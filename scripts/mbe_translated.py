@@ -10,14 +10,14 @@ as the parallel corpus); the model does not run again.
 
 import numpy as np
 
-from mgbias.atomic import write_json
+from mgbias.files.atomic import write_json
 from mgbias.kaneko2022.meta import mbe_of_pair_sentences
 from mgbias.kaneko2022.translations import aligned_genders
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
 from mgbias.pairs.data import load_pairs, pair_sentences
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
+from mgbias.workflow.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -9,11 +9,11 @@ copy.
 
 import pandas as pd
 
-from mgbias.atomic import read_json
+from mgbias.files.atomic import read_json
 from mgbias.kaneko2022.translations import translations_markdown, translations_table
 from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_table
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -7,12 +7,12 @@ params: wordlists ({female: [...], male: [...]}), n (int or null), n_dev, seed
 
 from pathlib import Path
 
-from mgbias.atomic import write_json
 from mgbias.corpora.checksums import verify_sidecar
+from mgbias.files.atomic import write_json
 from mgbias.finetune.gendered_text import mine_gendered_text
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
+from mgbias.workflow.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

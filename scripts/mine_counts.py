@@ -1,9 +1,9 @@
 """Table 1 of Kaneko et al. (2022): sentences mined per language and corpus."""
 
-from mgbias.atomic import read_json
+from mgbias.files.atomic import read_json
 from mgbias.provenance import job_provenance
 from mgbias.report.tables import mining_markdown, mining_table, write_table
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

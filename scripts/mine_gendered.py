@@ -3,15 +3,15 @@
 import tempfile
 from pathlib import Path
 
-from mgbias.atomic import write_json
 from mgbias.corpora.checksums import verify_sidecar
 from mgbias.corpora.opus import iter_moses_zip
-from mgbias.genders import FEMALE, MALE
+from mgbias.files.atomic import write_json
 from mgbias.kaneko2022.mining import mine_gendered_sentences
 from mgbias.kaneko2022.sentences import write_gendered_sentences
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log, wildcard_fields
 from mgbias.wordlists import load_gender_words
+from mgbias.wordlists.genders import FEMALE, MALE
+from mgbias.workflow.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

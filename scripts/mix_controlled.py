@@ -8,10 +8,10 @@ params: r, seed, repeat, sampling (nested|independent), rounding (half_up|half_e
 
 from pathlib import Path
 
-from mgbias.atomic import write_json
+from mgbias.files.atomic import write_json
 from mgbias.finetune.mixture import write_mixture
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log, wildcard_fields
+from mgbias.workflow.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

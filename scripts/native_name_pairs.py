@@ -10,7 +10,7 @@ English first name is replaced by a native name of the same gender
 from mgbias.kaneko2022.native_names import replace_names, shipped_name_table, write_named_pairs
 from mgbias.pairs.data import load_pairs
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

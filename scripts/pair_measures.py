@@ -2,14 +2,14 @@
 with its length structure (length-matched score, length lean), and the per-pair table (one
 row per pair, for error analysis)."""
 
+from mgbias.files.tabular import write_csv
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache
 from mgbias.mlm.unmasked_cache import read_score_cache
 from mgbias.pairs.data import cluster_labels, load_pairs, pair_sentences
 from mgbias.pairs.scoring import per_pair_table
 from mgbias.pairs.structure import pair_measures_with_length
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log, wildcard_fields
-from mgbias.tabular import write_csv
+from mgbias.workflow.runlog import job_log, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -12,7 +12,7 @@ from mgbias.report.pair_tables import (
     read_pair_scores,
 )
 from mgbias.report.tables import write_table
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -2,10 +2,10 @@
 
 import pandas as pd
 
-from mgbias.atomic import read_json
+from mgbias.files.atomic import read_json
+from mgbias.files.tabular import write_csv
 from mgbias.provenance import SUMMARY_COLUMNS, summary_row
-from mgbias.runlog import job_log
-from mgbias.tabular import write_csv
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -15,7 +15,7 @@ from mgbias.mlm.precision import check_precision, precision_record
 from mgbias.mlm.unmasked_cache import sentences_sha256, write_score_cache
 from mgbias.pairs.data import load_pairs, pair_sentences
 from mgbias.pairs.passes import score_pair_passes
-from mgbias.runlog import job_log, per_model, wildcard_fields
+from mgbias.workflow.runlog import job_log, per_model, wildcard_fields
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

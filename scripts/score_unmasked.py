@@ -14,7 +14,7 @@ from mgbias.mlm.load import entry_fields, load_each
 from mgbias.mlm.precision import check_precision, precision_record
 from mgbias.mlm.unmasked import score_unmasked
 from mgbias.mlm.unmasked_cache import sentences_sha256, write_score_cache
-from mgbias.runlog import job_log, per_model
+from mgbias.workflow.runlog import job_log, per_model
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

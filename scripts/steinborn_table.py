@@ -9,7 +9,7 @@ import pandas as pd
 from mgbias.provenance import job_provenance
 from mgbias.report.pair_tables import STEINBORN_TABLES
 from mgbias.report.tables import write_table
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

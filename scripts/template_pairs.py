@@ -15,7 +15,7 @@ from mgbias.kaneko2022.template_pairs import (
     template_pairs,
     write_template_pairs,
 )
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -5,7 +5,7 @@ from pathlib import Path
 from mgbias.corpora.checksums import verify_sidecar
 from mgbias.mlm.train import MLMTrainingConfig, train_mlm
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

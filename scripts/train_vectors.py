@@ -11,7 +11,7 @@ vectors); ``seed``: fastText's seed.
 from mgbias.embeddings.train import SkipgramConfig, train_skipgram
 from mgbias.embeddings.vectors import write_vec
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

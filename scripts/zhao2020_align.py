@@ -17,7 +17,7 @@ import torch
 from mgbias.embeddings.rcsls import RCSLSConfig
 from mgbias.embeddings.steps import align_files, dictionary_path
 from mgbias.provenance import job_provenance
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

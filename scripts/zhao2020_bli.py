@@ -12,7 +12,7 @@ Params: ``bli``: ``retrievals`` (list of ``csls``/``nn``), ``k`` (CSLS neighbour
 import torch
 
 from mgbias.embeddings.steps import bli_files, dictionary_path
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -10,7 +10,7 @@ Params: none.
 """
 
 from mgbias.embeddings.steps import debias_file
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

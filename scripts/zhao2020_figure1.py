@@ -27,10 +27,10 @@ from mgbias.embeddings.mibs import read_seed_pairs, seed_file_name
 from mgbias.embeddings.projection import figure1_projections, most_biased_pairs
 from mgbias.embeddings.steps import read_inbias_scores
 from mgbias.embeddings.vectors import Vectors, read_vectors
+from mgbias.files.tabular import write_csv
 from mgbias.provenance import job_provenance
 from mgbias.report.zhao2020_figures import figure1
-from mgbias.runlog import job_log
-from mgbias.tabular import write_csv
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -17,11 +17,11 @@ output.table : CSV
     paper_used_published_alignment.
 """
 
-from mgbias.atomic import read_json
+from mgbias.files.atomic import read_json
+from mgbias.files.tabular import write_csv
 from mgbias.provenance import job_provenance
 from mgbias.report.zhao2020 import grid_table
-from mgbias.runlog import job_log
-from mgbias.tabular import write_csv
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

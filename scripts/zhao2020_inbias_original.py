@@ -11,11 +11,11 @@ output.table : CSV
 output.markdown : the same, languages by worlds.
 """
 
-from mgbias.atomic import read_json
+from mgbias.files.atomic import read_json
 from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_table
 from mgbias.report.zhao2020 import inbias_markdown, inbias_table
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

@@ -19,7 +19,7 @@ import pandas as pd
 from mgbias.provenance import job_provenance
 from mgbias.report.tables import write_table
 from mgbias.report.zhao2020_tables import TABLES, table_markdown
-from mgbias.runlog import job_log
+from mgbias.workflow.runlog import job_log
 
 smk = snakemake  # noqa: F821 (provided by Snakemake)
 

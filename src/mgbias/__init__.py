@@ -21,58 +21,12 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-#: Each public name and the module that defines it (imported on first use).
-_MODULES = {
-    **dict.fromkeys(
-        (
-            "MBEReport",
-            "MaskedLM",
-            "MinedSentences",
-            "PairsReport",
-            "load_model",
-            "load_pair_data",
-            "mbe",
-            "mine",
-            "read_sentences",
-            "score_pairs",
-        ),
-        "mgbias.api",
-    ),
-    **dict.fromkeys(("ProbeReport", "TBSReport", "probe", "tbs"), "mgbias.api_probes"),
-    **dict.fromkeys(
-        (
-            "AlignReport",
-            "BLIReport",
-            "DebiasReport",
-            "InBiasReport",
-            "align",
-            "bli",
-            "debias",
-            "inbias",
-        ),
-        "mgbias.api_embeddings",
-    ),
-    **dict.fromkeys(
-        (
-            "BiosDataset",
-            "FineTunedModel",
-            "GenderedText",
-            "MixedText",
-            "extract_bios",
-            "finetune_mlm",
-            "gendered_text",
-            "mix_gendered_text",
-        ),
-        "mgbias.api_data",
-    ),
-}
-
-__all__ = sorted(_MODULES)
+from mgbias.api import __all__  # the public names (the API's modules load on first use)
 
 
 def __getattr__(name: str) -> Any:
-    if name in _MODULES:
-        return getattr(importlib.import_module(_MODULES[name]), name)
+    if name in __all__:
+        return getattr(importlib.import_module("mgbias.api"), name)
     raise AttributeError(f"module 'mgbias' has no attribute {name!r}")
 
 

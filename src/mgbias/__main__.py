@@ -1,6 +1,6 @@
-"""``python -m mgbias``: the ``mgbias`` command (:func:`mgbias.launch.main`), for an
+"""``python -m mgbias``: the ``mgbias`` command (:func:`mgbias.cli.launch.main`), for an
 interpreter whose scripts folder is not on ``PATH``."""
 
-from mgbias.launch import main
+from mgbias.cli.launch import main
 
 raise SystemExit(main())

@@ -7,7 +7,7 @@ the checks a schema cannot express (ISO language codes, cross-references
 between sections), and fills in the pair datasets that name a shipped
 ``benchmark`` (:mod:`mgbias.pairs.benchmarks`). Locations given as local paths
 become ``file://`` URLs, and ``mgbias check-config`` looks for the local files
-(:mod:`mgbias.config_locations`).
+(:mod:`mgbias.workflow.config_locations`).
 
 Every error is found in one pass: the schema's (jsonschema's ``iter_errors``) and
 those the ``_check_*`` generators yield, joined in one :class:`ConfigError` whose
@@ -26,13 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mgbias.config_locations import as_url as as_url  # where it was first defined
-from mgbias.config_locations import localize, missing_locations
 from mgbias.errors import InputError
+from mgbias.files.yaml_lines import YAMLDocument, YAMLInputError, load_yaml, read_yaml
 from mgbias.languages import ISO_639_1, PIVOT
 from mgbias.pairs.benchmarks import benchmark_checksums, load_benchmarks
 from mgbias.resources import resource_path
-from mgbias.workflow import (
+from mgbias.workflow.config_locations import as_url as as_url  # where it was first defined
+from mgbias.workflow.config_locations import localize, missing_locations
+from mgbias.workflow.core import (
     BASTA2020_GRAMMATICAL,
     DEFAULT_WORLD,
     demo_worlds,
@@ -43,7 +44,6 @@ from mgbias.workflow import (
     pair_dataset_languages,
     pair_jobs,
 )
-from mgbias.yaml_lines import YAMLDocument, YAMLInputError, load_yaml, read_yaml
 
 if TYPE_CHECKING:
     import jsonschema
@@ -733,7 +733,7 @@ def validate_config(
     ``schema`` defaults to the shipped one (:func:`schema_path`). Pair datasets
     that name a ``benchmark`` get its URL, languages and checksums; ``worlds``
     defaults to ``[real]`` without a ``demo`` section; every location key (a URL or
-    a local path: :mod:`mgbias.config_locations`) given as a local path becomes a
+    a local path: :mod:`mgbias.workflow.config_locations`) given as a local path becomes a
     ``file://`` URL. With ``check_files``, every local file it names must exist
     (relative paths: in the working directory), but those a rule of the workflow
     writes.

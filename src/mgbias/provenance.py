@@ -2,10 +2,10 @@
 
 Every output of the command line gets a JSON sidecar, ``<output>.provenance.json``
 (for a directory output, such as a fine-tuned model, ``<directory>/provenance.json``;
-:mod:`mgbias.cli_provenance`),
+:mod:`mgbias.cli.provenance`),
 and every table of the workflow a record, ``results/provenance/tables/<rule>.json``
 (:func:`job_provenance`), as does each job that draws random numbers from a seed of
-its own, beside its first output (:data:`mgbias.layout.SEEDED_JOB_RULES`), with the
+its own, beside its first output (:data:`mgbias.workflow.layout.SEEDED_JOB_RULES`), with the
 ``seed`` it used. A record holds:
 
 - ``mgbias``: the version, and the git commit of the source tree with whether it
@@ -24,7 +24,7 @@ its own, beside its first output (:data:`mgbias.layout.SEEDED_JOB_RULES`), with 
 
 The times are the only volatile fields, and they live only here: the tables
 themselves are the same bytes for the same configuration. Records are written
-atomically with the umask's mode (:mod:`mgbias.atomic`).
+atomically with the umask's mode (:mod:`mgbias.files.atomic`).
 
 This module imports nothing heavy: torch, transformers and huggingface_hub are
 only looked up when the process has already imported them.
@@ -45,8 +45,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from mgbias.atomic import write_json
-from mgbias.file_hashes import file_sha256
+from mgbias.files.atomic import write_json
+from mgbias.files.file_hashes import file_sha256
 
 __all__ = [
     "Provenance",

@@ -27,7 +27,7 @@ import yaml
 from fixtures.seed_records import check_seed_records
 from snakerun import checked, copy_workflow, planned_jobs, snakemake
 
-from mgbias import layout
+from mgbias.workflow import layout
 
 REPO = Path(__file__).resolve().parents[2]
 SNAPSHOT = "CC-MAIN-2018-34"

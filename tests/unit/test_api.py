@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 import mgbias
-from mgbias.cli import main
+from mgbias.cli.main import main
 from mgbias.measures.registry import MEASURES, verdict
 
 MALE = ["he is a doctor .", "the man works here .", "he is a nurse .", "the actor works ."]
@@ -71,7 +71,7 @@ ALLOW_UNK = {"allow_unk": True}
 
 def test_import_is_cheap_and_names_are_public():
     code = (
-        "import sys, mgbias; from mgbias.cli import build_parser; build_parser(); "
+        "import sys, mgbias; from mgbias.cli.main import build_parser; build_parser(); "
         "print('torch' in sys.modules, 'jsonschema' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -119,7 +119,7 @@ def test_public_names_are_not_shadowed_by_subpackages():
 
 def test_every_command_is_a_thin_layer_over_the_api():
     """Each command's handler calls its public function (parse, call, print, write)."""
-    from mgbias.cli import build_parser
+    from mgbias.cli.main import build_parser
 
     parser = build_parser()
     (commands,) = (a for a in parser._actions if hasattr(a, "choices") and a.choices)
@@ -133,7 +133,7 @@ def test_every_command_is_a_thin_layer_over_the_api():
 def test_default_word_lists_are_the_workflows(repo):
     schema = yaml.safe_load((repo / "src/mgbias/resources/schema.yaml").read_text())
     lists = schema["properties"]["wordlists"]["properties"]
-    from mgbias.api import DEFAULT_FEMALE_WORDS, DEFAULT_MALE_WORDS
+    from mgbias.api.mlm import DEFAULT_FEMALE_WORDS, DEFAULT_MALE_WORDS
 
     assert list(DEFAULT_FEMALE_WORDS) == lists["female"]["default"]
     assert list(DEFAULT_MALE_WORDS) == lists["male"]["default"]
@@ -545,17 +545,24 @@ def test_mine_names_the_missing_gender(parallel):
 
 
 def test_the_lazy_names_are_their_modules_public_names():
-    """``mgbias/__init__.py`` names each public function's module without importing it; the
-    table must not drift from the modules: every name is in its module's ``__all__``, and
-    the three command modules export nothing the package does not."""
+    """``mgbias/api/__init__.py`` names each public function's module without importing it;
+    the table must not drift from the modules: every name is in its module's ``__all__``,
+    the three other modules export nothing the package does not, and ``mgbias`` gives
+    the same names."""
     import importlib
     from collections import defaultdict
 
+    import mgbias.api
+
     by_module = defaultdict(set)
-    for name, module in mgbias._MODULES.items():
+    for name, module in mgbias.api._MODULES.items():
         by_module[module].add(name)
+    assert set(by_module) == {f"mgbias.api.{m}" for m in ("mlm", "probes", "embeddings", "data")}
     for module, names in by_module.items():
         exported = set(importlib.import_module(module).__all__)
         assert names <= exported, (module, names - exported)
-        if module != "mgbias.api":  # api also exports its column lists and word-list defaults
+        if module != "mgbias.api.mlm":  # it also exports its column lists and word-list defaults
             assert exported == names, (module, exported - names)
+    assert sorted(mgbias.__all__) == sorted(mgbias.api.__all__) == sorted(mgbias.api._MODULES)
+    for name in mgbias.__all__:
+        assert getattr(mgbias, name) is getattr(mgbias.api, name)

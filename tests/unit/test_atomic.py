@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mgbias.atomic import atomic_directory, atomic_path, atomic_paths, write_bytes
+from mgbias.files.atomic import atomic_directory, atomic_path, atomic_paths, write_bytes
 
 
 def names(directory: Path) -> list[str]:

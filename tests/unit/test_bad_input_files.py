@@ -87,7 +87,7 @@ def test_file_named_for_another_language_is_refused(tmp_path):
 def test_a_header_only_file_says_it_has_no_pairs(tmp_path, capsys, name, header):
     """Not "unknown bias type 'gender' ... available bias types: []"."""
     import mgbias
-    from mgbias.cli import main
+    from mgbias.cli.main import main
 
     path = tmp_path / name
     path.write_text(header, encoding="utf-8")
@@ -146,7 +146,7 @@ def test_corrupt_weights_through_the_cli(tiny_dir, tmp_path):
     pairs = tmp_path / "pairs.csv"
     pairs.write_text(CROWS, encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "mgbias.cli", "score", "--model", str(model), "--data",
+        [sys.executable, "-m", "mgbias.cli.main", "score", "--model", str(model), "--data",
          str(pairs), "--device", "cpu"],
         capture_output=True, text=True, env={"PYTHONPATH": str(REPO / "src"), "PATH": ""},
     )  # fmt: skip

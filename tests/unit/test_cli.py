@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from mgbias.cli import build_parser, main
-from mgbias.cli_options import DEVICE_CHOICES, HIDDEN_ALIASES, HelpFormatter
+from mgbias.cli.main import build_parser, main
+from mgbias.cli.options import DEVICE_CHOICES, HIDDEN_ALIASES, HelpFormatter
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -257,7 +257,7 @@ def test_version_and_help_from_a_source_tree(tmp_path):
     run = [sys.executable, "-I", "-S", "-c"]
     done = subprocess.run([*run, probe], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines() == ["no metadata", str(tree / "src/mgbias/__init__.py")]
-    cli = prelude + "from mgbias.cli import main; raise SystemExit(main(sys.argv[1:]))"
+    cli = prelude + "from mgbias.cli.main import main; raise SystemExit(main(sys.argv[1:]))"
     version = subprocess.run([*run, cli, "--version"], capture_output=True, text=True)
     assert version.returncode == 0, version.stderr
     expected = re.search(r'^version = "(.+)"$', (REPO / "pyproject.toml").read_text(), re.M)
@@ -278,25 +278,25 @@ def test_python_dash_m_runs_the_command(tmp_path):
 
 
 class _InterruptedImport:
-    """A meta path finder: Ctrl-C arrives while ``mgbias.cli`` loads."""
+    """A meta path finder: Ctrl-C arrives while ``mgbias.cli.main`` loads."""
 
     def find_spec(self, name, path, target=None):
-        if name == "mgbias.cli":
+        if name == "mgbias.cli.main":
             raise KeyboardInterrupt
         return None
 
 
 def test_ctrl_c_while_the_command_line_loads_is_one_line(monkeypatch, capsys):
-    from mgbias.launch import main as launch
+    from mgbias.cli.launch import main as launch
 
-    monkeypatch.delitem(sys.modules, "mgbias.cli", raising=False)
+    monkeypatch.delitem(sys.modules, "mgbias.cli.main", raising=False)
     monkeypatch.setattr(sys, "meta_path", [_InterruptedImport(), *sys.meta_path])
     assert launch() == 130
     assert capsys.readouterr().err == "mgbias: interrupted: nothing was written\n"
 
 
 def test_the_entry_point_runs_the_command(monkeypatch, capsys):
-    from mgbias.launch import main as launch
+    from mgbias.cli.launch import main as launch
 
     monkeypatch.setattr(sys, "argv", ["mgbias", "--version"])
     assert launch() == 0

@@ -22,7 +22,7 @@ import pytest
 import torch
 import yaml
 
-from mgbias.cli import main
+from mgbias.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 

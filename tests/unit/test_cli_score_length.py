@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 
 import mgbias
-from mgbias.api import PAIRS_SUMMARY_COLUMNS
-from mgbias.cli import main
+from mgbias.api.mlm import PAIRS_SUMMARY_COLUMNS
+from mgbias.cli.main import main
 
 TAILS = ["is a doctor", "is doctor", "is a", "a doctor"]
 

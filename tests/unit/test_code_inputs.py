@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mgbias import code_inputs
-from mgbias.code_inputs import ImportCache, import_closure, imported_modules
+from mgbias.workflow import code_inputs
+from mgbias.workflow.code_inputs import ImportCache, import_closure, imported_modules
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -207,15 +207,15 @@ def test_the_mbe_script_runs_the_modules_the_hand_lists_had_missed():
 
 def test_the_demo_world_does_not_rerun_when_an_output_path_changes():
     # the demo's worlds and benchmarks are the root of every demo job: their scripts run
-    # the mirror's layouts (mgbias.mirror_layout), not the workflow's output paths
+    # the mirror's layouts (mgbias.workflow.mirror_layout), not the workflow's output paths
     for script in ("demo_world.py", "demo_pairs.py"):
         closure = names(import_closure(REPO / "scripts" / script, REPO / "src"), REPO)
-        assert "mirror_layout.py" in closure, script
-        assert "layout.py" not in closure, script
+        assert "workflow/mirror_layout.py" in closure, script
+        assert "workflow/layout.py" not in closure, script
 
 
 def test_a_code_digest_lists_the_meaning_of_the_script_and_its_closure(tree):
-    from mgbias.code_inputs import code_digest, meaning_digest
+    from mgbias.workflow.code_inputs import code_digest, meaning_digest
 
     script, src, out = tree / "scripts/job.py", tree / "src", tree / "digests"
     path, changed = code_digest(script, src, out)
@@ -243,7 +243,7 @@ def test_a_code_digest_lists_the_meaning_of_the_script_and_its_closure(tree):
 
 
 def test_meaning_digest_of_nested_docstrings_and_of_a_syntax_error(tmp_path):
-    from mgbias.code_inputs import meaning_digest
+    from mgbias.workflow.code_inputs import meaning_digest
 
     with_docs = b'class A:\n    """A."""\n    def f(self):\n        """F."""\n'
     assert meaning_digest(with_docs) == meaning_digest(

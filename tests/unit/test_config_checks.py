@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mgbias.cli import main
+from mgbias.cli.main import main
 from mgbias.config import (
     ConfigError,
     as_url,
@@ -19,7 +19,7 @@ from mgbias.config import (
     load_config,
     validate_config,
 )
-from mgbias.workflow import configured_worlds, evaluation_jobs, known_worlds, pair_jobs
+from mgbias.workflow.core import configured_worlds, evaluation_jobs, known_worlds, pair_jobs
 
 REPO = Path(__file__).resolve().parents[2]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))

@@ -1,5 +1,5 @@
 """A configuration's local paths keep naming their files when its run moves into its
-``workdir`` (:func:`mgbias.config_locations.relocate`)."""
+``workdir`` (:func:`mgbias.workflow.config_locations.relocate`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mgbias.config import load_schema
-from mgbias.config_locations import relocate
+from mgbias.workflow.config_locations import relocate
 from mgbias.workflow.core import local_file_of_url
 
 

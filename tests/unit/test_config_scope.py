@@ -13,7 +13,7 @@ import pytest
 import yaml
 from snakerun import planned_jobs
 
-from mgbias.cli import main
+from mgbias.cli.main import main
 from mgbias.config import (
     ConfigError,
     config_warnings,
@@ -21,7 +21,7 @@ from mgbias.config import (
     validate_config,
     workflow_config,
 )
-from mgbias.config_locations import location_keys
+from mgbias.workflow.config_locations import location_keys
 
 REPO = Path(__file__).resolve().parents[2]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))

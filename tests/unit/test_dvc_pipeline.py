@@ -1,4 +1,7 @@
-"""dvc.yaml is derived from the workflow's output paths (mgbias.dvc_pipeline) and current."""
+"""dvc.yaml is derived from the workflow's output paths and is current.
+
+(:mod:`mgbias.workflow.dvc_pipeline`)
+"""
 
 from __future__ import annotations
 
@@ -9,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mgbias import dvc_pipeline, layout
-from mgbias.layout import Output
+from mgbias.workflow import dvc_pipeline, layout
+from mgbias.workflow.layout import Output
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -28,7 +31,7 @@ def omitted(text: str, stage: str) -> set[str]:
 
 def test_dvc_yaml_is_generated_from_the_layout():
     assert (REPO / "dvc.yaml").read_text() == dvc_pipeline.dvc_yaml(), (
-        "dvc.yaml is stale: python -m mgbias.dvc_pipeline > dvc.yaml"
+        "dvc.yaml is stale: python -m mgbias.workflow.dvc_pipeline > dvc.yaml"
     )
 
 

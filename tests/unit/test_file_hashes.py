@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from mgbias import file_hashes
-from mgbias.file_hashes import file_sha256, hash_cache_dir
+from mgbias.files import file_hashes
+from mgbias.files.file_hashes import file_sha256, hash_cache_dir
 
 # FIPS 180-2, appendix B.1 and B.2
 ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

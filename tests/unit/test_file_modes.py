@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mgbias.atomic import (
+from mgbias.files.atomic import (
     atomic_directory,
     atomic_path,
     atomic_paths,
@@ -25,7 +25,7 @@ from mgbias.atomic import (
     file_mode,
     write_json,
 )
-from mgbias.tabular import write_csv
+from mgbias.files.tabular import write_csv
 
 # umask -> (file mode, directory mode), as ``open()`` and ``mkdir`` give them
 MODES = {0o022: (0o644, 0o755), 0o077: (0o600, 0o700), 0o002: (0o664, 0o775)}
@@ -107,7 +107,7 @@ def test_umask_read_from_a_fresh_process(tmp_path, mask):
     code = (
         "import os, sys\n"
         f"os.umask({mask})\n"
-        "from mgbias.atomic import write_json\n"
+        "from mgbias.files.atomic import write_json\n"
         "write_json(sys.argv[1], {'x': 1})\n"
     )
     subprocess.run([sys.executable, "-c", code, str(target)], check=True)

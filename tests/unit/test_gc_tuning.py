@@ -11,8 +11,8 @@ import textwrap
 
 import pytest
 
-from mgbias import gc_tuning
-from mgbias.gc_tuning import YOUNG_THRESHOLD, collect_less, command_gc
+from mgbias.workflow import gc_tuning
+from mgbias.workflow.gc_tuning import YOUNG_THRESHOLD, collect_less, command_gc
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def test_a_process_freezes_its_objects_at_exit_and_keeps_its_output(tmp_path):
         f"""
         import atexit, gc
         atexit.register(lambda: print("frozen", gc.get_freeze_count() > 0))
-        from mgbias.gc_tuning import command_gc
+        from mgbias.workflow.gc_tuning import command_gc
         with command_gc():
             cycle = []
             cycle.append(cycle)
@@ -71,7 +71,7 @@ def test_a_process_freezes_its_objects_at_exit_and_keeps_its_output(tmp_path):
 
 
 def test_a_workflow_job_runs_with_the_commands_settings(fresh, tmp_path):
-    from mgbias.runlog import job_log
+    from mgbias.workflow.runlog import job_log
 
     before = gc.get_threshold()
     with job_log(tmp_path / "job.log"):

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from mgbias.gender_words import check_word_lists, english_tokens, gender_of, gender_words_of
+from mgbias.wordlists.gender_words import (
+    check_word_lists,
+    english_tokens,
+    gender_of,
+    gender_words_of,
+)
 
 FEMALE = frozenset({"she", "her", "woman", "wife"})
 MALE = frozenset({"he", "his", "man", "husband"})

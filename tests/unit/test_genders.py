@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mgbias.genders import FEMALE, GENDERS, MALE, opposite
+from mgbias.wordlists.genders import FEMALE, GENDERS, MALE, opposite
 
 
 def test_the_spelling_is_the_one_written_into_tables():

@@ -1,5 +1,5 @@
 """SIGINT and SIGTERM end a command with one line, ``mgbias: interrupted: ...``, and exit
-status 130 / 143; no output is left half-written (:mod:`mgbias.interrupts`).
+status 130 / 143; no output is left half-written (:mod:`mgbias.cli.interrupts`).
 
 The commands read a named pipe: a command that has opened it for reading is past its
 checks and blocked in its work, so the signal lands there without a timed sleep.
@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mgbias.atomic import write_text
-from mgbias.cli import main
-from mgbias.interrupts import OutputWatch, interrupted_message
+from mgbias.cli.interrupts import OutputWatch, interrupted_message
+from mgbias.cli.main import main
+from mgbias.files.atomic import write_text
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -14,8 +14,8 @@ import pytest
 from fixtures.workflow_rules import rule_file as defining_file
 from fixtures.workflow_rules import workflow_rules
 
-from mgbias import layout
-from mgbias.layout import (
+from mgbias.workflow import layout
+from mgbias.workflow.layout import (
     OUTPUTS,
     clean_targets,
     matching_output,
@@ -37,7 +37,7 @@ def rules_by_file() -> dict[str, set[str]]:
 
 def test_docs_outputs_md_is_generated_from_the_layout():
     assert (REPO / "docs/outputs.md").read_text(encoding="utf-8") == outputs_markdown(), (
-        "docs/outputs.md is out of date: python -m mgbias.layout > docs/outputs.md"
+        "docs/outputs.md is out of date: python -m mgbias.workflow.layout > docs/outputs.md"
     )
 
 
@@ -59,7 +59,7 @@ def test_tables_and_figures_are_named_after_their_rule(output):
 
 
 def test_every_rule_output_is_a_path_of_the_layout():
-    """Outputs come from mgbias.layout (rules write only log and benchmark paths,
+    """Outputs come from mgbias.workflow.layout (rules write only log and benchmark paths,
     logs/<rule>/..., themselves): each output a rule declares, its wildcards' constraints
     aside, is a path of the layout (a template, or one with some of its wildcards
     filled in)."""
@@ -112,7 +112,7 @@ def under(path: str, folders: list[str]) -> bool:
 
 
 def test_clean_results_removes_the_top_folder_of_every_path():
-    """``make clean-results`` removes what ``python -m mgbias.layout --clean-targets``
+    """``make clean-results`` removes what ``python -m mgbias.workflow.layout --clean-targets``
     prints: a new path under data/, models/ or results/ cannot be missed."""
     targets = clean_targets()
     templates = [output.template for output in OUTPUTS.values()]

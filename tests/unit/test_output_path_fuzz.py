@@ -1,5 +1,5 @@
 """Output-path collisions, drawn by hypothesis, end in the project's one-line error and
-leave every input as it was (:mod:`mgbias.output_paths`).
+leave every input as it was (:mod:`mgbias.files.output_paths`).
 
 Each example takes one command that writes, gives every option its own file, then makes
 one output the same file as an input or as another output, spelled another way: the same
@@ -19,7 +19,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mgbias.cli import main
+from mgbias.cli.main import main
 
 MODEL = "no-such-model-dir"
 SETTINGS = settings(

@@ -1,5 +1,5 @@
 """No command or API function writes over its own input or over another of its outputs
-(:mod:`mgbias.output_paths`): refused before any work, in one line naming both options,
+(:mod:`mgbias.files.output_paths`): refused before any work, in one line naming both options,
 with every input left as it was."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import mgbias
-from mgbias.cli import main
+from mgbias.cli.main import main
 from mgbias.errors import InputError
-from mgbias.output_paths import OutputPathError, check_output_paths
+from mgbias.files.output_paths import OutputPathError, check_output_paths
 
 PAIRS = (
     "sent_more,sent_less,stereo_antistereo,bias_type\n"

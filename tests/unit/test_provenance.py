@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from mgbias import provenance
-from mgbias.cli import main
+from mgbias.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
@@ -232,7 +232,7 @@ def test_cli_output_mode_follows_the_umask(fixed_bert_dir, crows_csv, tmp_path):
     for mask in (0o077,):
         out = tmp_path / f"scores-{mask:o}.csv"
         code = (
-            f"import os, sys\nos.umask({mask})\nfrom mgbias.cli import main\n"
+            f"import os, sys\nos.umask({mask})\nfrom mgbias.cli.main import main\n"
             "sys.exit(main(sys.argv[1:]))\n"
         )
         argv = ["score", "--model", str(fixed_bert_dir), "--data", str(crows_csv),
@@ -287,8 +287,8 @@ def test_directory_and_file_outputs_of_the_data_and_finetune_commands(tmp_path, 
 
 def test_a_multilingual_file_records_the_language_of_its_name(tmp_path):
     """`language` is the one used: --lang, else the file's (its name), else English."""
-    from mgbias.cli import build_parser
-    from mgbias.cli_provenance import cli_record
+    from mgbias.cli.main import build_parser
+    from mgbias.cli.provenance import cli_record
 
     data = tmp_path / "multilingual_crows_pairs_de.csv"
     data.write_text("ID,A_en,B_en,A_x,B_x,stereo_antistereo,bias_type\n", encoding="utf-8")
@@ -301,8 +301,8 @@ def test_a_multilingual_file_records_the_language_of_its_name(tmp_path):
 
 def test_every_output_option_of_every_command_gets_a_sidecar():
     """The output options come from the parser (their type), not a list kept by hand."""
-    from mgbias.cli import build_parser
-    from mgbias.cli_provenance import output_options
+    from mgbias.cli.main import build_parser
+    from mgbias.cli.provenance import output_options
 
     parser = build_parser()
     assert output_options(parser, "mbe") == ("output", "per_sentence")

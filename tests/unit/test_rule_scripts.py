@@ -1,9 +1,9 @@
 """scripts/ holds the rules' job entry points and nothing else: every script is the
 ``script:`` of a rule, every rule's script exists (the command line lives in
-``mgbias.cli``, not in scripts/), and a script is named after the rule that runs it,
+``mgbias.cli.main``, not in scripts/), and a script is named after the rule that runs it,
 or, where several rules run it, is listed in :data:`SHARED_SCRIPTS` and names them in
 its docstring. Scripts stamp a job's wildcards into its records one way,
-:func:`mgbias.runlog.wildcard_fields`."""
+:func:`mgbias.workflow.runlog.wildcard_fields`."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def wildcard_stamps(source: str) -> list[str]:
     """The places in a script's ``source`` that copy wildcards into a record by hand:
     ``dict(<...>wildcards.items())``, a dict literal's value ``<...>wildcards.NAME`` and
     an argument ``<...>wildcards.NAME`` of an ``insert`` call (a table column), each as
-    ``line N: code``. :func:`mgbias.runlog.wildcard_fields` is the one way to do it."""
+    ``line N: code``. :func:`mgbias.workflow.runlog.wildcard_fields` is the one way to do it."""
 
     def is_wildcards(node: ast.AST) -> bool:
         return (isinstance(node, ast.Name) and node.id == "wildcards") or (
@@ -163,5 +163,5 @@ def test_scripts_stamp_wildcards_into_records_one_way():
     }
     assert not stamps, (
         f"scripts copying wildcards into records by hand: {stamps}; use "
-        "mgbias.runlog.wildcard_fields(wildcards, *names)"
+        "mgbias.workflow.runlog.wildcard_fields(wildcards, *names)"
     )

@@ -1,4 +1,4 @@
-"""`mgbias.runlog.wildcard_fields`: a job's wildcards as the plain dict its records carry."""
+"""`mgbias.workflow.runlog.wildcard_fields`: a job's wildcards as the plain dict of its records."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 import pytest
 from snakemake.iocontainers import Wildcards
 
-from mgbias.atomic import write_json
-from mgbias.runlog import wildcard_fields
+from mgbias.files.atomic import write_json
+from mgbias.workflow.runlog import wildcard_fields
 
 
 def wildcards(**values: str) -> Wildcards:

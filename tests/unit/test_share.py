@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mgbias.layout import OUTPUTS
-from mgbias.share import (
+from mgbias.workflow.layout import OUTPUTS
+from mgbias.workflow.share import (
     ShareError,
     configfile,
     create_missing_outputs,
@@ -26,7 +26,7 @@ def test_the_checkout_names_a_valid_configuration_and_persistent_outputs():
     outs = [out for stage in pipeline["stages"].values() for out in stage["outs"]]
     assert outs and all(next(iter(out.values()))["persist"] is True for out in outs)
     assert stage_outputs(REPO) == [next(iter(out)).removeprefix("${workdir}/") for out in outs]
-    # every place the workflow writes results to (mgbias.layout) is shared
+    # every place the workflow writes results to (mgbias.workflow.layout) is shared
     shared = stage_outputs(REPO)
     for output in OUTPUTS.values():
         assert any(output.template.startswith(out + "/") for out in shared), output.template
@@ -104,7 +104,7 @@ def test_params_yaml_is_written_from_the_configuration_and_must_keep_its_workdir
 
 
 def test_mgbias_share_command_runs_the_recipe_and_reports_refusals(tmp_path, capsys):
-    from mgbias.cli import main
+    from mgbias.cli.main import main
 
     assert main(["share", "pull", "--root", str(tmp_path)]) == 1
     assert "dvc.lock: missing; nothing has been pushed" in capsys.readouterr().err

@@ -30,11 +30,13 @@ def test_every_gpu_rule_has_a_gpu_entry_in_the_slurm_profile():
 
 
 def test_the_cluster_page_holds_the_table_generated_from_the_profile():
-    from mgbias.slurm import resource_table
+    from mgbias.workflow.slurm import resource_table
 
     table = resource_table(REPO / "profiles/slurm/config.yaml")
     page = (REPO / "profiles/slurm/README.md").read_text()
-    assert table in page, "regenerate it: python -m mgbias.slurm profiles/slurm/config.yaml"
+    assert table in page, (
+        "regenerate it: python -m mgbias.workflow.slurm profiles/slurm/config.yaml"
+    )
     # every rule with set-resources is in it, the GPU rules with their GPU
     for rule in gpu_rules():
         row = next(line for line in table.splitlines() if f"`{rule}`" in line)
@@ -44,7 +46,7 @@ def test_the_cluster_page_holds_the_table_generated_from_the_profile():
 
 
 def test_resource_table_groups_rules_and_keeps_defaults(tmp_path):
-    from mgbias.slurm import resource_table
+    from mgbias.workflow.slurm import resource_table
 
     profile = tmp_path / "config.yaml"
     profile.write_text(
@@ -64,7 +66,7 @@ def test_resource_table_groups_rules_and_keeps_defaults(tmp_path):
 def test_resource_table_names_the_file_of_a_malformed_profile(tmp_path):
     import pytest
 
-    from mgbias.slurm import main, resource_table
+    from mgbias.workflow.slurm import main, resource_table
 
     profile = tmp_path / "config.yaml"
     profile.write_text("set-resources: [train_mlm]\n")

@@ -14,7 +14,7 @@ import pytest
 import torch
 
 import mgbias
-from mgbias.cli import main
+from mgbias.cli.main import main
 from mgbias.mlm.baseline import random_copy
 
 
@@ -160,7 +160,7 @@ def test_cli_prints_the_baseline_and_writes_both_runs(tiny, pairs_csv, tmp_path,
 
 
 def test_planner_adds_a_baseline_model_where_asked():
-    from mgbias.workflow import model_entries, model_input, pair_jobs, structural_baselines
+    from mgbias.workflow.core import model_entries, model_input, pair_jobs, structural_baselines
 
     config = {
         "seed": 11,
@@ -196,7 +196,7 @@ def test_planner_adds_a_baseline_model_where_asked():
 
 
 def test_a_listing_dataset_scores_the_baselines_of_the_models_it_lists():
-    from mgbias.workflow import pair_jobs, structural_baselines
+    from mgbias.workflow.core import pair_jobs, structural_baselines
 
     config = {
         "seed": 0,

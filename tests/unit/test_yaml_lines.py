@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mgbias import yaml_lines
-from mgbias.yaml_lines import YAMLInputError, load_yaml, parse_yaml, read_yaml
+from mgbias.files import yaml_lines
+from mgbias.files.yaml_lines import YAMLInputError, load_yaml, parse_yaml, read_yaml
 
 REPO = Path(__file__).resolve().parents[2]
 

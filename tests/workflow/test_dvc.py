@@ -4,10 +4,10 @@ The checkout's files (as git would commit them) are copied into a temporary
 git repository that runs ``tests/configs/tiny.yaml`` (named in its params.yaml);
 the session's completed tiny run is copied in and ``dvc repro`` records it
 (each stage's Snakemake command has nothing left to do). Each
-check pushes that run with the project's recipe (``python -m mgbias.share
+check pushes that run with the project's recipe (``python -m mgbias.workflow.share
 push``) to an S3-compatible server on 127.0.0.1 (moto) or to a local
 directory, clones the repository elsewhere with git, pulls with the recipe
-(``python -m mgbias.share pull``) and compares the clone with the original.
+(``python -m mgbias.workflow.share pull``) and compares the clone with the original.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ import pytest
 import yaml
 from snakerun import checked, planned_jobs, snakemake
 
-from mgbias.share import stage_outputs
-from mgbias.workflow import evaluation_jobs
+from mgbias.workflow.core import evaluation_jobs
+from mgbias.workflow.share import stage_outputs
 
 pytestmark = pytest.mark.workflow
 
@@ -97,7 +97,7 @@ def dvc(*args: str) -> list[str]:
 
 
 def share(action: str) -> list[str]:
-    return [sys.executable, "-m", "mgbias.share", action]
+    return [sys.executable, "-m", "mgbias.workflow.share", action]
 
 
 def copy_checkout(dest: Path) -> None:

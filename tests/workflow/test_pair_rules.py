@@ -112,7 +112,7 @@ def test_code_of_one_pair_measure_changed_reruns_only_measure_jobs(tiny_copy):
     assert counts["pair_measures"] == N_PAIR_JOBS
     assert not {"score_pairs", "score_unmasked", "train_mlm"} & set(counts)
 
-    module = tiny_copy / "src/mgbias/perturb.py"
+    module = tiny_copy / "src/mgbias/pairs/perturb.py"
     module.write_text(module.read_text() + '\n_CHANGED = "the perturbation"\n')
     counts = plan(tiny_copy)
     assert counts["score_pairs"] == 1, "only the perturbed variant is rescored"

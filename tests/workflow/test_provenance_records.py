@@ -15,8 +15,8 @@ import yaml
 from fixtures.seed_records import check_seed_records
 from snakerun import checked, snakemake
 
-from mgbias import layout
 from mgbias.provenance import SUMMARY_COLUMNS, mgbias_version
+from mgbias.workflow import layout
 
 pytestmark = pytest.mark.workflow
 
@@ -35,7 +35,7 @@ def tables(run: Path) -> list[Path]:
 def record_of(run: Path, table: Path) -> dict:
     relative = table.relative_to(run).as_posix()
     record = layout.provenance_record(relative)
-    assert record is not None, f"{relative}: no provenance record in mgbias.layout"
+    assert record is not None, f"{relative}: no provenance record in mgbias.workflow.layout"
     return json.loads((run / record).read_text(encoding="utf-8"))
 
 

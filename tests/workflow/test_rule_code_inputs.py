@@ -1,5 +1,5 @@
 """Every job's code input is the meaning digest of its script's import closure
-(mgbias.code_inputs.code_digest), and Snakemake plans a job when, and only when, the code
+(mgbias.workflow.code_inputs.code_digest), and Snakemake plans a job when, and only when, the code
 it runs changes in what it does.
 
 One dry run with ``--forceall`` lists every job's inputs: its code digest must list
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from snakerun import checked, copy_workflow, planned_job_inputs, planned_jobs, snakemake
 
-from mgbias.code_inputs import import_closure, meaning_digest
+from mgbias.workflow.code_inputs import import_closure, meaning_digest
 
 pytestmark = pytest.mark.workflow
 
@@ -70,7 +70,7 @@ def test_every_jobs_code_input_is_the_meaning_of_its_scripts_import_closure(tmp_
 
 def test_a_comment_docstring_or_formatting_edit_plans_nothing(tiny_copy):
     # gc_tuning.py is run by every script; pair_measures.py is one script
-    for name in ("src/mgbias/gc_tuning.py", "scripts/pair_measures.py"):
+    for name in ("src/mgbias/workflow/gc_tuning.py", "scripts/pair_measures.py"):
         path = tiny_copy / name
         text = path.read_text(encoding="utf-8")
         assert text.startswith('"""'), name
@@ -83,7 +83,7 @@ def test_a_comment_docstring_or_formatting_edit_plans_nothing(tiny_copy):
 
 @pytest.mark.parametrize(
     "module",
-    ["kaneko2022/sentences.py", "mlm/unmasked_cache.py", "gc_tuning.py"],
+    ["kaneko2022/sentences.py", "mlm/unmasked_cache.py", "workflow/gc_tuning.py"],
 )
 def test_a_code_change_plans_exactly_the_jobs_that_run_it(tiny_copy, module):
     name = f"src/mgbias/{module}"
@@ -103,5 +103,5 @@ def test_a_code_change_plans_exactly_the_jobs_that_run_it(tiny_copy, module):
     result = checked(snakemake(tiny_copy, "-n"))
     assert sorted(map(repr, planned_jobs(result.stdout))) == sorted(map(repr, expected))
     assert f"mgbias: {name} changed in what it does" in result.stderr
-    if module != "gc_tuning.py":
+    if module != "workflow/gc_tuning.py":
         assert "train_mlm" not in {rule for rule, _ in planned_jobs(result.stdout)}

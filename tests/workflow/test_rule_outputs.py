@@ -1,11 +1,11 @@
-"""Every file a planned job writes is a path of mgbias.layout, of that job's rule."""
+"""Every file a planned job writes is a path of mgbias.workflow.layout, of that job's rule."""
 
 from __future__ import annotations
 
 import pytest
 from snakerun import checked, copy_workflow, planned_job_outputs, snakemake
 
-from mgbias.layout import OUTPUTS, matching_output
+from mgbias.workflow.layout import OUTPUTS, matching_output
 
 pytestmark = pytest.mark.workflow
 
@@ -17,7 +17,9 @@ def test_every_planned_output_is_a_layout_path_of_its_rule(tmp_path):
     for rule, outputs in planned_job_outputs(result.stdout):
         for path in outputs:
             output = matching_output(path)
-            assert output is not None, f"{rule} writes {path}, which mgbias.layout does not define"
+            assert output is not None, (
+                f"{rule} writes {path}, which mgbias.workflow.layout does not define"
+            )
             assert rule in output.rules, f"{path} is {output.key} of {output.rules}, not {rule}"
             seen.add(output.key)
     # the full demo configuration writes every kind of output the layout defines; a dry run

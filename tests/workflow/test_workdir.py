@@ -1,7 +1,7 @@
 """A configuration keeps its own results: its ``workdir`` holds everything its run
 writes, so that a second configuration run in the same checkout leaves the first's
 results as they were, and its own local paths still name the files they name from the
-checkout (:func:`mgbias.config_locations.relocate`)."""
+checkout (:func:`mgbias.workflow.config_locations.relocate`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 import yaml
 from snakerun import checked, snakemake
 
-from mgbias import layout
+from mgbias.workflow import layout
 
 pytestmark = pytest.mark.workflow
 

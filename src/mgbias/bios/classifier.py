@@ -40,7 +40,7 @@ import torch
 from torch import nn
 
 from mgbias.bios.training import TrainSettings
-from mgbias.devices import pick_device
+from mgbias.mlm.devices import pick_device
 
 TOKEN_RE = re.compile(r"(?u)\b\w\w+\b")
 

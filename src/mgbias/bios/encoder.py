@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mgbias.precision_names import PRECISION_NAMES
+from mgbias.mlm.precision_names import PRECISION_NAMES
 from mgbias.settings import settings_from_mapping
 
 if TYPE_CHECKING:

@@ -16,12 +16,12 @@ rows to float32 (:func:`mgbias.bios.classifier.train`).
   absent or not whole (a header of another dtype or shape, a file shorter or longer than
   its header says, a description naming another key): such an entry is written again.
 - :func:`write_entry`: the features, block by block, into a new entry, atomically
-  (:func:`mgbias.atomic.atomic_paths`: a killed job leaves only a hidden
+  (:func:`mgbias.files.atomic.atomic_paths`: a killed job leaves only a hidden
   ``.<name>.partial-*`` file, never a file at the entry's name, and the next write of the
   entry removes it); the ``.json`` description is renamed into place last.
 
 Where: ``$MGBIAS_CACHE_DIR/bios-features/`` (default ``~/.cache/mgbias/bios-features/``,
-:func:`mgbias.cache_dirs.cache_root`), outside the workflow's folders. An entry is
+:func:`mgbias.files.cache_dirs.cache_root`), outside the workflow's folders. An entry is
 ``n x T x dim`` (T the split's longest sequence; the columns after a row's own length
 are padding, masked by the classifier). The check on opening reads the header and the
 file's size, not its bytes: a file changed in place at the same size is not detected
@@ -44,8 +44,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mgbias.atomic import atomic_paths, read_json
-from mgbias.cache_dirs import cache_root
+from mgbias.files.atomic import atomic_paths, read_json
+from mgbias.files.cache_dirs import cache_root
 
 __all__ = [
     "DTYPE",

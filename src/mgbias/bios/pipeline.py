@@ -15,13 +15,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from mgbias.atomic import atomic_path
 from mgbias.bios.extract import extract_page
 from mgbias.bios.ner import person_name
 from mgbias.bios.postprocess import Bio, postprocess, scrub
 from mgbias.bios.rules import EXCLUDED_TITLES, LanguageRules
 from mgbias.bios.wet import iter_pages
-from mgbias.textio import read_text
+from mgbias.files.atomic import atomic_path
+from mgbias.files.textio import read_text
 
 FIELDS = ("id", "name", "title", "gender", "raw", "bio", "uri", "path")
 

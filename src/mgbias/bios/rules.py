@@ -30,7 +30,7 @@ from importlib import resources
 from pathlib import Path
 
 from mgbias.errors import InputError
-from mgbias.textio import read_text
+from mgbias.files.textio import read_text
 
 logger = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
-from mgbias.atomic import atomic_path
+from mgbias.files.atomic import atomic_path
 
 TABLE5_COLUMNS = ["lang", "occupations", "instances", "female", "male"]
 COUNT_COLUMNS = ["lang", "title", "female", "male", "total", "figure2"]

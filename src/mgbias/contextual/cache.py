@@ -24,8 +24,8 @@ import numpy as np
 from safetensors import SafetensorError
 from safetensors.numpy import load_file, save
 
-from mgbias.atomic import write_bytes
 from mgbias.contextual.vectors import WordVectors
+from mgbias.files.atomic import write_bytes
 from mgbias.mlm.unmasked_cache import sentences_sha256
 
 __all__ = [

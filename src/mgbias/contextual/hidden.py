@@ -33,7 +33,7 @@ from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 from mgbias.contextual.vectors import CONCAT, WordVectors, parse_layers
 from mgbias.contextual.words import word_spans
-from mgbias.devices import to_device
+from mgbias.mlm.devices import to_device
 from mgbias.mlm.precision import (
     DEFAULT_PRECISION,
     check_precision,

@@ -31,7 +31,7 @@ from mgbias.contextual.run import ProbeResults, run_probes
 from mgbias.contextual.swap import Analyser, Swapper
 from mgbias.contextual.vectors import WordVectors, parse_layers
 from mgbias.errors import InputError
-from mgbias.textio import read_text
+from mgbias.files.textio import read_text
 
 __all__ = [
     "AnalyserFactories",

@@ -15,7 +15,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from mgbias.atomic import write_text
+from mgbias.files.atomic import write_text
 
 SIDECAR_SUFFIX = ".sha256"
 """Appended to a file's name to name its sidecar."""

@@ -26,7 +26,7 @@ The body is streamed into a temporary file next to ``dest`` while its SHA-256 is
 computed, then validated (HTTP status, length announced by ``Content-Length``,
 expected digest, archive integrity judged by ``dest``'s name), and only then
 renamed onto ``dest``, followed by its checksum sidecar (both written with
-:func:`mgbias.atomic.atomic_paths`). On any failure the temporary files are removed,
+:func:`mgbias.files.atomic.atomic_paths`). On any failure the temporary files are removed,
 ``dest`` is not created, and a ``dest`` that existed before is left as it was.
 """
 
@@ -51,8 +51,8 @@ from typing import BinaryIO
 
 from tqdm.auto import tqdm
 
-from mgbias.atomic import atomic_paths
 from mgbias.corpora.checksums import is_sha256_hex, sidecar_path, sidecar_text
+from mgbias.files.atomic import atomic_paths
 
 logger = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ import zipfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from mgbias.atomic import atomic_paths
 from mgbias.corpora.checksums import sha256_file, sidecar_path, sidecar_text
 from mgbias.corpora.opus import moses_member_names
+from mgbias.files.atomic import atomic_paths
 
 
 def _plain_lines(path: Path) -> Iterator[bytes]:

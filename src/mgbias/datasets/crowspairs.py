@@ -24,7 +24,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from mgbias.atomic import atomic_path
 from mgbias.datasets.frame import (
     PAIR_COLUMNS,
     check_direction,
@@ -33,6 +32,7 @@ from mgbias.datasets.frame import (
     record_value,
     require_columns,
 )
+from mgbias.files.atomic import atomic_path
 
 __all__ = ["CSV_COLUMNS", "REQUIRED_COLUMNS", "load_crowspairs", "write_crowspairs"]
 

@@ -37,7 +37,7 @@ from pathlib import Path
 import pandas as pd
 
 from mgbias.errors import InputError
-from mgbias.textio import decoding
+from mgbias.files.textio import decoding
 
 __all__ = [
     "DIRECTIONS",

@@ -30,8 +30,8 @@ from typing import Any
 
 import pandas as pd
 
-from mgbias.atomic import read_json
 from mgbias.datasets.frame import MISSING_MARKERS, PAIR_COLUMNS, note_duplicate_pairs
+from mgbias.files.atomic import read_json
 
 __all__ = ["GOLD_LABELS", "load_stereoset"]
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mgbias.atomic import read_json
 from mgbias.datasets.frame import PAIR_COLUMNS, check_direction, is_missing, note_duplicate_pairs
+from mgbias.files.atomic import read_json
 
 __all__ = ["is_translated_crowspairs", "load_translated_crowspairs"]
 

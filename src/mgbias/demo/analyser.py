@@ -37,7 +37,7 @@ from mgbias.demo.lexicon import (
     THINGS,
     first_names,
 )
-from mgbias.genders import FEMALE, GENDERS, MALE
+from mgbias.wordlists.genders import FEMALE, GENDERS, MALE
 
 __all__ = ["demo_analyser"]
 

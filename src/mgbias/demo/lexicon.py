@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
-from mgbias.genders import FEMALE, GENDERS, MALE, opposite
 from mgbias.wordlists import load_wordlist
+from mgbias.wordlists.genders import FEMALE, GENDERS, MALE, opposite
 
 LANGUAGES: tuple[str, ...] = ("en", "de", "es", "fr")
 
@@ -455,7 +455,7 @@ class Meaning(NamedTuple):
     category
         Genders on the English side: ``"male"``, ``"female"``, ``"neutral"`` or ``"both"``.
     gender
-        The subject's gender (:data:`mgbias.genders.MALE` or ``FEMALE``); ``None`` for
+        The subject's gender (:data:`mgbias.wordlists.genders.MALE` or ``FEMALE``); ``None`` for
         neutral meanings without a person. A gender-free occupation sentence is neutral
         (no gender word in English) but has its referent's gender, which the other
         languages show.
@@ -541,7 +541,7 @@ def _person_noun_phrase(
     """A person noun with a determiner.
 
     ``determiner`` is ``"the"``, ``"a"`` (indefinite), ``"my"`` or ``"poss-"`` followed by
-    :data:`~mgbias.genders.MALE` or ``FEMALE`` (possessive of a male/female owner:
+    :data:`~mgbias.wordlists.genders.MALE` or ``FEMALE`` (possessive of a male/female owner:
     his/her, sein/ihr, su, son/sa).
     """
     g = _gender_index(gender)

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mgbias.atomic import write_text
 from mgbias.demo.lexicon import LANGUAGES
+from mgbias.files.atomic import write_text
 
 #: The pair columns, in draw order.
 SENTENCE_COLUMNS = ("sent_more", "sent_less")

@@ -52,7 +52,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mgbias.atomic import write_json, write_text
 from mgbias.demo.lexicon import (
     CATEGORY_FEMALE,
     CATEGORY_MALE,
@@ -70,10 +69,11 @@ from mgbias.demo.lexicon import (
     first_names,
     render,
 )
-from mgbias.genders import FEMALE, MALE
+from mgbias.files.atomic import write_json, write_text
 from mgbias.languages import PIVOT
-from mgbias.mirror_layout import BENCHMARK_FILES
 from mgbias.seeds import check_seed
+from mgbias.wordlists.genders import FEMALE, MALE
+from mgbias.workflow.mirror_layout import BENCHMARK_FILES
 
 __all__ = [
     "DemoPair",

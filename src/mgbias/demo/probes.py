@@ -27,7 +27,7 @@ from mgbias.demo.lexicon import (
     render,
 )
 from mgbias.demo.world import TEMPLATE_MIXES, WorldSpec, sample_meanings
-from mgbias.genders import MALE
+from mgbias.wordlists.genders import MALE
 
 __all__ = ["demo_probe_lists", "demo_profession_bias", "probe_sentences"]
 

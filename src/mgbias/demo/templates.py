@@ -25,7 +25,7 @@ from mgbias.demo.lexicon import (
     Meaning,
     render,
 )
-from mgbias.genders import FEMALE, MALE
+from mgbias.wordlists.genders import FEMALE, MALE
 
 #: The paper's gender pairs besides the pronouns, by their English male noun.
 TEMPLATE_NOUNS = ("man", "father", "brother", "uncle")

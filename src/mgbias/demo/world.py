@@ -40,7 +40,6 @@ from typing import Any
 
 import numpy as np
 
-from mgbias.atomic import write_bytes
 from mgbias.demo.lexicon import (
     ACTIVITIES,
     ADJECTIVES,
@@ -82,11 +81,12 @@ from mgbias.demo.lexicon import (
     relation_objects,
     render,
 )
-from mgbias.genders import FEMALE, MALE, opposite
+from mgbias.files.atomic import write_bytes
 from mgbias.languages import PIVOT
-from mgbias.mirror_layout import MIRROR_NEWS_CRAWL, MIRROR_OPUS_ZIP
 from mgbias.seeds import check_seed
 from mgbias.settings import settings_from_mapping
+from mgbias.wordlists.genders import FEMALE, MALE, opposite
+from mgbias.workflow.mirror_layout import MIRROR_NEWS_CRAWL, MIRROR_OPUS_ZIP
 
 __all__ = [
     "DEFAULT_CORPORA",

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from mgbias.embeddings.vectors import Vectors, normalize_rows_inplace, unit_rows
-from mgbias.textio import read_text
+from mgbias.files.textio import read_text
 
 __all__ = [
     "DebiasLists",

@@ -14,9 +14,9 @@ import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
-from mgbias.atomic import atomic_path
 from mgbias.errors import InputError
-from mgbias.textio import decoding
+from mgbias.files.atomic import atomic_path
+from mgbias.files.textio import decoding
 
 __all__ = [
     "TEST_SPLIT",

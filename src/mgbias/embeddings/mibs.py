@@ -25,9 +25,9 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from mgbias.atomic import write_text
 from mgbias.errors import InputError
-from mgbias.textio import decoding, read_text
+from mgbias.files.atomic import write_text
+from mgbias.files.textio import decoding, read_text
 
 __all__ = [
     "occupation_file_names",

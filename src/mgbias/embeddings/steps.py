@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mgbias.atomic import atomic_path, write_json
 from mgbias.embeddings.dictionaries import read_dictionary
 from mgbias.embeddings.duplicates import DEFAULT_DUPLICATES
 from mgbias.embeddings.mibs import read_occupation_pairs, read_seed_pairs
 from mgbias.embeddings.rcsls_config import RCSLSConfig
 from mgbias.embeddings.vectors import read_vectors, write_vec
 from mgbias.errors import InputError
+from mgbias.files.atomic import atomic_path, write_json
 from mgbias.measures.inbias import (
     STRONG_PAIRS_EN,
     InBiasResult,

@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from mgbias.atomic import atomic_path
 from mgbias.embeddings.vectors import Vectors
+from mgbias.files.atomic import atomic_path
 from mgbias.seeds import check_seed
 from mgbias.settings import settings_from_mapping
 

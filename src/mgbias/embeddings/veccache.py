@@ -24,7 +24,7 @@ is hashed again (git's "racily clean" rule). ``ctime`` cannot be set back by a u
 
 An entry holds the first ``rows`` rows of the file (``maxload`` may stop a read early);
 a read of at most ``rows`` rows slices it, a longer one parses again and replaces it.
-Entries are written atomically (:func:`mgbias.atomic.atomic_paths`, mode ``0o666`` less the
+Entries are written atomically (:func:`mgbias.files.atomic.atomic_paths`, mode ``0o666`` less the
 umask); an entry that does not load or whose parts disagree is parsed again and rewritten,
 and a cache that cannot be written (a read-only home, a full disk) is logged, not raised.
 """
@@ -43,8 +43,8 @@ from typing import BinaryIO
 
 import numpy as np
 
-from mgbias.atomic import atomic_paths, read_json
-from mgbias.cache_dirs import CACHE_DIR_ENV, cache_root
+from mgbias.files.atomic import atomic_paths, read_json
+from mgbias.files.cache_dirs import CACHE_DIR_ENV, cache_root
 
 __all__ = [
     "CACHE_DIR_ENV",

@@ -23,12 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
-from mgbias.atomic import atomic_path
 from mgbias.embeddings.duplicates import DEFAULT_DUPLICATES, DUPLICATES, DUPLICATES_HINT
 from mgbias.embeddings.veccache import CachedRows, cache_enabled, cached_rows
 from mgbias.errors import InputError, WeightsError
-from mgbias.linalg import unit_rows
-from mgbias.textio import decoding
+from mgbias.files.atomic import atomic_path
+from mgbias.files.textio import decoding
+from mgbias.measures.linalg import unit_rows
 
 __all__ = [
     "Vectors",

@@ -1,7 +1,7 @@
 """Training checkpoints that let a killed fine-tuning resume bit for bit.
 
 A checkpoint is a directory ``step-<step>`` (9 digits) under the run's checkpoint
-directory, written atomically (:func:`mgbias.atomic.atomic_directory`), holding
+directory, written atomically (:func:`mgbias.files.atomic.atomic_directory`), holding
 
 - ``meta.json``: format version, step, the run's fingerprint (what must match for a
   resume: configuration, base model, training text) and the loss log
@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from mgbias.atomic import atomic_directory
 from mgbias.errors import WeightsError
+from mgbias.files.atomic import atomic_directory
 from mgbias.mlm.loop import LoopState
 
 __all__ = [

@@ -20,7 +20,8 @@ Reading and matching
 The corpus is one sentence per line (plain or gzip UTF-8, :mod:`mgbias.mlm.text_lines`;
 blank lines are skipped, surrounding whitespace stripped, as distributed: no
 re-splitting, no de-duplication). A sentence's gender is
-:func:`mgbias.gender_words.gender_of`: whole-word, case-insensitive matching on Unicode word
+:func:`mgbias.wordlists.gender_words.gender_of`: whole-word, case-insensitive matching on
+Unicode word
 tokens, so the same code serves English and the German, Spanish and French lists
 (``kaneko2023_{lang}_{female,male}``). Disjointness of the outputs is by corpus line: a
 sentence repeated in the corpus can be drawn once for training and once for development.
@@ -47,12 +48,12 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from mgbias.atomic import atomic_paths
-from mgbias.gender_words import BOTH, gender_of
-from mgbias.genders import FEMALE, MALE
+from mgbias.files.atomic import atomic_paths
 from mgbias.kaneko2022.mining import one_line, split_lines
 from mgbias.mlm.text_lines import iter_text_lines
 from mgbias.seeds import check_seed
+from mgbias.wordlists.gender_words import BOTH, gender_of
+from mgbias.wordlists.genders import FEMALE, MALE
 
 __all__ = [
     "COUNT_COLUMNS",
@@ -231,7 +232,7 @@ def mine_gendered_text(
         files and the counts), or ``n``/``n_dev`` are not valid sizes.
 
     The four outputs are written to temporary files and renamed into place together
-    (:func:`mgbias.atomic.atomic_paths`) once all are complete.
+    (:func:`mgbias.files.atomic.atomic_paths`) once all are complete.
     """
     check_seed(seed)
     files = (

@@ -455,13 +455,13 @@ def collect_scores(
     Notes
     -----
     The per-pair CSVs hold sentence scores to 6 significant digits
-    (:func:`mgbias.tabular.write_csv`); two sentence scores equal to
+    (:func:`mgbias.files.tabular.write_csv`); two sentence scores equal to
     that precision tie here although the raw floats of
     :func:`mgbias.pairs.scoring.pair_measures` may differ. The orientation
     depends on the sentences only, so every model of a language is scored on
     the same oriented pairs.
     """
-    from mgbias.atomic import read_json
+    from mgbias.files.atomic import read_json
     from mgbias.measures.orientation import ORIENTATIONS, orient_pairs, oriented_pair_scores
 
     frame = check_runs(runs)

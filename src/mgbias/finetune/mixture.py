@@ -43,9 +43,9 @@ from typing import Literal
 
 import numpy as np
 
-from mgbias.atomic import atomic_path
-from mgbias.genders import FEMALE, MALE
+from mgbias.files.atomic import atomic_path
 from mgbias.seeds import check_seed, derive_seed
+from mgbias.wordlists.genders import FEMALE, MALE
 
 __all__ = ["ROUNDING", "SAMPLING", "Mixture", "mixture_indices", "mixture_sizes", "write_mixture"]
 

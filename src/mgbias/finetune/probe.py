@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from mgbias.atomic import write_json
+from mgbias.files.atomic import write_json
 from mgbias.finetune.probe_targets import template_targets
 from mgbias.mlm.templates import tbs_summary, tbs_table, template_logprobs, template_spec
 from mgbias.mlm.top_predictions import top_predictions
@@ -132,7 +132,7 @@ def write_probe(
     top_path: str | Path | None = None,
 ) -> None:
     """Write the parts of ``result`` whose path is given, atomically."""
-    from mgbias.tabular import write_csv
+    from mgbias.files.tabular import write_csv
 
     if targets_path is not None:
         write_csv(result.targets, targets_path)

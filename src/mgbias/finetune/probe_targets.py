@@ -25,7 +25,7 @@ import pandas as pd
 
 from mgbias.demo.lexicon import demo_targets
 from mgbias.errors import InputError
-from mgbias.textio import read_text
+from mgbias.files.textio import read_text
 from mgbias.wordlists.professions import load_professions
 
 __all__ = ["TARGET_LISTS", "template_targets"]

@@ -52,7 +52,7 @@ import numpy as np
 import torch
 from transformers import PreTrainedTokenizerBase, get_linear_schedule_with_warmup
 
-from mgbias.atomic import atomic_directory
+from mgbias.files.atomic import atomic_directory
 from mgbias.finetune.checkpoint import remove_checkpoints, resume, save_checkpoint
 from mgbias.mlm.determinism import deterministic_training
 from mgbias.mlm.heads import mlm_encoder_and_head
@@ -392,7 +392,7 @@ def finetune_mlm(
         D_r of :func:`mgbias.finetune.mixture.write_mixture`).
     out_dir
         Receives the model and tokenizer (``save_pretrained``) and ``training.json``,
-        atomically (:func:`mgbias.atomic.atomic_directory`).
+        atomically (:func:`mgbias.files.atomic.atomic_directory`).
     cfg
         Hyper-parameters (default: the paper's, :class:`FineTuneConfig`).
     dev

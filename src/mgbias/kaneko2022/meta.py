@@ -4,7 +4,7 @@ Per model and pair dataset (CrowS-Pairs gender rows, StereoSet intrasentence gen
 
 - the *original* score is Eq. 3 with AULA on the pairs (the pair measure ``aula``);
 - every sentence of the dataset (``sent_more`` and ``sent_less`` alike) is classified by
-  the English gender words (:func:`mgbias.gender_words.gender_of`); sentences with both or
+  the English gender words (:func:`mgbias.wordlists.gender_words.gender_of`); sentences with both or
   neither gender are dropped;
 - MBE (Eq. 2) and the Shf baseline are computed over the classified sentences from the
   unmasked pass over the pairs, which already holds every sentence's AULA inputs and
@@ -29,13 +29,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from mgbias.gender_words import gender_of
-from mgbias.genders import FEMALE, MALE
+from mgbias.files.tabular import markdown
 from mgbias.measures.aula import aula
 from mgbias.measures.mbe import mbe_score, shuffled_baseline
 from mgbias.measures.orientation import orient_pairs, oriented_pair_scores
 from mgbias.mlm.scores import SentenceScores
-from mgbias.tabular import markdown
+from mgbias.wordlists.gender_words import gender_of
+from mgbias.wordlists.genders import FEMALE, MALE
 
 #: The methods compared with the original score, in the paper's column order.
 METHODS = ("shf", "mbe")
@@ -83,7 +83,7 @@ def classify_pair_sentences(
 
     Returns an object array of length ``2 * len(pairs)``: entry ``2i`` classifies
     ``sent_more`` of pair ``i``, entry ``2i + 1`` its ``sent_less``; each is ``"female"``,
-    ``"male"``, ``"both"`` or ``None`` (:func:`mgbias.gender_words.gender_of`).
+    ``"male"``, ``"both"`` or ``None`` (:func:`mgbias.wordlists.gender_words.gender_of`).
     """
     sentences = [sentence for pair in pairs for sentence in pair]
     return np.array([gender_of(sentence, female, male) for sentence in sentences], dtype=object)

@@ -9,8 +9,8 @@ sentences containing both kinds of words are excluded. The target sides of
 :math:`\\mathcal{T}_m`. As in the paper's §4, the two sets are then downsampled to
 the same size.
 
-A sentence's gender is :func:`mgbias.gender_words.gender_of` (whole-word,
-case-insensitive matching of the word lists; see :mod:`mgbias.gender_words`).
+A sentence's gender is :func:`mgbias.wordlists.gender_words.gender_of` (whole-word,
+case-insensitive matching of the word lists; see :mod:`mgbias.wordlists.gender_words`).
 
 Outputs
 -------
@@ -21,7 +21,7 @@ every reader sees exactly one sentence per line.
 
 Optionally, a words file beside each sentence file holds, on line *i*, the
 word-list entries that made sentence *i* gendered
-(:func:`mgbias.gender_words.gender_words_of`): each
+(:func:`mgbias.wordlists.gender_words.gender_words_of`): each
 entry as its tokens joined by one space, the entries sorted and joined by
 :data:`WORD_SEPARATOR` ("ex wife|she"). Sentences matched by the same entries form
 one cluster when the gender words, not the sentences, are a test's independent units.
@@ -40,10 +40,10 @@ from typing import Any, TextIO
 import numpy as np
 from tqdm.auto import tqdm
 
-from mgbias.atomic import atomic_paths
-from mgbias.gender_words import BOTH, check_word_lists, gender_of, gender_words_of
-from mgbias.genders import FEMALE, MALE
+from mgbias.files.atomic import atomic_paths
 from mgbias.seeds import check_seed
+from mgbias.wordlists.gender_words import BOTH, check_word_lists, gender_of, gender_words_of
+from mgbias.wordlists.genders import FEMALE, MALE
 
 #: Separates the gender words of one sentence in a words file (tokens never hold it).
 WORD_SEPARATOR = "|"
@@ -301,7 +301,7 @@ def downsample_to_equal(
 
     Two passes over each input (count, then copy) keep memory at O(k) line indices.
     Each output is written to a temporary file in its directory and renamed into
-    place once all are complete (:func:`mgbias.atomic.atomic_paths`).
+    place once all are complete (:func:`mgbias.files.atomic.atomic_paths`).
 
     Parameters
     ----------

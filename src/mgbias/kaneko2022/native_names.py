@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from mgbias.genders import FEMALE, MALE
-from mgbias.yaml_lines import loads_yaml
+from mgbias.files.yaml_lines import loads_yaml
+from mgbias.wordlists.genders import FEMALE, MALE
 
 GENDERS = (MALE, FEMALE)
 #: A match may not touch these: letters and digits (``word``), katakana (``katakana``).

@@ -16,9 +16,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from mgbias.gender_words import english_tokens, gender_of
-from mgbias.genders import FEMALE, MALE
-from mgbias.yaml_lines import loads_yaml
+from mgbias.files.yaml_lines import loads_yaml
+from mgbias.wordlists.gender_words import english_tokens, gender_of
+from mgbias.wordlists.genders import FEMALE, MALE
 
 #: The English pronoun each gender's sentences are checked for.
 ENGLISH_PRONOUNS = {MALE: "he", FEMALE: "she"}

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from mgbias.atomic import atomic_path
 from mgbias.errors import InputError
-from mgbias.genders import FEMALE, GENDERS, MALE
-from mgbias.textio import decoding
+from mgbias.files.atomic import atomic_path
+from mgbias.files.textio import decoding
+from mgbias.wordlists.genders import FEMALE, GENDERS, MALE
 
 HEADER = ["gender", "sentence"]
 #: The header of a file that records each sentence's gender words.

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mgbias.datasets.crowspairs import write_crowspairs
-from mgbias.yaml_lines import loads_yaml
+from mgbias.files.yaml_lines import loads_yaml
 
 GENDER_SLOT = "[Gender]"
 OCCUPATION_SLOT = "[Occupation]"

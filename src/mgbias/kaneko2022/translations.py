@@ -29,8 +29,8 @@ from typing import Any
 
 import pandas as pd
 
-from mgbias.gender_words import gender_of
-from mgbias.tabular import markdown
+from mgbias.files.tabular import markdown
+from mgbias.wordlists.gender_words import gender_of
 
 #: The methods in the paper's row order; HT first (the reference of Diff). HT_name is
 #: Table 6's row.
@@ -65,7 +65,7 @@ def aligned_genders(
     (the human translations keep CrowS-Pairs' order). Returns one entry per sentence,
     in the unmasked pass's order (``sent_more``, ``sent_less`` of pair 0, then pair 1,
     ...): ``"female"``, ``"male"``, ``"both"`` or ``None``
-    (:func:`mgbias.gender_words.gender_of` on the English sentence).
+    (:func:`mgbias.wordlists.gender_words.gender_of` on the English sentence).
 
     Raises
     ------

@@ -2,7 +2,7 @@
 
 Nothing is imported here at start-up: a workflow job that uses one measure
 loads (and reruns on a change of) that measure's module only
-(:mod:`mgbias.code_inputs`). The names below resolve lazily, on first use.
+(:mod:`mgbias.workflow.code_inputs`). The names below resolve lazily, on first use.
 
 A measure whose function has its module's name (``aul``, ``aula``, ``cps``,
 ``sss``, ``sjsd``) is imported from its module: ``from mgbias.measures.cps import

@@ -36,7 +36,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from mgbias.linalg import unit_rows
+from mgbias.measures.linalg import unit_rows
 from mgbias.stats import finite_vector
 
 __all__ = [

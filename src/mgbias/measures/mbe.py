@@ -46,7 +46,6 @@ from typing import Any
 
 import numpy as np
 
-from mgbias.genders import FEMALE, MALE
 from mgbias.measures.aula import aula
 from mgbias.measures.mbe_permutation import (
     cluster_codes,
@@ -56,6 +55,7 @@ from mgbias.measures.mbe_permutation import (
 )
 from mgbias.seeds import check_seed
 from mgbias.stats import mcnemar_test, random_indicator, splitmix64_mix
+from mgbias.wordlists.genders import FEMALE, MALE
 
 __all__ = [
     "TESTS",
@@ -377,7 +377,7 @@ def mbe_score(
         it smaller than ``alpha``.
     male_clusters, female_clusters : sequences, optional
         A cluster label per male (female) sentence, e.g. the gender words that
-        put it in its set (:func:`mgbias.gender_words.gender_words_of`); give both
+        put it in its set (:func:`mgbias.wordlists.gender_words.gender_words_of`); give both
         or neither. The permutation test then relabels whole clusters, not
         sentences (:mod:`mgbias.measures.mbe_permutation`, "Clusters"), so a
         preference must be shared by the gender words, beyond their
@@ -766,7 +766,7 @@ def mbe_of_sentences(
     The AULA of every sentence (Eq. 1, :func:`mgbias.measures.aula.aula`), then Eq. 2
     over the male and female sentences (:func:`mbe_score`) and the Shf baseline
     (:func:`shuffled_baseline`), both with ``seed``. The workflow's ``mbe`` rule and
-    :func:`mgbias.api.mbe` both call this, so they give the same numbers for the same
+    :func:`mgbias.api.mlm.mbe` both call this, so they give the same numbers for the same
     pass.
 
     Parameters
@@ -774,7 +774,7 @@ def mbe_of_sentences(
     logprobs, attention, embeddings
         Of every sentence, as :class:`mgbias.mlm.scores.SentenceScores` holds them.
     genders : sequence of str
-        ``"male"`` or ``"female"`` (:mod:`mgbias.genders`) per sentence.
+        ``"male"`` or ``"female"`` (:mod:`mgbias.wordlists.genders`) per sentence.
     seed : int
         Seed of the test and of the Shf split.
     clusters : sequence, optional

@@ -39,7 +39,7 @@ above rejects far more often than alpha when such word effects are symmetric
 about no gender preference (measured in
 ``tests/unit/measures/test_mbe_clusters.py``; the language-as-fixed-effect
 fallacy of Clark 1973). With ``clusters`` (e.g. the gender words that put
-each sentence in its set, :func:`mgbias.gender_words.gender_words_of`) the labels
+each sentence in its set, :func:`mgbias.wordlists.gender_words.gender_words_of`) the labels
 are reassigned to whole clusters instead, within strata of clusters of
 similar size (:func:`size_strata`: the two largest clusters, the next four,
 the next eight, ..., never splitting clusters of equal size): in each stratum

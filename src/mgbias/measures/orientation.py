@@ -10,9 +10,9 @@ and about men in others. A score that should rise with r needs each pair's
 by its gendered words is the project's reading):
 
 - the **modified words** of a pair are the words not shared by its two
-  sentences: the two word sequences (:func:`mgbias.gender_words.english_tokens`:
+  sentences: the two word sequences (:func:`mgbias.wordlists.gender_words.english_tokens`:
   lowercased runs of letters and digits) aligned with
-  ``difflib.SequenceMatcher`` as in :func:`mgbias.tokens.shared_token_indices`
+  ``difflib.SequenceMatcher`` as in :func:`mgbias.pairs.tokens.shared_token_indices`
   (Nangia et al.'s convention, on words instead of a model's subwords, so
   every model of a grid is scored on the same pairs);
 - the **male side** is the sentence whose modified words hold a word of the
@@ -40,11 +40,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mgbias.gender_words import english_tokens
 from mgbias.measures.cps import NANGIA_ROUND_TO
 from mgbias.measures.edges import EDGE_FLAGS, PairEdges
 from mgbias.measures.preference import PairPreferenceResult, compare_pairs
-from mgbias.tokens import shared_token_indices
+from mgbias.pairs.tokens import shared_token_indices
+from mgbias.wordlists.gender_words import english_tokens
 
 __all__ = [
     "MALE_LESS",

@@ -39,7 +39,7 @@ one-sample t-test of the pair scores against 0
 (:func:`mgbias.stats.mean_zero_test`).
 
 Steinborn et al.'s robustness check (Table 3) perturbs every sentence by
-removing its final character (:func:`mgbias.perturb.perturb_final_character`).
+removing its final character (:func:`mgbias.pairs.perturb.perturb_final_character`).
 """
 
 from __future__ import annotations

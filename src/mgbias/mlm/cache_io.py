@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from mgbias.atomic import atomic_path
+from mgbias.files.atomic import atomic_path
 
 __all__ = [
     "METADATA_KEY",

@@ -28,8 +28,8 @@ from transformers import (
 )
 from transformers.utils.hub import cached_file, extract_commit_hash
 
-from mgbias.devices import pick_device
 from mgbias.errors import WeightsError
+from mgbias.mlm.devices import pick_device
 from mgbias.mlm.gate import (
     ModelLoadError,
     ModelSource,

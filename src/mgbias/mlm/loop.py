@@ -31,7 +31,7 @@ import torch
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel
 
-from mgbias.devices import to_device
+from mgbias.mlm.devices import to_device
 from mgbias.mlm.heads import mlm_encoder_and_head
 from mgbias.mlm.sequences import PackedSequences
 

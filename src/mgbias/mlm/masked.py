@@ -58,7 +58,7 @@ from torch import nn
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
-from mgbias.devices import launched_ahead, to_device
+from mgbias.mlm.devices import launched_ahead, to_device
 from mgbias.mlm.heads import Head, mlm_encoder_and_head
 from mgbias.mlm.masked_cache import PairScores, SideScores
 from mgbias.mlm.precision import DEFAULT_PRECISION, check_precision, forward_precision

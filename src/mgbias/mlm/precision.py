@@ -19,8 +19,8 @@ import contextlib
 
 import torch
 
-from mgbias.devices import pick_device
-from mgbias.precision_names import PRECISION_NAMES
+from mgbias.mlm.devices import pick_device
+from mgbias.mlm.precision_names import PRECISION_NAMES
 
 __all__ = [
     "DEFAULT_PRECISION",
@@ -49,7 +49,7 @@ def check_precision(precision: str, device: str | torch.device | None = None) ->
         A key of :data:`PRECISIONS`.
     device : str, torch.device or None
         The device the model runs (or will run) on; ``None`` or ``"auto"``: CUDA when
-        available, else the CPU (:func:`mgbias.devices.pick_device`).
+        available, else the CPU (:func:`mgbias.mlm.devices.pick_device`).
 
     Returns
     -------

@@ -3,7 +3,7 @@
 The two sentences of a pair are tokenized (special tokens included) and their
 token ids *without* the special tokens are aligned with
 ``difflib.SequenceMatcher(None, ids_a, ids_b, autojunk=False)``
-(:func:`mgbias.tokens.shared_token_indices`). Tokens inside
+(:func:`mgbias.pairs.tokens.shared_token_indices`). Tokens inside
 ``equal`` opcodes are *shared* ("unmodified", ``U``); every other token of a
 sentence is *modified* (``M``). This is CrowS-Pairs' convention, applied to token
 ids, so it works the same for every subword scheme:
@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mgbias.tokens import shared_token_indices
+from mgbias.pairs.tokens import shared_token_indices
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase

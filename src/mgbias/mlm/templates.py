@@ -49,9 +49,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mgbias.files.yaml_lines import load_yaml
 from mgbias.measures.tbs import tbs_association, tbs_bias, tbs_target_bias
 from mgbias.resources import resource_path
-from mgbias.yaml_lines import load_yaml
 
 __all__ = [
     "ARTICLE",

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from mgbias.errors import InputError
-from mgbias.textio import line_encoding_error
+from mgbias.files.textio import line_encoding_error
 
 GZIP_MAGIC = b"\x1f\x8b"
 

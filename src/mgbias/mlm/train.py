@@ -23,7 +23,7 @@ from pathlib import Path
 import torch
 from transformers import BertConfig, BertForMaskedLM, PreTrainedTokenizerFast
 
-from mgbias.atomic import atomic_directory
+from mgbias.files.atomic import atomic_directory
 from mgbias.mlm.loop import (
     LoopState,
     Masking,

@@ -39,7 +39,7 @@ import torch
 from tqdm.auto import tqdm
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
-from mgbias.devices import launched_ahead, to_device
+from mgbias.mlm.devices import launched_ahead, to_device
 from mgbias.mlm.heads import mlm_encoder_and_head
 from mgbias.mlm.precision import DEFAULT_PRECISION, check_precision, forward_precision
 from mgbias.mlm.scores import SentenceScores

@@ -15,7 +15,7 @@ from pathlib import Path
 from tokenizers import normalizers, pre_tokenizers
 from transformers import BertTokenizer, PreTrainedTokenizerFast
 
-from mgbias.atomic import atomic_directory
+from mgbias.files.atomic import atomic_directory
 from mgbias.mlm.text_lines import iter_text_lines
 
 SPECIAL_TOKENS: tuple[str, ...] = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")

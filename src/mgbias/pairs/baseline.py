@@ -15,7 +15,7 @@ from mgbias.mlm.baseline import BASELINE_MEANING
 #: ``run`` of the rows of a combined summary: the model's, then its baseline's.
 MODEL_RUN = "model"
 BASELINE_RUN = "structural_baseline"
-#: Whose preference a baseline row's verdict states (:func:`mgbias.api.pair_verdicts`).
+#: Whose preference a baseline row's verdict states (:func:`mgbias.api.mlm.pair_verdicts`).
 BASELINE_SUBJECT = "the random copy"
 
 

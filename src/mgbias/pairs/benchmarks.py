@@ -15,8 +15,8 @@ import copy
 from functools import cache
 from typing import Any
 
+from mgbias.files.yaml_lines import load_yaml
 from mgbias.resources import resource_path
-from mgbias.yaml_lines import load_yaml
 
 __all__ = ["FORMATS", "benchmark_checksums", "load_benchmarks"]
 

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from mgbias.atomic import read_json
 from mgbias.datasets import (
     filter_bias_type,
     load_crowspairs,
@@ -28,8 +27,9 @@ from mgbias.datasets.translated_crowspairs import (
     load_translated_crowspairs,
 )
 from mgbias.errors import InputError
-from mgbias.perturb import perturb_final_character
-from mgbias.textio import decoding, encoding_error
+from mgbias.files.atomic import read_json
+from mgbias.files.textio import decoding, encoding_error
+from mgbias.pairs.perturb import perturb_final_character
 
 __all__ = [
     "check_file_language",
@@ -44,7 +44,7 @@ def pair_sentences(frame: pd.DataFrame, *, perturb: bool = False) -> list[tuple[
     """``(sent_more, sent_less)`` of every row of a pair table.
 
     With ``perturb`` both sentences lose their final character
-    (:func:`~mgbias.perturb.perturb_final_character`; Steinborn et al.
+    (:func:`~mgbias.pairs.perturb.perturb_final_character`; Steinborn et al.
     2022, Table 3).
     """
     pairs = list(zip(frame["sent_more"], frame["sent_less"], strict=True))

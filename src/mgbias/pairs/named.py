@@ -16,10 +16,10 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from mgbias.cache_dirs import cache_root
 from mgbias.config import load_config
+from mgbias.files.cache_dirs import cache_root
 from mgbias.pairs.benchmarks import benchmark_checksums, load_benchmarks
-from mgbias.workflow import pair_dataset_languages, pair_file, pair_url
+from mgbias.workflow.core import pair_dataset_languages, pair_file, pair_url
 
 __all__ = ["DEFAULT_CACHE", "benchmarks_config", "mirrored_url", "resolve_pair_data"]
 

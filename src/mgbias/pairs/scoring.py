@@ -130,7 +130,7 @@ def _bsjsd(unmasked, masked, edge, options) -> PairResult:
 
 # The adapters live here, not in the registry: the registry imports nothing (the CLI,
 # the configuration schema and the report read it), and a workflow rule's code inputs
-# are its script's static import closure (mgbias.code_inputs), which sees these imports
+# are its script's static import closure (mgbias.workflow.code_inputs), which sees these imports
 # and would not see a measure module loaded by name.
 _ADAPTERS: dict[str, PairCompute] = {
     "aul": _aul,

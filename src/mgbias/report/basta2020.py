@@ -28,8 +28,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from mgbias.atomic import atomic_path  # noqa: E402
 from mgbias.contextual.columns import COLUMNS  # noqa: E402
+from mgbias.files.atomic import atomic_path  # noqa: E402
 
 __all__ = [
     "JOB_COLUMNS",

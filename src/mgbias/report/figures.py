@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from mgbias.atomic import atomic_path  # noqa: E402
+from mgbias.files.atomic import atomic_path  # noqa: E402
 
 # Fixed metadata so the same table always gives the same bytes.
 PNG_METADATA = {"Software": None}

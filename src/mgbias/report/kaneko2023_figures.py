@@ -30,7 +30,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from mgbias.atomic import atomic_path  # noqa: E402
+from mgbias.files.atomic import atomic_path  # noqa: E402
 from mgbias.finetune.meta_evaluation import RUN_COLUMNS, check_runs  # noqa: E402
 from mgbias.report.figures import PNG_METADATA  # noqa: E402
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from mgbias.atomic import write_text
+from mgbias.files.atomic import write_text
+from mgbias.files.tabular import markdown, write_csv
 from mgbias.measures.registry import MBE_RESULT_COLUMNS
-from mgbias.tabular import markdown, write_csv
 
 MBE_COLUMNS = [
     "model",

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Literal
 
 from mgbias.errors import InputError
-from mgbias.textio import decoding
+from mgbias.files.textio import decoding
 
 __all__ = ["available", "load_gender_words", "load_wordlist", "parse_wordlist"]
 

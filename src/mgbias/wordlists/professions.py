@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mgbias.atomic import read_json
 from mgbias.errors import InputError
+from mgbias.files.atomic import read_json
 from mgbias.resources import resource_path
 
 __all__ = ["BOLUKBASI_FILE", "load_professions"]

@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mgbias import layout
 from mgbias.config import section_defaults
 from mgbias.seeds import derive_seed
-from mgbias.workflow import zhao2020
+from mgbias.workflow import layout, zhao2020
 from mgbias.workflow.core import basta2020_grammatical_jobs, basta2020_jobs
 
 #: The probe tables and figures of every configuration with the section.

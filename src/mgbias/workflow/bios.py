@@ -18,10 +18,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from typing import Any
 
-from mgbias import layout
 from mgbias.config import section_defaults
 from mgbias.seeds import derive_seed
-from mgbias.workflow import zhao2020
+from mgbias.workflow import layout, zhao2020
 from mgbias.workflow.core import canonical, model_dir, model_is_trained, model_source
 
 #: Texts and samplings of the monolingual runs without ``texts``/``samplings``.

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from mgbias import layout
 from mgbias.languages import PIVOT
 from mgbias.mlm.baseline import SEED_KEY, baseline_name
 from mgbias.seeds import derive_seed
+from mgbias.workflow import layout
 
 
 def local_file_of_url(url: str) -> str | None:

@@ -13,9 +13,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from mgbias import layout
 from mgbias.corpora.opus import opus_pair
 from mgbias.languages import PIVOT
+from mgbias.workflow import layout
 
 
 def by_url(config: Mapping[str, Any]) -> list[str]:

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mgbias import layout
 from mgbias.config import section_defaults
 from mgbias.demo.world import MONOLINGUAL_YEAR, OPUS_CORPORA
 from mgbias.languages import PIVOT
-from mgbias.mirror_layout import BENCHMARK_FILES
-from mgbias.workflow import corpora
+from mgbias.workflow import corpora, layout
+from mgbias.workflow.mirror_layout import BENCHMARK_FILES
 
 #: The settings of every world (the corpus sizes); a world's own are its entry.
 SIZES = ("n_parallel", "n_monolingual")

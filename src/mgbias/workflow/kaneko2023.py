@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mgbias import layout
 from mgbias.config import section_defaults
+from mgbias.workflow import layout
 from mgbias.workflow.core import (
     ORIGINAL,
     canonical,

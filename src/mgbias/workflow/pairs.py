@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mgbias import layout
+from mgbias.workflow import layout
 from mgbias.workflow.core import pair_dataset_languages, pair_file, pair_jobs
 
 #: The tables of every configuration that scores a model on a pair dataset.

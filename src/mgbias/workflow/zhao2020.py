@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mgbias import layout
 from mgbias.config import section_defaults
+from mgbias.workflow import layout
 
 #: The English space after hard debiasing (the paper's ENDEB).
 DEBIASED = "endeb"

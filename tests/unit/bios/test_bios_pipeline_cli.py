@@ -10,7 +10,7 @@ from wetfiles import EN_BODY, EN_LINE, write_wet
 from mgbias.bios.extract import extract_line
 from mgbias.bios.pipeline import extract_dataset, read_records
 from mgbias.bios.rules import rules_for
-from mgbias.cli import main
+from mgbias.cli.main import main
 
 NAMES = ["John Smith", "Mary Jones", "Peter Brown", "Anna White", "Tom Gray", "Paul Green"]
 MARY_BODY = (

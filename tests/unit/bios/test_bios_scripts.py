@@ -14,7 +14,7 @@ from wetfiles import EN_LINE, write_wet
 from mgbias.bios.ccfetch import fetch_shard
 from mgbias.bios.ccpaths import listing_path, write_listing
 from mgbias.bios.pipeline import extract_dataset, read_records
-from mgbias.cli import main
+from mgbias.cli.main import main
 
 REPO = Path(__file__).resolve().parents[3]
 SNAP = "CC-MAIN-2017-13"

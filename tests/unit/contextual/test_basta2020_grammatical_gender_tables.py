@@ -18,7 +18,7 @@ from mgbias.report.basta2020_grammatical_gender import (
     table7,
     table7_markdown,
 )
-from mgbias.workflow import basta2020_grammatical_jobs
+from mgbias.workflow.core import basta2020_grammatical_jobs
 
 JOB = {"model": "enc", "world": "planted", "domain": "news-es", "lang": "es"}
 

@@ -13,7 +13,7 @@ import pytest
 from mgbias.contextual.corpus import read_domain_lines
 from mgbias.contextual.run import COLUMNS
 from mgbias.report.basta2020 import long_table, table1, table1_markdown, tables2to5_markdown
-from mgbias.workflow import basta2020_download, basta2020_jobs
+from mgbias.workflow.core import basta2020_download, basta2020_jobs
 
 CONFIG = {
     "worlds": ["planted", "balanced"],

@@ -19,7 +19,7 @@ from mgbias.demo.analyser import demo_analyser
 from mgbias.demo.lexicon import CATEGORY_FEMALE, CATEGORY_MALE, SUBJECT_NAME, render
 from mgbias.demo.probes import demo_probe_lists
 from mgbias.demo.world import TEMPLATE_MIXES, WorldSpec, sample_meanings
-from mgbias.genders import opposite
+from mgbias.wordlists.genders import opposite
 
 
 @pytest.mark.parametrize(

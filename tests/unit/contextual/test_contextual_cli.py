@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from fixtures.tiny_models import build_model, save_pretrained
 
-from mgbias.cli import main
+from mgbias.cli.main import main
 from mgbias.config import section_defaults
 from mgbias.contextual.plan import ProbePlan
 from mgbias.mlm.wordpiece import build_bert_tokenizer

@@ -18,7 +18,7 @@ from mgbias.demo.pairs import (
     stereoset_path,
     write_demo_pairs,
 )
-from mgbias.genders import FEMALE, MALE
+from mgbias.wordlists.genders import FEMALE, MALE
 
 N_PAIRS = 40
 

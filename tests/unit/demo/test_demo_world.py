@@ -32,8 +32,8 @@ from mgbias.demo.lexicon import (
     english_gendered_vocabulary,
     first_names,
 )
-from mgbias.genders import FEMALE, MALE
 from mgbias.wordlists import load_gender_words
+from mgbias.wordlists.genders import FEMALE, MALE
 
 FEMALE_WORDS, MALE_WORDS = load_gender_words(
     ["en_female", "en_female_names"], ["en_male", "en_male_names"]

@@ -8,7 +8,7 @@ import pytest
 
 from mgbias.demo import OCCUPATIONS, WorldSpec, balanced, monolingual_corpus, parallel_corpus
 from mgbias.demo.lexicon import SUBJECT_NAME, english_gendered_vocabulary, first_names, render
-from mgbias.genders import FEMALE, MALE
+from mgbias.wordlists.genders import FEMALE, MALE
 
 LANGUAGES = ("de", "es", "fr")
 GENDER_WORDS = english_gendered_vocabulary()

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from snakemake.iocontainers import Namedlist
 
-from mgbias.cli import main
+from mgbias.cli.main import main
 from mgbias.config import section_defaults
 from mgbias.embeddings.bli import bli_accuracy
 from mgbias.embeddings.dictionaries import read_dictionary, write_dictionary
@@ -366,7 +366,7 @@ def test_the_align_steps_import_neither_pandas_nor_scipy_stats():
     # `mgbias align` on a GPU node: pandas and scipy.stats took 2.9 s and 2.2 s to import
     # there, and aligning needs neither (inBias's table and t-test import them)
     code = (
-        "import sys; import mgbias.cli, mgbias.cli_provenance, mgbias.embeddings.steps, "
+        "import sys; import mgbias.cli.main, mgbias.cli.provenance, mgbias.embeddings.steps, "
         "mgbias.embeddings.rcsls, mgbias.embeddings.vectors; "
         "print('pandas' in sys.modules, 'scipy.stats' in sys.modules)"
     )

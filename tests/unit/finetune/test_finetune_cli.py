@@ -7,7 +7,7 @@ import json
 from fixtures.text import gendered_lines, write_lines
 from fixtures.tiny_models import save_tiny_mlm
 
-from mgbias.cli import main
+from mgbias.cli.main import main
 
 
 def test_data_and_finetune_commands(tmp_path, capsys):

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from mgbias.demo.lexicon import FEMALE, MALE, PERSON_NOUNS, PRONOUNS
-from mgbias.gender_words import gender_of
 from mgbias.wordlists import load_gender_words, load_wordlist
+from mgbias.wordlists.gender_words import gender_of
 
 LANGUAGES = ("en", "de", "es", "fr")
 # The paper's §3.1, typed from the PDF.

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from fixtures.tiny_models import build_model, save_pretrained
 
-from mgbias.cli import main
+from mgbias.cli.main import main
 from mgbias.finetune.meta_evaluation import TABLE1_COLUMNS, correlation_with_r
 from mgbias.kaneko2022.sentences import write_gendered_sentences
 from mgbias.mlm.wordpiece import build_bert_tokenizer

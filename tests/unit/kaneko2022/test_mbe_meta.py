@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from mgbias.code_inputs import import_closure
 from mgbias.kaneko2022.meta import (
     agreement,
     classify_pair_sentences,
@@ -25,6 +24,7 @@ from mgbias.measures.aula import aula
 from mgbias.measures.mbe import mbe_score
 from mgbias.mlm.unmasked import score_unmasked
 from mgbias.pairs.passes import score_pair_passes
+from mgbias.workflow.code_inputs import import_closure
 
 REPO = Path(__file__).resolve().parents[3]
 FEMALE_WORDS = frozenset({"she", "woman", "her"})

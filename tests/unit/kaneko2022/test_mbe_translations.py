@@ -14,7 +14,7 @@ from mgbias.kaneko2022.translations import (
     translations_markdown,
     translations_table,
 )
-from mgbias.workflow import mbe_translated_jobs, mbe_translation_jobs, pair_jobs
+from mgbias.workflow.core import mbe_translated_jobs, mbe_translation_jobs, pair_jobs
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from mgbias.demo.pairs import crows_pairs_path, write_demo_pairs
-from mgbias.genders import FEMALE, MALE
 from mgbias.kaneko2022.native_names import (
     name_table,
     replace_names,
@@ -20,6 +19,7 @@ from mgbias.kaneko2022.translations import translations_markdown, translations_t
 from mgbias.pairs.data import load_pairs, pair_sentences
 from mgbias.pairs.passes import score_pair_passes
 from mgbias.pairs.scoring import pair_measures
+from mgbias.wordlists.genders import FEMALE, MALE
 
 
 @pytest.fixture(scope="module")

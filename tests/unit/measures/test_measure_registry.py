@@ -8,7 +8,7 @@ import pytest
 import yaml
 from fixtures.workflow_rules import workflow_rules
 
-from mgbias.cli import build_parser
+from mgbias.cli.main import build_parser
 from mgbias.config import schema_path
 from mgbias.measures.registry import MEASURES, PAIR_MEASURES, by_name, measures_markdown
 from mgbias.pairs.scoring import MASKED, UNMASKED, parse_measures

@@ -18,7 +18,7 @@ from mgbias.measures.sjsd import (
     sjsd,
     sjsd_pair_scores,
 )
-from mgbias.perturb import perturb_final_character
+from mgbias.pairs.perturb import perturb_final_character
 
 
 def eq3_by_hand(p: float) -> float:

@@ -32,7 +32,7 @@ from mgbias.mlm.load import (
     load_each,
     load_mlm,
 )
-from mgbias.runlog import per_model
+from mgbias.workflow.runlog import per_model
 
 BERT_HEAD = [
     "cls.predictions.bias",

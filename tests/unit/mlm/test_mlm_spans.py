@@ -19,7 +19,7 @@ from fixtures.tiny_models import (
 )
 
 from mgbias.mlm.spans import encode_pairs, pair_spans
-from mgbias.tokens import shared_token_indices
+from mgbias.pairs.tokens import shared_token_indices
 
 
 @pytest.fixture(scope="module", params=sorted(TOKENIZER_BUILDERS))

@@ -168,7 +168,7 @@ def test_pick_device():
 
 
 def test_to_device_keeps_a_tensor_already_there_and_copies_to_cuda_pinned():
-    from mgbias.devices import to_device
+    from mgbias.mlm.devices import to_device
 
     values = torch.arange(6)
     assert to_device(values, "cpu") is values
@@ -180,7 +180,7 @@ def test_to_device_keeps_a_tensor_already_there_and_copies_to_cuda_pinned():
 
 
 def test_launched_ahead_yields_each_item_after_the_next_is_launched():
-    from mgbias.devices import launched_ahead
+    from mgbias.mlm.devices import launched_ahead
 
     events = []
 

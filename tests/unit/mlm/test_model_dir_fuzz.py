@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mgbias.cli import main
+from mgbias.cli.main import main
 from mgbias.errors import InputError
 from mgbias.mlm.load import load_mlm
 

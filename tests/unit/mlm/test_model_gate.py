@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 
 import mgbias
-from mgbias.cli import main
+from mgbias.cli.main import main
 from mgbias.errors import InputError
 from mgbias.mlm.gate import (
     MAX_UNK_SHARE,

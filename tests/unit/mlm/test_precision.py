@@ -41,7 +41,7 @@ import torch
 from fixtures.tiny_models import build_model, wordpiece_tokenizer
 
 import mgbias
-from mgbias.api import MaskedLM
+from mgbias.api.mlm import MaskedLM
 from mgbias.mlm.masked import score_masked_pairs
 from mgbias.mlm.precision import check_precision, forward_precision, precision_record
 from mgbias.mlm.unmasked import score_unmasked

@@ -15,7 +15,7 @@ import pytest
 from fixtures.pair_passes import side
 from scipy.stats import binom, binomtest
 
-from mgbias.api import pair_verdicts
+from mgbias.api.mlm import pair_verdicts
 from mgbias.measures.registry import PAIR_LENGTH_COLUMNS, PAIR_MEASURES, verdict
 from mgbias.mlm.masked_cache import PairScores
 from mgbias.mlm.scores import SentenceScores

@@ -6,7 +6,8 @@ from __future__ import annotations
 import copy
 
 from mgbias.config import validate_config
-from mgbias.workflow import kaneko2023, kaneko2023_models, model_entries
+from mgbias.workflow import kaneko2023
+from mgbias.workflow.core import kaneko2023_models, model_entries
 
 BASE = {
     "languages": ["de"],

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from mgbias.config import ConfigError, validate_config
-from mgbias.workflow import (
+from mgbias.workflow.core import (
     evaluation_jobs,
     kaneko2023_finetune_settings,
     kaneko2023_grid,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from mgbias.cli import main
+from mgbias.cli.main import main
 from mgbias.kaneko2022.sentences import read_gendered_sentences, write_gendered_sentences
 from mgbias.report.tables import mbe_markdown, mbe_table, mining_table
 from mgbias.seeds import derive_seed
-from mgbias.workflow import (
+from mgbias.workflow.core import (
     allows_untrained_head,
     evaluation_jobs,
     finetuned_models,

@@ -2,8 +2,8 @@
 
 A mirror (the demo world's ``data/demo/mirror``, or a local copy of the servers) keeps
 each source's own paths, so that the downloaders read it as they read the servers. The
-demo writes its worlds and benchmarks in these layouts; :mod:`mgbias.layout` places the
-mirror in the workflow. Kept apart from :mod:`mgbias.layout` so that the demo's jobs,
+demo writes its worlds and benchmarks in these layouts; :mod:`mgbias.workflow.layout` places the
+mirror in the workflow. Kept apart from :mod:`mgbias.workflow.layout` so that the demo's jobs,
 whose code inputs are their imports, do not rerun when an unrelated output path changes.
 """
 

@@ -1,7 +1,7 @@
 """The DVC pipeline (``dvc.yaml``), derived from the workflow's output paths.
 
 Snakemake owns the DAG; DVC records and shares what it wrote. Each DVC stage runs
-Snakemake up to a group of rules and owns some top folders of :mod:`mgbias.layout`:
+Snakemake up to a group of rules and owns some top folders of :mod:`mgbias.workflow.layout`:
 
 - ``data``: every dataset (the demo world, the downloads, the mined sentences and
   datasets);
@@ -12,7 +12,7 @@ Snakemake up to a group of rules and owns some top folders of :mod:`mgbias.layou
 
 A stage runs the DAG without the rules of the stages after it (``--omit-from``, which
 drops their jobs and every job downstream of them), so each rule joins a stage by the
-folder it writes to (:data:`mgbias.layout.OUTPUTS`) and nothing lists rules by hand. The
+folder it writes to (:data:`mgbias.workflow.layout.OUTPUTS`) and nothing lists rules by hand. The
 last stage runs the whole DAG. A new top folder under ``data/`` or beside it is an error
 here until a stage owns it; a new ``results/`` folder goes to the last stage.
 
@@ -21,7 +21,7 @@ upstream of another it names, as a stage's rules are: ``download_corpus`` before
 ``mine_gendered``, ``download_pairs`` both before and after ``native_name_pairs``, whose
 mined pair file is downloaded again; and it does not pass a checkpoint.)
 
-``python -m mgbias.dvc_pipeline > dvc.yaml`` writes the file; a test keeps it current.
+``python -m mgbias.workflow.dvc_pipeline > dvc.yaml`` writes the file; a test keeps it current.
 """
 
 from __future__ import annotations
@@ -32,14 +32,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from mgbias import layout
+from mgbias.workflow import layout
 
 #: The checkout's code, every stage's dependency.
 CODE = ("Snakefile", "rules", "scripts", "src", "envs")
 #: The folder of the run's outputs, the configuration's ``workdir`` (``params.yaml``
-#: holds it: DVC takes variables from that file only; :mod:`mgbias.share` keeps it the
-#: configuration's own).
-WORKDIR = "${workdir}"
+#: holds it: DVC takes variables from that file only; :mod:`mgbias.workflow.share` keeps it
+#: the configuration's own).
+WORKDIR = layout.WORKDIR_VARIABLE
 
 
 @dataclass(frozen=True)
@@ -88,8 +88,8 @@ STAGES = (
 
 HEADER = """\
 # DVC stages over the Snakemake workflow; the recipe is in docs/sharing.md.
-# Generated from the workflow's output paths: python -m mgbias.dvc_pipeline > dvc.yaml
-# (src/mgbias/dvc_pipeline.py says how; a test keeps this file current).
+# Generated from the workflow's output paths: python -m mgbias.workflow.dvc_pipeline > dvc.yaml
+# (src/mgbias/workflow/dvc_pipeline.py says how; a test keeps this file current).
 #
 # Snakemake owns the DAG: each stage runs it without the rules of the later
 # stages (--omit-from, which also drops what is downstream of them), with the
@@ -115,7 +115,7 @@ def _under(path: str, folder: str) -> bool:
 
 
 def _stage_folder(template: str, claimed: Iterable[str]) -> str:
-    """The top folder of ``template`` (:func:`mgbias.layout.top_folder`), one level
+    """The top folder of ``template`` (:func:`mgbias.workflow.layout.top_folder`), one level
     deeper where an earlier stage owns a folder inside it (``results/basta2020``)."""
     folder = layout.top_folder(template)
     if any(_under(owned, folder) and owned != folder for owned in claimed):
@@ -191,7 +191,9 @@ def dvc_yaml() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Print dvc.yaml, derived from mgbias.layout.")
+    parser = argparse.ArgumentParser(
+        description="Print dvc.yaml, derived from mgbias.workflow.layout."
+    )
     parser.parse_args(argv)
     print(dvc_yaml(), end="")
     return 0

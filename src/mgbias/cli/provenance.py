@@ -13,13 +13,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from mgbias.cli_options import output_directory, output_file
+from mgbias.cli.options import output_directory, output_file
 from mgbias.provenance import collect, file_sha256, model_fingerprint, now, write_sidecar
 
 __all__ = ["cli_record", "output_options", "write_cli_sidecars"]
 
 
-#: Option types of the paths a command writes (:mod:`mgbias.cli_options`).
+#: Option types of the paths a command writes (:mod:`mgbias.cli.options`).
 OUTPUT_TYPES = (output_file, output_directory)
 #: Options that are not file inputs even when their value names an existing file.
 _NOT_INPUTS = {"model", "tokenizer", "config", "schema", "cache_dir", "cache", "mirror"}
@@ -135,7 +135,7 @@ def cli_record(
     every input file an option names (``inputs``; ``data`` for the pair data).
     ``language`` is the one used: ``--lang``, else the pair data's (``score``: English
     for CrowS-Pairs and StereoSet, a multilingual file's from its name). ``parser``
-    (the ``mgbias`` parser, :func:`mgbias.cli.build_parser`) tells the output options
+    (the ``mgbias`` parser, :func:`mgbias.cli.main.build_parser`) tells the output options
     from the inputs.
     """
     options = {k: v for k, v in vars(args).items() if k != "run" and not callable(v)}

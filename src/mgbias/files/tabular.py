@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mgbias.atomic import atomic_path
+from mgbias.files.atomic import atomic_path
 
 __all__ = ["markdown", "write_csv"]
 

@@ -12,7 +12,7 @@ directory, as the downloaders read ``file://relative/path``: :mod:`mgbias.corpor
 :func:`missing_locations` lists the local files that do not exist, each template
 expanded as the workflow expands it ({lang}, {world}, {pair}, {src}, {tgt}; any other
 placeholder, e.g. {filename}, is matched against the files there), except the files a
-rule of the workflow writes (:func:`mgbias.layout.matching_output`): the demo's mirror,
+rule of the workflow writes (:func:`mgbias.workflow.layout.matching_output`): the demo's mirror,
 the mined template pairs, ...
 """
 
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mgbias import layout
 from mgbias.corpora.opus import opus_pair
 from mgbias.languages import PIVOT
+from mgbias.workflow import layout
 from mgbias.workflow.core import DEFAULT_WORLD, local_file_of_url
 
 #: The schema keyword that marks a location key, and its values.

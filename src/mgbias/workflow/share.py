@@ -26,7 +26,7 @@ the stages' outs: DVC reads variables from that file only). ``push --config FILE
 first writes both keys from ``FILE``; push and pull refuse a ``params.yaml`` whose
 ``workdir`` is not its configuration's.
 
-Command line: ``python -m mgbias.share push|pull [--config FILE] [--remote NAME]
+Command line: ``python -m mgbias.workflow.share push|pull [--config FILE] [--remote NAME]
 [--root DIR]``.
 """
 
@@ -40,7 +40,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from mgbias.yaml_lines import YAMLInputError, load_yaml
+from mgbias.files.yaml_lines import YAMLInputError, load_yaml
+from mgbias.resources import resource_path
+from mgbias.workflow.layout import WORKDIR_VARIABLE
 
 PARAMS_FILE = "params.yaml"
 DVC_FILE = "dvc.yaml"
@@ -100,9 +102,11 @@ PARAMS_HEADER = """\
 # its variables from this file only. To record and share another
 # configuration: make push CONFIG=FILE, which writes both keys, then commit.
 """
-#: The ``workdir`` of a configuration that gives none (the schema's default).
-DEFAULT_WORKDIR = "."
-_WORKDIR_VAR = "${workdir}"
+
+
+def default_workdir() -> str:
+    """The ``workdir`` of a configuration that gives none: the schema's default."""
+    return load_yaml(resource_path("schema.yaml"))["properties"]["workdir"]["default"]
 
 
 def config_workdir(root: Path, config: str) -> str:
@@ -112,7 +116,7 @@ def config_workdir(root: Path, config: str) -> str:
     if not path.is_file():
         raise ShareError(f"{path}: no such configuration file")
     data = _read_yaml(path)
-    value = data.get("workdir", DEFAULT_WORKDIR) if isinstance(data, dict) else None
+    value = data.get("workdir", default_workdir()) if isinstance(data, dict) else None
     if not isinstance(value, str) or not value:
         raise ShareError(f"{path}: key 'workdir': expected a folder, found {value!r}")
     return value
@@ -123,12 +127,12 @@ def workdir(root: Path) -> str:
     be its configuration's (ShareError naming both files otherwise)."""
     config = configfile(root)
     params = _read_yaml(root / PARAMS_FILE)
-    written = params.get("workdir", DEFAULT_WORKDIR)
+    written = params.get("workdir", default_workdir())
     wanted = config_workdir(root, config)
     if not isinstance(written, str) or os.path.normpath(written) != os.path.normpath(wanted):
         raise ShareError(
             f"{root / PARAMS_FILE}: workdir {written!r}, but {config} keeps its results in "
-            f"{wanted!r}; write params.yaml from it: python -m mgbias.share push --config "
+            f"{wanted!r}; write params.yaml from it: python -m mgbias.workflow.share push --config "
             f"{config} (make push CONFIG={config})"
         )
     return written
@@ -168,11 +172,11 @@ def stage_outputs(root: Path) -> list[str]:
     for name, stage in stages.items():
         for out in (stage or {}).get("outs", []):
             path = out if isinstance(out, str) else next(iter(out))
-            path = path.replace(_WORKDIR_VAR, folder)
+            path = path.replace(WORKDIR_VARIABLE, folder)
             if "${" in path:
                 raise ShareError(
                     f"{dvc_path}: stage {name!r}: out {path!r} must be a path, with "
-                    f"{_WORKDIR_VAR} as its only variable"
+                    f"{WORKDIR_VARIABLE} as its only variable"
                 )
             paths.append(os.path.normpath(path))
     return paths
@@ -374,7 +378,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 def build_parser() -> argparse.ArgumentParser:
     return add_arguments(
         argparse.ArgumentParser(
-            prog="python -m mgbias.share",
+            prog="python -m mgbias.workflow.share",
             description="Share workflow results through DVC (push) or take them in (pull).",
         )
     )

@@ -1,6 +1,7 @@
 """The SLURM profile's resources as a table, for profiles/slurm/README.md.
 
-``python -m mgbias.slurm [profiles/slurm/config.yaml]`` prints the Markdown table of what each
+``python -m mgbias.workflow.slurm [profiles/slurm/config.yaml]`` prints the Markdown table of
+what each
 job asks for; the page holds it verbatim and a test checks that it still equals the profile.
 """
 
@@ -76,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         print(resource_table(args[0] if args else DEFAULT_PROFILE), end="")
     except (OSError, ValueError, yaml.YAMLError) as error:
-        print(f"mgbias.slurm: {error}", file=sys.stderr)
+        print(f"mgbias.workflow.slurm: {error}", file=sys.stderr)
         return 2
     return 0
 

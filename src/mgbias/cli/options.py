@@ -23,7 +23,7 @@ from pathlib import Path
 
 from rich_argparse import RichHelpFormatter
 
-from mgbias.precision_names import PRECISION_NAMES
+from mgbias.mlm.precision_names import PRECISION_NAMES
 
 __all__ = [
     "DEVICE_CHOICES",

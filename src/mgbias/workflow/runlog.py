@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mgbias.gc_tuning import command_gc
+from mgbias.workflow.gc_tuning import command_gc
 
 
 @contextlib.contextmanager
@@ -20,7 +20,7 @@ def job_log(path: str | Path | None, name: str = "mgbias") -> Iterator[logging.L
 
     With ``path=None`` (a script run by hand) everything stays on stderr.
     An exception is logged with its traceback before it propagates, so the
-    log explains a failed job. The job runs with :func:`mgbias.gc_tuning.command_gc`
+    log explains a failed job. The job runs with :func:`mgbias.workflow.gc_tuning.command_gc`
     (fewer garbage collections, none over the libraries' objects at exit).
     """
     with command_gc(), _logging_to(path, name) as logger:

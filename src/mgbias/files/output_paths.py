@@ -14,7 +14,7 @@ naming both options:
   written into an input directory changes nothing that was read, so it is allowed;
 - an input, or another output, lies inside an output directory that is written as a
   whole (``replaced``: ``mgbias finetune --output DIR`` replaces ``DIR`` atomically,
-  :func:`mgbias.atomic.atomic_directory`): it would be deleted, or overwritten.
+  :func:`mgbias.files.atomic.atomic_directory`): it would be deleted, or overwritten.
 
 Two spellings are one file when their resolved paths are equal (``d.csv``, ``./d.csv``,
 ``sub/../d.csv``, an absolute path, a symbolic link to the file or through a linked

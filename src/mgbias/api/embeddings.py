@@ -129,7 +129,7 @@ def bli(
     -------
     BLIReport
     """
-    from mgbias.output_paths import check_output_paths
+    from mgbias.files.output_paths import check_output_paths
 
     check_output_paths(
         {
@@ -272,7 +272,7 @@ def align(
         A bad setting, an unreadable vector file or dictionary, no training pair in
         both vocabularies.
     """
-    from mgbias.output_paths import check_output_paths
+    from mgbias.files.output_paths import check_output_paths
 
     check_output_paths(
         {
@@ -404,7 +404,7 @@ def debias(
     -------
     DebiasReport
     """
-    from mgbias.output_paths import check_output_paths
+    from mgbias.files.output_paths import check_output_paths
 
     check_output_paths(
         {
@@ -588,7 +588,7 @@ def inbias(
     -------
     InBiasReport
     """
-    from mgbias.output_paths import check_output_paths
+    from mgbias.files.output_paths import check_output_paths
 
     check_output_paths(
         {

@@ -38,8 +38,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from mgbias.atomic import atomic_path, write_text
-from mgbias.cache_dirs import cache_root
+from mgbias.files.atomic import atomic_path, write_text
+from mgbias.files.cache_dirs import cache_root
 
 #: The file name of the workflow's :class:`ImportCache` in the cache root.
 SHARED_CACHE = "code-imports.json"

@@ -2,10 +2,10 @@
 
 ``$MGBIAS_CACHE_DIR`` when set, else ``$XDG_CACHE_HOME/mgbias`` (``~/.cache/mgbias``).
 Below it: ``vec/`` (parsed word vectors, :mod:`mgbias.embeddings.veccache`),
-``sha256/`` (digests of large files, :mod:`mgbias.file_hashes`) and the named pair
+``sha256/`` (digests of large files, :mod:`mgbias.files.file_hashes`) and the named pair
 benchmarks that ``mgbias score --data NAME`` downloads (:mod:`mgbias.pairs.named`), and
 ``code-imports.json`` (what each library file imports and means, by its bytes, for the
-workflow's plans: :mod:`mgbias.code_inputs`).
+workflow's plans: :mod:`mgbias.workflow.code_inputs`).
 Removing the root loses nothing but time.
 """
 

@@ -12,7 +12,7 @@ time (``st_ctime``, which no tool can set back), and a file replaced by another
 has another inode, so a changed file is hashed again and its entry rewritten. A
 file of 64 MiB cannot be rewritten within one tick of the file system's clock.
 
-The cache is ``sha256/`` below the caches' root (:func:`mgbias.cache_dirs.cache_root`:
+The cache is ``sha256/`` below the caches' root (:func:`mgbias.files.cache_dirs.cache_root`:
 ``$MGBIAS_CACHE_DIR``, else ``~/.cache/mgbias``), or the folder :data:`HASH_CACHE_ENV`
 names; ``off`` (or an empty value) turns it off. An entry that cannot be read or
 written (a damaged file, a read-only home) is passed over: the file is hashed as
@@ -28,8 +28,8 @@ import re
 import threading
 from pathlib import Path
 
-from mgbias.atomic import write_json
-from mgbias.cache_dirs import cache_root
+from mgbias.files.atomic import write_json
+from mgbias.files.cache_dirs import cache_root
 
 __all__ = ["CACHED_FROM_BYTES", "HASH_CACHE_ENV", "file_sha256", "hash_cache_dir"]
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-    from mgbias.api import MaskedLM
+    from mgbias.api.mlm import MaskedLM
     from mgbias.contextual.run import ProbeResults
     from mgbias.finetune.probe import ProbeResult
 
@@ -169,7 +169,7 @@ def tbs(
     if (female_words is None) != (male_words is None):
         raise ValueError("give both the female and the male word lists, or neither")
     # torch: imported once the inputs are checked
-    from mgbias.api import _as_model, _check_precision, _check_unknown
+    from mgbias.api.mlm import _as_model, _check_precision, _check_unknown
     from mgbias.finetune.probe import probe_model
 
     _check_precision(precision, model, device)

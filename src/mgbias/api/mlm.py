@@ -930,9 +930,9 @@ def mbe(
     """
     import pandas as pd
 
-    from mgbias.genders import FEMALE, MALE
     from mgbias.measures.mbe import check_mbe_options
     from mgbias.seeds import check_seed
+    from mgbias.wordlists.genders import FEMALE, MALE
 
     male_sentences, _ = _sentence_list(male, MALE)
     female_sentences, _ = _sentence_list(female, FEMALE)
@@ -1033,7 +1033,7 @@ class MinedSentences:
         Aligned with ``male`` (``female``): the word-list entries found in each
         sentence's English side, each as its lowercase tokens joined by a space,
         sorted and joined by ``"|"`` (:data:`mgbias.kaneko2022.mining.WORD_SEPARATOR`), e.g.
-        ``"ex wife|she"`` (:func:`mgbias.gender_words.gender_words_of`).
+        ``"ex wife|she"`` (:func:`mgbias.wordlists.gender_words.gender_words_of`).
     """
 
     male: list[str]

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from mgbias._version import version
-from mgbias.cli_options import (
+from mgbias.cli.options import (
     HelpFormatter,
     add_device_option,
     add_hidden_alias,
@@ -23,12 +23,12 @@ from mgbias.cli_options import (
 )
 from mgbias.config import ConfigError, check_config_file, schema_path
 from mgbias.errors import InputError
-from mgbias.genders import FEMALE, MALE
 from mgbias.measures.registry import PAIR_MEASURES
+from mgbias.mlm.precision_names import PRECISION_NAMES
 from mgbias.pairs.named import DEFAULT_CACHE
-from mgbias.precision_names import PRECISION_NAMES
-from mgbias.share import add_arguments as add_share_arguments
-from mgbias.share import run_action as run_share
+from mgbias.wordlists.genders import FEMALE, MALE
+from mgbias.workflow.share import add_arguments as add_share_arguments
+from mgbias.workflow.share import run_action as run_share
 
 
 def _check_config(args: argparse.Namespace) -> int:
@@ -88,7 +88,7 @@ def _score(args: argparse.Namespace) -> int:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
     print(report)
-    from mgbias.tabular import write_csv
+    from mgbias.files.tabular import write_csv
 
     # outputs; a provenance record of each belongs right after its write
     if args.output:
@@ -239,7 +239,7 @@ def _mbe(args: argparse.Namespace) -> int:
         f"relabellings of {units}, seed {args.seed}; MBE > 50: the male sentences have the "
         "higher AULA)"
     )
-    from mgbias.tabular import write_csv
+    from mgbias.files.tabular import write_csv
 
     # outputs; a provenance record of each belongs right after its write
     if args.output:
@@ -252,7 +252,7 @@ def _mbe(args: argparse.Namespace) -> int:
 
 
 def _add_mbe_command(commands: argparse._SubParsersAction) -> None:
-    from mgbias.api import DEFAULT_FEMALE_WORDS, DEFAULT_MALE_WORDS
+    from mgbias.api.mlm import DEFAULT_FEMALE_WORDS, DEFAULT_MALE_WORDS
 
     mbe = commands.add_parser(
         "mbe",
@@ -709,8 +709,8 @@ def _probe(args: argparse.Namespace) -> int:
     )
     print(report)
     print(json.dumps({"cache_hit": report.cache_hit, **report.table1}), file=sys.stderr)
-    from mgbias.atomic import write_json
-    from mgbias.tabular import write_csv
+    from mgbias.files.atomic import write_json
+    from mgbias.files.tabular import write_csv
 
     if args.output:
         write_csv(report.frame, args.output)
@@ -1548,13 +1548,13 @@ def _command_paths(
 def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict:
     """Checks run before a command imports torch or loads anything: every input file
     exists, no output overwrites an input or another output
-    (:func:`mgbias.output_paths.check_output_paths`), and checks across options.
+    (:func:`mgbias.files.output_paths.check_output_paths`), and checks across options.
 
     Single values (counts, rates, output paths) are checked as the command line is
-    parsed (the option types of :mod:`mgbias.cli_options`). Returns the command's
+    parsed (the option types of :mod:`mgbias.cli.options`). Returns the command's
     outputs, ``{option: paths}``.
     """
-    from mgbias.output_paths import check_output_paths
+    from mgbias.files.output_paths import check_output_paths
 
     (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     command = commands.choices[args.command]
@@ -1578,20 +1578,20 @@ def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dic
 
 def main(argv: list[str] | None = None) -> int:
     """Run one ``mgbias`` command; the exit status (0: success, 2: bad input or options,
-    130: interrupted by SIGINT, 143: by SIGTERM; :mod:`mgbias.interrupts`)."""
-    from mgbias.gc_tuning import command_gc
-    from mgbias.interrupts import sigterm_raises
+    130: interrupted by SIGINT, 143: by SIGTERM; :mod:`mgbias.cli.interrupts`)."""
+    from mgbias.cli.interrupts import sigterm_raises
+    from mgbias.workflow.gc_tuning import command_gc
 
     with sigterm_raises(), command_gc():  # the libraries' objects are not garbage
         return _run(argv)
 
 
 def _run(argv: list[str] | None) -> int:
-    from mgbias.interrupts import OutputWatch, Terminated, exit_status, interrupted_message
+    from mgbias.cli.interrupts import OutputWatch, Terminated, exit_status, interrupted_message
 
     watch = None
     try:
-        from mgbias.cli_provenance import write_cli_sidecars
+        from mgbias.cli.provenance import write_cli_sidecars
         from mgbias.provenance import now
 
         parser = build_parser()

@@ -206,7 +206,7 @@ def write_json(path: str | Path, data: Any) -> None:
 def read_json(path: str | Path) -> Any:
     """Read a JSON file, naming the file in the error if it is not valid JSON."""
     from mgbias.errors import InputError
-    from mgbias.textio import read_text
+    from mgbias.files.textio import read_text
 
     text = read_text(path)
     try:

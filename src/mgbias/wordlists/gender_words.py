@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from mgbias.genders import FEMALE, MALE
+from mgbias.wordlists.genders import FEMALE, MALE
 
 __all__ = ["BOTH", "check_word_lists", "english_tokens", "gender_of", "gender_words_of"]
 

@@ -8,7 +8,7 @@ signal's number``, what a shell reports for a process the signal killed: 130 for
     mgbias: interrupted: nothing was written
     mgbias: interrupted: only scores.csv (--output) was written
 
-Every output is written atomically (:mod:`mgbias.atomic`): an interrupt while a file
+Every output is written atomically (:mod:`mgbias.files.atomic`): an interrupt while a file
 is written removes its temporary file and leaves the destination as it was, so an
 output is either complete or not there. :class:`OutputWatch` tells which outputs a
 command replaced before the interrupt by comparing each one's device, inode, size and
@@ -19,7 +19,7 @@ Snakemake, whose files no option names: its line says that some may have changed
 
 :func:`sigterm_raises` makes SIGTERM raise :class:`Terminated` in the main thread, as
 SIGINT raises ``KeyboardInterrupt``, so the same ``finally`` blocks clean up after
-both; it restores the previous handler afterwards, so that :func:`mgbias.cli.main`
+both; it restores the previous handler afterwards, so that :func:`mgbias.cli.main.main`
 can be called in-process (by tests) without changing the caller's handlers.
 """
 
@@ -32,7 +32,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from mgbias.output_paths import option_paths
+from mgbias.files.output_paths import option_paths
 
 __all__ = [
     "EXIT_SIGINT",
@@ -96,7 +96,7 @@ class OutputWatch:
     ----------
     outputs : mapping
         ``{option: path}`` (a path, a sequence of paths or ``None``), as
-        :func:`mgbias.output_paths.check_output_paths` takes them.
+        :func:`mgbias.files.output_paths.check_output_paths` takes them.
     """
 
     def __init__(self, outputs: Mapping[str, Any]) -> None:

@@ -107,7 +107,7 @@ def gendered_text(
     -------
     GenderedText
     """
-    from mgbias.output_paths import check_output_paths
+    from mgbias.files.output_paths import check_output_paths
 
     out = Path(output)
     paths = {name: out / f"{name}.txt" for name in ("female", "male", "dev_female", "dev_male")}
@@ -202,7 +202,7 @@ def mix_gendered_text(
     -------
     MixedText
     """
-    from mgbias.output_paths import check_output_paths
+    from mgbias.files.output_paths import check_output_paths
 
     check_output_paths({"female": female, "male": male}, {"output": output})
 
@@ -320,7 +320,7 @@ def finetune_mlm(
     -------
     FineTunedModel
     """
-    from mgbias.output_paths import check_output_paths
+    from mgbias.files.output_paths import check_output_paths
 
     check_output_paths({"model": model, "text": text, "dev": dev}, {}, replaced={"output": output})
 
@@ -457,7 +457,7 @@ def extract_bios(
     mgbias.bios.ner.MissingPipelineError
         The spaCy pipeline is not installed (its name and how to install it).
     """
-    from mgbias.output_paths import check_output_paths
+    from mgbias.files.output_paths import check_output_paths
 
     names_file = names if isinstance(names, str | os.PathLike) else None
     check_output_paths({"wet": wet, "names": names_file, "titles": titles}, {"output": output})

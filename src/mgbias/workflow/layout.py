@@ -28,9 +28,9 @@ holds every dataset, which the DVC data stage owns (``dvc.yaml``), and
 Rule outputs take their templates from :data:`OUTPUTS` (``layout.template``),
 and input functions format the same templates (``layout.path``), so a path is
 spelled in one place. ``docs/outputs.md`` is generated from this module
-(``python -m mgbias.layout > docs/outputs.md``) and a test keeps it current;
+(``python -m mgbias.workflow.layout > docs/outputs.md``) and a test keeps it current;
 ``make clean-results`` removes the top folders of these paths
-(``python -m mgbias.layout --clean-targets``, :func:`clean_targets`).
+(``python -m mgbias.workflow.layout --clean-targets``, :func:`clean_targets`).
 
 This module is imported by the rule files, so it imports nothing heavy; the
 column lists of the tables are named as ``module:CONSTANT`` and resolved only
@@ -45,13 +45,16 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from mgbias.mirror_layout import BENCHMARK_FILES, MIRROR_NEWS_CRAWL, MIRROR_OPUS_ZIP
+from mgbias.workflow.mirror_layout import BENCHMARK_FILES, MIRROR_NEWS_CRAWL, MIRROR_OPUS_ZIP
 
 #: Root of the generated demo mirror (the stand-in for the remote servers).
+#: The run's folder (the configuration's ``workdir``) in dvc.yaml, as a DVC variable of
+#: params.yaml: every output path there starts with it (:mod:`mgbias.workflow.dvc_pipeline`).
+WORKDIR_VARIABLE = "${workdir}"
 DEMO_MIRROR = "data/demo/mirror"
 
 #: The demo pair benchmarks, one file per layout and language, in one directory (inside
-#: a mirror, the real servers' layouts: :mod:`mgbias.mirror_layout`).
+#: a mirror, the real servers' layouts: :mod:`mgbias.workflow.mirror_layout`).
 DEMO_BENCHMARKS = f"{DEMO_MIRROR}/benchmarks"
 
 
@@ -1394,7 +1397,9 @@ def template(key: str) -> str:
     try:
         return OUTPUTS[key].template
     except KeyError:
-        raise KeyError(f"no output {key!r} in mgbias.layout; known: {sorted(OUTPUTS)}") from None
+        raise KeyError(
+            f"no output {key!r} in mgbias.workflow.layout; known: {sorted(OUTPUTS)}"
+        ) from None
 
 
 def path(key: str, **wildcards: object) -> str:
@@ -1432,7 +1437,7 @@ def rule_file(pattern: str) -> str:
         if parts[1] in ("tables", "figures"):
             return parts[2].split("_", 1)[0].split(".", 1)[0] + ".smk"
         return parts[1] + ".smk"
-    raise ValueError(f"{pattern!r} follows no layout convention (see mgbias.layout)")
+    raise ValueError(f"{pattern!r} follows no layout convention (see mgbias.workflow.layout)")
 
 
 def matching_output(concrete: str) -> Output | None:
@@ -1587,7 +1592,7 @@ split, vector training and alignment jobs: `<first output>.provenance.json`), wi
 `seed` it used.
 `results/provenance/summary.csv` gathers the tables' records, one row per table, and is
 the Provenance page of `make report`. Every output of the `mgbias` command line (every
-option of the output types of `mgbias.cli_options`) has a sidecar beside it,
+option of the output types of `mgbias.cli.options`) has a sidecar beside it,
 `<output>.provenance.json` (for a directory output such as a fine-tuned model:
 `<directory>/provenance.json`). Both are JSON with sorted keys (`mgbias.provenance`):
 
@@ -1599,7 +1604,7 @@ the summary, so they never make Snakemake rerun a job.
 
 ## File modes
 
-Every file written through `mgbias.atomic` (every table, figure, cache, model and
+Every file written through `mgbias.files.atomic` (every table, figure, cache, model and
 record) gets the mode `open()` would give it: `0o666` less the umask, and every
 directory `0o777` less the umask. Under umask `022` files are `0644` and directories
 `0755`, readable by colleagues on a shared file system; under umask `077` they are
@@ -1619,10 +1624,10 @@ def outputs_markdown() -> str:
     lines = [
         "# Outputs",
         "",
-        "Generated from `src/mgbias/layout.py` (`python -m mgbias.layout > docs/outputs.md`);",
-        "a test keeps it current. The first directories of a path name the rule file that",
-        "writes it, and a table's or figure's file name is the rule's name. Logs are under",
-        "`logs/<rule>/`.",
+        "Generated from `src/mgbias/workflow/layout.py`",
+        "(`python -m mgbias.workflow.layout > docs/outputs.md`); a test keeps it current.",
+        "The first directories of a path name the rule file that writes it, and a table's",
+        "or figure's file name is the rule's name. Logs are under `logs/<rule>/`.",
         "",
         "| path | rule | rule file | holds | columns |",
         "|---|---|---|---|---|",
@@ -1680,7 +1685,9 @@ def top_folder(pattern: str) -> str:
         parts = parts[:-1]
     folder = "/".join(parts)
     if folder in ("data", "results"):
-        raise ValueError(f"{pattern!r}: a wildcard right below {folder}/ (see mgbias.layout)")
+        raise ValueError(
+            f"{pattern!r}: a wildcard right below {folder}/ (see mgbias.workflow.layout)"
+        )
     return folder
 
 
@@ -1698,11 +1705,11 @@ def clean_targets() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m mgbias.layout``: docs/outputs.md, or ``--clean-targets``."""
+    """``python -m mgbias.workflow.layout``: docs/outputs.md, or ``--clean-targets``."""
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="python -m mgbias.layout",
+        prog="python -m mgbias.workflow.layout",
         description="Print docs/outputs.md, generated from the layout.",
     )
     parser.add_argument(

@@ -27,7 +27,7 @@ collections while they are created, and one more at exit: about a quarter of a d
 run's time). It raises the threshold for the whole planning process and freezes the
 heap at exit only after a dry run; after a run that executed jobs the exit is as
 usual. The rules' scripts run in their own processes, under :func:`command_gc` (in
-:func:`mgbias.runlog.job_log`). Neither changes what is computed or planned.
+:func:`mgbias.workflow.runlog.job_log`). Neither changes what is computed or planned.
 """
 
 from __future__ import annotations
