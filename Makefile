@@ -91,6 +91,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests scripts benchmarks
 	$(BIN)/ruff format --check src tests scripts benchmarks
 	$(BIN)/lint-imports
+	$(BIN)/python tests/fixtures/source_rules.py
 	$(BIN)/snakefmt --check Snakefile rules
 	$(BIN)/snakemake --lint --cores 1
 

@@ -68,7 +68,7 @@ if [ -n "$SMOKE" ]; then WORDS=5000 ALIGN_SIZE=--quick BIOS=500; else WORDS=5000
 DEVICE=$($PY -c "import torch; print('cuda' if torch.cuda.is_available() else 'cpu')")
 TESTS=(tests/unit/mlm/test_determinism.py tests/unit/mlm/test_precision.py
   tests/unit/mlm/test_device_waits.py tests/unit/mlm/test_mlm_train.py
-  tests/unit/bios/test_bios_classifier.py tests/unit/test_cli_score.py
+  tests/unit/bios/test_bios_classifier.py tests/unit/cli/test_cli_score.py
   tests/integration/test_gpu_benchmark.py)
 for part in "${PARTS[@]}"; do
   case $part in

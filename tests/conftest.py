@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parents[1]
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-# No digest of a large test file is kept in the user's cache (tests/unit/test_file_hashes.py
+# No digest of a large test file is kept in the user's cache (tests/unit/files/test_file_hashes.py
 # turns the cache on in a temporary folder).
 os.environ.setdefault("MGBIAS_HASH_CACHE", "off")
 # One thread per math library in the test processes and every command they start: `make

@@ -3,20 +3,18 @@
 A test that needs another BERT passes its sizes to the fixture module's builders
 (``bert_config``, ``build_model``, ``fixed_bert``, ``bert_from_config``) instead of
 calling transformers' BERT classes itself, so that one module says how the test
-models are made. :func:`direct_bert_constructions` finds such calls in a file's
-source (calls only: names in strings, comments and ``from_pretrained`` are not
-constructions).
+models are made. `make lint` checks that rule (tests/fixtures/source_rules.py, whose
+``direct_bert_constructions`` finds such calls: calls only, names in strings, comments
+and ``from_pretrained`` are not constructions).
 """
 
 from __future__ import annotations
 
-import ast
 import json
-import re
-from pathlib import Path
 
 import pytest
 import torch
+from fixtures.source_rules import direct_bert_constructions
 from fixtures.text import OCCUPATIONS, gendered_lines, write_lines
 from fixtures.tiny_models import (
     TINY_MLM_WORDS,
@@ -26,35 +24,6 @@ from fixtures.tiny_models import (
     save_tiny_mlm,
 )
 from transformers import AutoTokenizer
-
-TESTS = Path(__file__).resolve().parents[1]
-#: The one test file allowed to construct a BERT.
-BUILDER_MODULE = TESTS / "fixtures" / "tiny_models.py"
-#: Classes of transformers' BERT family (DistilBERT included) whose call builds a model
-#: or its config.
-BERT_CLASS = re.compile(r"\w*Bert(?:Config|ForMaskedLM|ForPreTraining|Model)")
-
-
-def direct_bert_constructions(source: str) -> list[tuple[int, str]]:
-    """``(line, class name)`` of every call of a :data:`BERT_CLASS` class in ``source``.
-
-    A call by name (``BertConfig(...)``) or by attribute
-    (``transformers.BertModel(...)``) counts; methods of the classes
-    (``BertForMaskedLM.from_pretrained(...)``) do not. Sorted by line, then name.
-    """
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call):
-            continue
-        if isinstance(node.func, ast.Name):
-            name = node.func.id
-        elif isinstance(node.func, ast.Attribute):
-            name = node.func.attr
-        else:
-            continue
-        if BERT_CLASS.fullmatch(name):
-            found.append((node.lineno, name))
-    return sorted(found)
 
 
 def test_direct_constructions_are_calls_of_bert_classes():
@@ -77,32 +46,6 @@ def test_direct_constructions_are_calls_of_bert_classes():
         (4, "DistilBertForMaskedLM"),
         (8, "BertForPreTraining"),
     ]
-
-
-def test_only_the_fixture_module_constructs_a_bert():
-    files = sorted(TESTS.rglob("*.py"))
-    # The scan reaches every tier, and the builder module's own calls are seen.
-    assert {
-        TESTS / "unit" / "mlm" / "test_mlm_load.py",
-        TESTS / "workflow" / "test_own_model.py",
-        Path(__file__).resolve(),
-        BUILDER_MODULE,
-    } <= set(files)
-    assert {name for _, name in direct_bert_constructions(BUILDER_MODULE.read_text())} >= {
-        "BertConfig",
-        "DistilBertConfig",
-        "DistilBertForMaskedLM",
-    }
-    elsewhere = [
-        f"{path.relative_to(TESTS.parent)}:{line}: {name}(...)"
-        for path in files
-        if path != BUILDER_MODULE
-        for line, name in direct_bert_constructions(path.read_text(encoding="utf-8"))
-    ]
-    assert elsewhere == [], (
-        "build tiny BERTs with tests/fixtures/tiny_models.py (bert_config, build_model, "
-        "fixed_bert, bert_from_config), not directly"
-    )
 
 
 # ----------------------------------------------------------------------------- builders

@@ -1,7 +1,7 @@
 """The workflow's pair_measures job writes each measure's length structure, and the pair
 tables carry it: scripts/pair_measures.py run as Snakemake runs it, on caches of the
 fixed BERT's passes (tests/fixtures/tiny_models.py) over pairs whose SSS the shorter
-side decides (see tests/unit/test_cli_score_length.py for the numbers by hand)."""
+side decides (see tests/unit/cli/test_cli_score_length.py for the numbers by hand)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ import pytest
 from mgbias.cli.main import build_parser, main
 from mgbias.cli.options import DEVICE_CHOICES, HIDDEN_ALIASES, HelpFormatter
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:

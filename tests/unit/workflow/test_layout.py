@@ -24,7 +24,7 @@ from mgbias.workflow.layout import (
     top_folder,
 )
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def rules_by_file() -> dict[str, set[str]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 PAGE = REPO / "docs/api.md"
 
 # five gender words a gender: enough groups for the test with gender words as units

@@ -9,7 +9,7 @@ import pytest
 from mgbias.workflow import code_inputs
 from mgbias.workflow.code_inputs import ImportCache, import_closure, imported_modules
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def write(root: Path, files: dict[str, str]) -> None:

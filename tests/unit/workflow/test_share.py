@@ -17,7 +17,7 @@ from mgbias.workflow.share import (
     workdir,
 )
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_the_checkout_names_a_valid_configuration_and_persistent_outputs():

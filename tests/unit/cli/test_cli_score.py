@@ -24,7 +24,7 @@ import yaml
 
 from mgbias.cli.main import main
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture()

@@ -15,7 +15,7 @@ import yaml
 from mgbias.workflow import dvc_pipeline, layout
 from mgbias.workflow.layout import Output
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def commands(text: str, stage: str) -> list[list[str]]:

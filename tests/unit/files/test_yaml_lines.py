@@ -10,7 +10,7 @@ import yaml
 from mgbias.files import yaml_lines
 from mgbias.files.yaml_lines import YAMLInputError, load_yaml, parse_yaml, read_yaml
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.parametrize(

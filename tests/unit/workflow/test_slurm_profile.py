@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 from fixtures.workflow_rules import resource, workflow_rules
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def gpu_rules() -> set[str]:

@@ -1,19 +1,19 @@
 """scripts/ holds the rules' job entry points and nothing else: every script is the
 ``script:`` of a rule, every rule's script exists (the command line lives in
 ``mgbias.cli.main``, not in scripts/), and a script is named after the rule that runs it,
-or, where several rules run it, is listed in :data:`SHARED_SCRIPTS` and names them in
-its docstring. Scripts stamp a job's wildcards into its records one way,
-:func:`mgbias.workflow.runlog.wildcard_fields`."""
+or, where several rules run it, is listed in :data:`SHARED_SCRIPTS`. That such a script
+names its rules in its docstring and that scripts stamp a job's wildcards into its records
+one way (:func:`mgbias.workflow.runlog.wildcard_fields`) are rules of how source is
+written: `make lint` checks them (tests/fixtures/source_rules.py)."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
-import pytest
+from fixtures.source_rules import breaches, wildcard_stamps
 from fixtures.workflow_rules import script_name, workflow_rules
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 #: The scripts that several rules run (one part or table per rule), by the rules that
 #: run them; every other script is named after its one rule.
@@ -97,49 +97,6 @@ def test_each_script_is_named_after_its_rule_or_listed_as_shared():
     assert all(len(rules) > 1 for rules in SHARED_SCRIPTS.values())
 
 
-@pytest.mark.parametrize("script", sorted(SHARED_SCRIPTS))
-def test_a_shared_script_names_its_rules_in_its_docstring(script):
-    doc = ast.get_docstring(ast.parse((REPO / "scripts" / script).read_text(encoding="utf-8")))
-    missing = sorted(rule for rule in SHARED_SCRIPTS[script] if f"``{rule}``" not in (doc or ""))
-    assert not missing, f"scripts/{script}: its docstring does not name the rules {missing}"
-
-
-def wildcard_stamps(source: str) -> list[str]:
-    """The places in a script's ``source`` that copy wildcards into a record by hand:
-    ``dict(<...>wildcards.items())``, a dict literal's value ``<...>wildcards.NAME`` and
-    an argument ``<...>wildcards.NAME`` of an ``insert`` call (a table column), each as
-    ``line N: code``. :func:`mgbias.workflow.runlog.wildcard_fields` is the one way to do it."""
-
-    def is_wildcards(node: ast.AST) -> bool:
-        return (isinstance(node, ast.Name) and node.id == "wildcards") or (
-            isinstance(node, ast.Attribute) and node.attr == "wildcards"
-        )
-
-    def is_field(node: ast.AST) -> bool:
-        return isinstance(node, ast.Attribute) and is_wildcards(node.value)
-
-    found: list[ast.expr] = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Dict):
-            hits = [value for value in node.values if is_field(value)]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            hits = [
-                arg
-                for arg in node.args
-                if node.func.id == "dict"
-                and isinstance(arg, ast.Call)
-                and is_field(arg.func)
-                and arg.func.attr == "items"
-            ]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            hits = [arg for arg in node.args if node.func.attr == "insert" and is_field(arg)]
-        else:
-            hits = []
-        found += hits
-    found.sort(key=lambda hit: (hit.lineno, hit.col_offset))
-    return [f"line {hit.lineno}: {ast.unparse(hit)}" for hit in found]
-
-
 def test_the_stamp_finder_sees_each_hand_written_spelling():
     source = (
         "a = {**dict(smk.wildcards.items()), 'n': 1}\n"
@@ -149,19 +106,36 @@ def test_the_stamp_finder_sees_each_hand_written_spelling():
         "frame = load(lang=wildcards.lang)\n"
     )
     assert wildcard_stamps(source) == [
-        "line 1: smk.wildcards.items()",
-        "line 2: wildcards.model",
-        "line 3: smk.wildcards.lang",
+        (1, "smk.wildcards.items()"),
+        (2, "wildcards.model"),
+        (3, "smk.wildcards.lang"),
     ]
 
 
-def test_scripts_stamp_wildcards_into_records_one_way():
-    stamps = {
-        path.name: found
-        for path in sorted((REPO / "scripts").glob("*.py"))
-        if (found := wildcard_stamps(path.read_text(encoding="utf-8")))
-    }
-    assert not stamps, (
-        f"scripts copying wildcards into records by hand: {stamps}; use "
-        "mgbias.workflow.runlog.wildcard_fields(wildcards, *names)"
+def test_make_lint_names_each_breach_of_the_source_rules(tmp_path):
+    """`make lint` runs tests/fixtures/source_rules.py over the checkout; on a tree with
+    one breach of each rule it names each, with its file and line."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "tests" / "unit").mkdir(parents=True)
+    (tmp_path / "scripts" / "shared.py").write_text('"""Rules ``a``."""\n', "utf-8")
+    (tmp_path / "scripts" / "mbe_pairs.py").write_text(
+        '"""Reads caches."""\n\nrecord = {"lang": smk.wildcards.lang}\nimport torch\n', "utf-8"
     )
+    (tmp_path / "tests" / "unit" / "test_x.py").write_text(
+        "config = BertConfig(vocab_size=5)\n", "utf-8"
+    )
+    found = breaches(tmp_path, {"shared.py": {"a", "b"}, "mbe_pairs.py": {"mbe_pairs"}})
+    assert found == [
+        "scripts/shared.py:1: the docstring does not name the rules ['b']",
+        "scripts/mbe_pairs.py:3: smk.wildcards.lang copies wildcards by hand; use "
+        "mgbias.workflow.runlog.wildcard_fields(wildcards, *names)",
+        "scripts/mbe_pairs.py:4: imports torch (reads caches only)",
+        "tests/unit/test_x.py:1: BertConfig(...): build tiny BERTs with "
+        "tests/fixtures/tiny_models.py (bert_config, build_model, fixed_bert, bert_from_config)",
+    ]
+    (tmp_path / "scripts" / "shared.py").write_text('"""Rules ``a`` and ``b``."""\n', "utf-8")
+    assert len(breaches(tmp_path, {"shared.py": {"a", "b"}})) == 3
+
+
+def test_the_shared_scripts_are_those_several_rules_run():
+    assert {s for s, rules in rules_by_script().items() if len(rules) > 1} == set(SHARED_SCRIPTS)

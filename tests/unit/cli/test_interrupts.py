@@ -23,7 +23,7 @@ from mgbias.cli.interrupts import OutputWatch, interrupted_message
 from mgbias.cli.main import main
 from mgbias.files.atomic import write_text
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 
