@@ -58,9 +58,6 @@ rule all:
     default_target: True
     input:
         mbe.targets(config),
-        mbe.table3_targets(config),
-        mbe.figure2_targets(config),
-        mbe.translations_targets(config),
         pairs.targets(config),
         kaneko2023.targets(config),
         zhao2020.targets(config),

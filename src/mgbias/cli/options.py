@@ -214,3 +214,110 @@ def output_directory(text: str) -> Path:
     elif not os.access(path, os.W_OK | os.X_OK):
         raise argparse.ArgumentTypeError(f"{text}: the directory is not writable")
     return path
+
+
+def check_alpha(alpha: float) -> None:
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"--alpha must lie strictly between 0 and 1, got {alpha}")
+
+
+def check_outputs(**paths: Path | None) -> None:
+    """Refuse an output path that is a directory, before any work (option named)."""
+    for option, path in paths.items():
+        if path is not None and Path(path).is_dir():
+            flag = "--" + option.replace("_", "-")
+            raise ValueError(f"{path}: is a directory (expected a file path for {flag})")
+
+
+def add_duplicates_option(parser: argparse.ArgumentParser) -> None:
+    """``--duplicates``: how a word repeated in a ``.vec`` file is read."""
+    from mgbias.embeddings.duplicates import DEFAULT_DUPLICATES, DUPLICATES
+
+    parser.add_argument(
+        "--duplicates",
+        choices=DUPLICATES,
+        default=DEFAULT_DUPLICATES,
+        help="a word repeated in a .vec file: error refuses the file (naming both lines), "
+        "first keeps its first row, as fastText does (default: %(default)s)",
+    )
+
+
+def add_model_options(parser: argparse.ArgumentParser, what: str = "masked LM") -> None:
+    """``--model`` and ``--revision``, as every command that loads a model has them."""
+    parser.add_argument(
+        "--model", required=True, help=f"{what}: a Hugging Face hub id or a local directory"
+    )
+    parser.add_argument(
+        "--revision",
+        default=None,
+        help="hub branch, tag or commit; ignored for a local directory (default: the hub's "
+        "default branch)",
+    )
+
+
+def add_untrained_head_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--allow-untrained-head",
+        action="store_true",
+        help="use a model whose checkpoint lacks MLM head weights (initialised at random, "
+        "so every score is noise) with a warning instead of refusing it",
+    )
+
+
+def add_gate_options(parser: argparse.ArgumentParser) -> None:
+    """``--tokenizer`` and ``--allow-unk``: the model gate's options (:mod:`mgbias.mlm.gate`)."""
+    from mgbias.mlm.gate import MAX_UNK_SHARE
+
+    share = f"{MAX_UNK_SHARE:.0%}".replace("%", "%%")  # argparse's help is %-formatted
+    parser.add_argument(
+        "--tokenizer",
+        default=None,
+        metavar="DIR_OR_ID",
+        help="directory or hub id of the tokenizer, for a model saved without one "
+        "(default: the model's own; a model directory without tokenizer files is refused)",
+    )
+    parser.add_argument(
+        "--allow-unk",
+        action="store_true",
+        help=f"score data of which more than {share} of the word pieces are the tokenizer's "
+        "unknown token, with a warning (default: refuse; the tokenizer does not fit the "
+        "data or language)",
+    )
+
+
+def add_batch_options(parser: argparse.ArgumentParser, batch_size: int = 64) -> None:
+    parser.add_argument(
+        "--batch-size",
+        type=positive_int,
+        default=batch_size,
+        help="sentences per forward pass",
+    )
+    parser.add_argument(
+        "--max-length",
+        type=positive_int,
+        default=None,
+        help="token limit of a sentence (default: the model's)",
+    )
+
+
+def add_word_list_options(
+    parser: argparse.ArgumentParser,
+    *,
+    female: list[str] | None,
+    male: list[str] | None,
+    what: str,
+    without: str = "",
+) -> None:
+    """``--female-words`` / ``--male-words``: shipped word-list names or files (the old
+    ``--female`` / ``--male`` spellings of these commands are hidden aliases)."""
+    for gender, default in (("female", female), ("male", male)):
+        parser.add_argument(
+            f"--{gender}-words",
+            dest=gender,
+            nargs="+",
+            default=default,
+            metavar="LIST",
+            help=f"{gender} word lists {what}: names of shipped lists or files, one word a "
+            "line" + ("" if default else f" (default: {without})"),
+        )
+        add_hidden_alias(parser, f"--{gender}-words", f"--{gender}")

@@ -34,6 +34,8 @@ def test_without_the_sections_nothing_is_planned():
     assert mbe.table3_targets(config) == []
     assert mbe.figure2_targets(config) == []
     assert mbe.translations_targets(config) == []
+    # rule all's list: Tables 1 and 2 only (the corpora are configured)
+    assert mbe.targets(config) == mbe.tables12_targets(config) != []
     assert mbe.translation_measures(config) == [] and mbe.translated_results(config) == []
     # Table 3's word lists: the mining's
     assert mbe.table3_wordlists(config) == config["wordlists"]

