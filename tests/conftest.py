@@ -36,6 +36,12 @@ def pytest_configure(config) -> None:
     torch.set_num_threads(1)
     # numpy may have loaded its BLAS before the variables above were set
     threadpool_limits(1)
+    # transformers binds its log handler to sys.stderr when its logging is first used:
+    # bind it now, to the session's stream, not to one test's capsys stream, which is
+    # closed after that test (a later warning then printed "--- Logging error ---")
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.get_logger("transformers")
 
 
 # Session fixtures of the tiny models every tier shares (tests/fixtures/tiny_models.py).
