@@ -33,6 +33,7 @@ Command line: ``python -m mgbias.workflow.share push|pull [--config FILE] [--rem
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -104,8 +105,10 @@ PARAMS_HEADER = """\
 """
 
 
+@functools.cache
 def default_workdir() -> str:
-    """The ``workdir`` of a configuration that gives none: the schema's default."""
+    """The ``workdir`` of a configuration that gives none: the schema's default (the
+    schema is read once per process)."""
     return load_yaml(resource_path("schema.yaml"))["properties"]["workdir"]["default"]
 
 
