@@ -50,10 +50,15 @@ from mgbias.workflow.core import (
     training_settings,
 )
 from mgbias.workflow.gc_tuning import collect_less
+from mgbias.workflow.reevaluation import one_pending_reevaluation
 
 # Planning keeps ~280,000 objects alive to the end: fewer garbage collections while it
 # runs, none at the exit of a dry run (mgbias.workflow.gc_tuning).
 collect_less(lambda: workflow.dryrun)
+
+# The scheduler's loop runs again once a second, not once a second per job that has
+# ended (mgbias.workflow.reevaluation): its main process stops using a core's sixth.
+one_pending_reevaluation()
 
 # Against the schema shipped in the package; each config file is read again with the
 # project's YAML loader, so that a duplicate key is an error and messages name lines
