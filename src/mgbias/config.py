@@ -16,8 +16,6 @@ those the ``_check_*`` generators yield, joined in one :class:`ConfigError` whos
 
 from __future__ import annotations
 
-import copy
-import functools
 import math
 import os
 import re
@@ -27,10 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mgbias.errors import InputError
-from mgbias.files.yaml_lines import YAMLDocument, YAMLInputError, load_yaml, read_yaml
+from mgbias.files.yaml_lines import YAMLDocument, YAMLInputError, read_yaml
 from mgbias.languages import ISO_639_1, PIVOT
 from mgbias.pairs.benchmarks import benchmark_checksums, load_benchmarks
-from mgbias.resources import resource_path
 from mgbias.workflow.config_locations import as_url as as_url  # where it was first defined
 from mgbias.workflow.config_locations import localize, missing_locations
 from mgbias.workflow.core import (
@@ -44,6 +41,20 @@ from mgbias.workflow.core import (
     pair_dataset_languages,
     pair_jobs,
 )
+from mgbias.workflow.schema import (
+    filled_entry as filled_entry,
+)
+from mgbias.workflow.schema import (
+    filled_section as filled_section,
+)
+from mgbias.workflow.schema import load_schema as _load_schema
+from mgbias.workflow.schema import (
+    schema_path as schema_path,
+)
+from mgbias.workflow.schema import (
+    section_defaults as section_defaults,
+)
+from mgbias.workflow.schema import validator_class as _validator_class
 
 if TYPE_CHECKING:
     import jsonschema
@@ -94,31 +105,6 @@ class ConfigWarning:
     message: str
 
 
-def _with_defaults(validator_class):
-    """Extend a jsonschema validator so that it fills in ``default`` values."""
-    validate_properties = validator_class.VALIDATORS["properties"]
-
-    def set_defaults(validator, properties, instance, schema):
-        if isinstance(instance, dict):
-            for name, subschema in properties.items():
-                if "default" in subschema and name not in instance:
-                    instance[name] = copy.deepcopy(subschema["default"])
-        yield from validate_properties(validator, properties, instance, schema)
-
-    import jsonschema
-
-    return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
-
-
-@functools.cache
-def _validator_class():
-    """The schema's validator, filling in defaults; jsonschema is imported on first use, so
-    that a command which reads no configuration (``mgbias score``) does not load it."""
-    import jsonschema
-
-    return _with_defaults(jsonschema.Draft202012Validator)
-
-
 def _key(path) -> str:
     return ".".join(str(p) for p in path) or "<top level>"
 
@@ -160,53 +146,14 @@ def _describe(error: jsonschema.ValidationError) -> str:
     return f"key '{key}': {error.message}"
 
 
-def schema_path() -> Path:
-    """The shipped schema of a workflow configuration (``mgbias/resources/schema.yaml``)."""
-    return resource_path("schema.yaml")
-
-
 def load_schema(path: str | Path | None = None) -> dict:
-    """Read a YAML schema file (default: the shipped one, :func:`schema_path`).
-
-    A file is parsed once per process (again when its size or modification time
-    changes): planning the workflow asks for the shipped schema more than once. Each
-    call returns its own copy.
-    """
-    path = Path(path or schema_path())
+    """Read a YAML schema file (default: the shipped one), parsed once per process
+    (:func:`mgbias.workflow.schema.load_schema`); a file that does not parse is a
+    :class:`ConfigError` naming it."""
     try:
-        stat = path.stat()
-        version = (stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        version = None  # load_yaml names the file and why it cannot be read
-    return copy.deepcopy(_parsed_schema(path, version))
-
-
-@functools.cache
-def _parsed_schema(path: Path, version: tuple[int, int] | None) -> dict:
-    """The schema of one version (modification time and size) of ``path``."""
-    try:
-        return load_yaml(path)
+        return _load_schema(path)
     except YAMLInputError as error:
         raise ConfigError(str(error)) from None
-
-
-@functools.cache
-def _section_defaults(key: str) -> dict:
-    schema = load_schema()
-    for name in key.split("."):
-        schema = schema["properties"][name]
-    instance: dict = {}
-    for _ in _validator_class()(schema).iter_errors(instance):
-        pass  # a section's required keys have no default: only the defaults are wanted
-    return instance
-
-
-def section_defaults(key: str) -> dict:
-    """The defaults of the section ``key`` (dotted, e.g. ``bios.classifier.transfer``) of
-    the shipped schema, filled in as :func:`validate_config` fills them (nested objects
-    with a default get theirs): what a configuration without the section reads, so that
-    no planner restates a default."""
-    return copy.deepcopy(_section_defaults(key))
 
 
 def _check_languages(codes, key: str, *, pivot_allowed: bool = False) -> Iterator[ConfigError]:

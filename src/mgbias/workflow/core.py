@@ -14,6 +14,7 @@ from mgbias.languages import PIVOT
 from mgbias.mlm.baseline import SEED_KEY, baseline_name
 from mgbias.seeds import derive_seed
 from mgbias.workflow import layout
+from mgbias.workflow.schema import filled_entry, filled_section
 
 
 def local_file_of_url(url: str) -> str | None:
@@ -145,7 +146,7 @@ def structural_baselines(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]
     """
     baselines = {}
     for model, entry in config["models"].items():
-        if not entry.get("structural_baseline", False) or is_finetuned(entry):
+        if not _model_setting(config, model, "structural_baseline") or is_finetuned(entry):
             continue
         kept = {key: entry[key] for key in ("revision", "languages", "pairs") if key in entry}
         baselines[baseline_name(model)] = {
@@ -166,7 +167,7 @@ def allows_untrained_head(config: Mapping[str, Any], model: str) -> bool:
     rules to :func:`mgbias.mlm.load.load_mlm`, which otherwise refuses a
     checkpoint that lacks head weights.
     """
-    return bool(config["models"][model].get("allow_untrained_head", False))
+    return bool(_model_setting(config, model, "allow_untrained_head"))
 
 
 def model_entries(config: Mapping[str, Any], models: list[str]) -> list[dict[str, Any]]:
@@ -206,7 +207,7 @@ def evaluation_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     jobs = []
     for model in config["models"]:
         entry = config["models"][model]
-        if not entry.get("mbe", True):
+        if not _model_setting(config, model, "mbe"):
             continue
         model_langs = model_languages(config, model)
         for world in entry.get("worlds") or configured_worlds(config):
@@ -254,8 +255,8 @@ def pair_dataset_languages(config: Mapping[str, Any], dataset: str) -> list[str]
 
 def pair_variants(config: Mapping[str, Any], dataset: str) -> list[str]:
     """``original``, plus ``perturbed`` (final character removed) when the dataset asks."""
-    entry = config["pair_datasets"][dataset]
-    return [ORIGINAL, PERTURBED] if entry.get("perturb", False) else [ORIGINAL]
+    entry = filled_entry(config["pair_datasets"][dataset], "pair_datasets")
+    return [ORIGINAL, PERTURBED] if entry["perturb"] else [ORIGINAL]
 
 
 def pair_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -268,12 +269,12 @@ def pair_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     baseline (:func:`structural_baselines`), where configured, follows each of its jobs.
     """
     jobs = []
-    for dataset, entry in config.get("pair_datasets", {}).items():
+    for dataset, entry in (config.get("pair_datasets") or {}).items():
         listed = entry.get("models")
         for model in listed or list(config["models"]):
             if is_finetuned(config["models"][model]) or BASELINE_OF in config["models"][model]:
                 continue
-            if not listed and not config["models"][model].get("pairs", True):
+            if not listed and not _model_setting(config, model, "pairs"):
                 continue
             declared = config["models"][model].get("languages")
             scored = [model, *(name for name in [baseline_name(model)] if name in config["models"])]
@@ -315,6 +316,11 @@ def rate_tag(r: float) -> str:
     return f"r{hundredths:03d}"
 
 
+def _model_setting(config: Mapping[str, Any], model: str, key: str) -> Any:
+    """``models.<model>.<key>``, or the schema's default (:func:`filled_entry`)."""
+    return filled_entry(config["models"][model], "models")[key]
+
+
 def kaneko2023_grid(config: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every fine-tuning of the ``kaneko2023`` section, in a fixed order.
 
@@ -323,17 +329,17 @@ def kaneko2023_grid(config: Mapping[str, Any]) -> list[dict[str, Any]]:
     ``base``, ``source``, ``lang``, ``r``, ``rate`` (:func:`rate_tag`) and ``repeat``.
     A source's own ``languages`` narrow the section's.
     """
-    section = config.get("kaneko2023")
-    if not section:
+    if not config.get("kaneko2023"):
         return []
+    section = filled_section(config, "kaneko2023")
     grid = []
     for base in section["base_models"]:  # known models: checked by validate_config
         for source, entry in section["sources"].items():
             for lang in section["languages"]:
                 if entry.get("languages") and lang not in entry["languages"]:
                     continue
-                for r in section.get("ratios", [0.0, 0.25, 0.5, 0.75, 1.0]):
-                    for repeat in range(section.get("repeats", 1)):
+                for r in section["ratios"]:
+                    for repeat in range(section["repeats"]):
                         rate = rate_tag(r)
                         grid.append(
                             {
@@ -452,11 +458,11 @@ def mbe_table3_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     bias-controlled models of ``kaneko2023`` in ``mbe_table3.lang`` (grid order);
     each on every dataset of ``mbe_table3.datasets``. None without the section.
     """
-    section = config.get("mbe_table3")
-    if not section:
+    if not config.get("mbe_table3"):
         return []
-    lang = section.get("lang", "en")
-    models = list(section.get("models", []))
+    section = filled_section(config, "mbe_table3")
+    lang = section["lang"]
+    models = list(section["models"])
     if section.get("bias_controlled"):
         models += [job["model"] for job in kaneko2023_grid(config) if job["lang"] == lang]
     models = list(dict.fromkeys(models))
