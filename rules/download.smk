@@ -1,5 +1,10 @@
 # Downloads: any configured source by URL template, written atomically with a
 # sha256 sidecar; archives are checked before they are accepted.
+#
+# A download of one file is a local rule: on a cluster it runs on the host that runs
+# Snakemake, which can reach the network where compute nodes often cannot, and it
+# waits for no allocation. The Common Crawl shards of the bios (download_bios_shard:
+# hours of downloads and checks per shard) are jobs like the others.
 
 
 rule download_corpus:
@@ -14,6 +19,7 @@ rule download_corpus:
     wildcard_constraints:
         corpus=alternatives(corpora.by_url(config)),
     retries: 1
+    localrule: True
     conda:
         "../envs/mgbias.yaml"
     params:
@@ -39,6 +45,7 @@ rule download_corpus_files:
     wildcard_constraints:
         corpus=alternatives(corpora.by_files(config)),
     retries: 1
+    localrule: True
     conda:
         "../envs/mgbias.yaml"
     params:
@@ -59,6 +66,7 @@ rule download_monolingual:
     log:
         "logs/download_monolingual/{world}/{lang}.log",
     retries: 1
+    localrule: True
     conda:
         "../envs/mgbias.yaml"
     params:
@@ -80,6 +88,7 @@ rule download_pairs:
     wildcard_constraints:
         filename=r"[^/]+(?<!\.sha256)",
     retries: 1
+    localrule: True
     conda:
         "../envs/mgbias.yaml"
     params:
@@ -99,6 +108,7 @@ rule download_controlled:
     log:
         "logs/download_controlled/{source}/{lang}.log",
     retries: 1
+    localrule: True
     conda:
         "../envs/mgbias.yaml"
     params:
@@ -122,6 +132,7 @@ rule download_basta2020:
         domain=alternatives(basta2020.domains(config)),
         filename=r"[^/]+(?<!\.sha256)",
     retries: 1
+    localrule: True
     conda:
         "../envs/mgbias.yaml"
     params:
@@ -145,6 +156,7 @@ rule download_zhao2020:
         source="vectors|dictionaries|mibs",
         filename=r"[^/]+(?<!\.sha256)",
     retries: 1
+    localrule: True
     conda:
         "../envs/mgbias.yaml"
     resources:
@@ -169,6 +181,7 @@ rule download_bios_titles:
     wildcard_constraints:
         lang="en|es|de|fr",
     retries: 1
+    localrule: True
     conda:
         "../envs/mgbias.yaml"
     params:
@@ -191,6 +204,7 @@ rule download_bios_listing:
     log:
         "logs/download_bios_listing/{snapshot}.log",
     retries: 1
+    localrule: True
     conda:
         "../envs/mgbias.yaml"
     params:
