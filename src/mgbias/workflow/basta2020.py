@@ -53,7 +53,7 @@ def section(config: Mapping[str, Any]) -> dict[str, Any]:
 
 def domains(config: Mapping[str, Any]) -> list[str]:
     """The probe domains (none without the section)."""
-    return list(section(config).get("domains", {}))
+    return list(config["basta2020"]["domains"]) if configured(config) else []
 
 
 def jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:

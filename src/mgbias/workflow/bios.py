@@ -54,12 +54,12 @@ def section(config: Mapping[str, Any]) -> dict[str, Any]:
 
 def languages(config: Mapping[str, Any]) -> list[str]:
     """The languages whose bios are extracted (none without the section)."""
-    return list(section(config).get("languages", []))
+    return list(config["bios"]["languages"]) if configured(config) else []
 
 
 def snapshots(config: Mapping[str, Any]) -> list[str]:
     """The Common Crawl snapshots (none without the section)."""
-    return list(section(config).get("snapshots", []))
+    return list(config["bios"]["snapshots"]) if configured(config) else []
 
 
 def listing_url(config: Mapping[str, Any], snapshot: str) -> str:
@@ -181,9 +181,10 @@ def classifier_settings(config: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def classifier_worlds(config: Mapping[str, Any]) -> list[str]:
-    """The worlds whose vectors the classifier uses (``classifier.worlds``; default
-    every world)."""
-    return list(classifier_section(config).get("worlds", config["worlds"]))
+    """The worlds whose vectors the classifier uses (``classifier.worlds``; without it,
+    every world of ``worlds``: a derived default)."""
+    chosen = classifier_section(config).get("worlds")
+    return list(chosen) if chosen is not None else list(config["worlds"])
 
 
 def classifier_variants(config: Mapping[str, Any]) -> list[tuple[str, str]]:

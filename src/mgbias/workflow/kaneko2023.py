@@ -46,7 +46,7 @@ def section(config: Mapping[str, Any]) -> dict[str, Any]:
 
 def sources(config: Mapping[str, Any]) -> list[str]:
     """The source corpora of the controlled text (none without the section)."""
-    return list(section(config).get("sources", {}))
+    return list(config["kaneko2023"]["sources"]) if configured(config) else []
 
 
 def controlled_url(config: Mapping[str, Any], source: str, lang: str) -> str:
@@ -109,7 +109,7 @@ def finetune_inputs(config: Mapping[str, Any], model: str) -> dict[str, Any]:
 
 def base_models(config: Mapping[str, Any]) -> list[str]:
     """The base models of the fine-tunings (none without the section)."""
-    return list(section(config).get("base_models", [])) if configured(config) else []
+    return list(config["kaneko2023"]["base_models"]) if configured(config) else []
 
 
 def _grid_jobs(

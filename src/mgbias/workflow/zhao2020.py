@@ -43,17 +43,21 @@ def section(config: Mapping[str, Any]) -> dict[str, Any]:
 
 def languages(config: Mapping[str, Any]) -> list[str]:
     """The languages with vectors (none without the section)."""
-    return list(section(config).get("languages", []))
+    return list(config["zhao2020"]["languages"]) if configured(config) else []
 
 
 def grid_languages(config: Mapping[str, Any]) -> list[str]:
-    """The languages of the alignment grid (``grid_languages``; default ``languages``)."""
-    return list(section(config).get("grid_languages", languages(config)))
+    """The languages of the alignment grid (``grid_languages``; without it, those of
+    ``languages``: a default derived from another key, which the schema cannot state)."""
+    chosen = section(config).get("grid_languages")
+    return list(chosen) if chosen is not None else languages(config)
 
 
 def grid_worlds(config: Mapping[str, Any]) -> list[str]:
-    """The worlds whose spaces are aligned (``grid_worlds``; default: all)."""
-    return list(section(config).get("grid_worlds", config["worlds"]))
+    """The worlds whose spaces are aligned (``grid_worlds``; without it, every world of
+    ``worlds``: a derived default)."""
+    chosen = section(config).get("grid_worlds")
+    return list(chosen) if chosen is not None else list(config["worlds"])
 
 
 def inbias_settings(config: Mapping[str, Any]) -> dict[str, Any]:
