@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mgbias.config import section_defaults
 from mgbias.seeds import derive_seed
 from mgbias.workflow import layout, zhao2020
 from mgbias.workflow.core import basta2020_grammatical_jobs, basta2020_jobs
+from mgbias.workflow.schema import filled_section
 
 #: The probe tables and figures of every configuration with the section.
 TARGETS = [
@@ -46,9 +46,9 @@ def configured(config: Mapping[str, Any]) -> bool:
 
 
 def section(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``basta2020`` section, or without one the schema's defaults of its keys (so
-    that a rule's settings read the same keys either way)."""
-    return config.get("basta2020") or section_defaults("basta2020")
+    """The ``basta2020`` section over the schema's defaults of its keys (only the defaults
+    without one), so that a rule's settings read the same keys either way."""
+    return filled_section(config, "basta2020")
 
 
 def domains(config: Mapping[str, Any]) -> list[str]:

@@ -18,10 +18,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from typing import Any
 
-from mgbias.config import section_defaults
 from mgbias.seeds import derive_seed
 from mgbias.workflow import layout, zhao2020
 from mgbias.workflow.core import canonical, model_dir, model_is_trained, model_source
+from mgbias.workflow.schema import filled_section, section_defaults
 
 #: Texts and samplings of the monolingual runs without ``texts``/``samplings``.
 TEXTS = ["scrubbed"]
@@ -47,9 +47,9 @@ def configured(config: Mapping[str, Any]) -> bool:
 
 
 def section(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``bios`` section, or without one the schema's defaults of its keys (so that a
-    rule's settings read the same keys either way)."""
-    return config.get("bios") or section_defaults("bios")
+    """The ``bios`` section over the schema's defaults of its keys (only the defaults
+    without one), so that a rule's settings read the same keys either way."""
+    return filled_section(config, "bios")
 
 
 def languages(config: Mapping[str, Any]) -> list[str]:

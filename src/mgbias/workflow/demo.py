@@ -10,20 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mgbias.config import section_defaults
 from mgbias.demo.world import MONOLINGUAL_YEAR, OPUS_CORPORA
 from mgbias.languages import PIVOT
 from mgbias.workflow import corpora, layout
 from mgbias.workflow.mirror_layout import BENCHMARK_FILES
+from mgbias.workflow.schema import filled_section
 
 #: The settings of every world (the corpus sizes); a world's own are its entry.
 SIZES = ("n_parallel", "n_monolingual")
 
 
 def section(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``demo`` section, or without one the schema's defaults of its keys (so that a
-    rule's settings read the same keys either way)."""
-    return config.get("demo") or section_defaults("demo")
+    """The ``demo`` section over the schema's defaults of its keys (only the defaults
+    without one), so that a rule's settings read the same keys either way."""
+    return filled_section(config, "demo")
 
 
 def world_files(config: Mapping[str, Any], world: str) -> list[str]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mgbias.config import section_defaults
 from mgbias.workflow import layout
 from mgbias.workflow.core import (
     ORIGINAL,
@@ -28,6 +27,7 @@ from mgbias.workflow.core import (
     model_dir,
     model_is_trained,
 )
+from mgbias.workflow.schema import filled_section
 
 #: The meta-evaluation's table and figures (Table 1, the mined counts, Figures 2-3).
 TARGETS = ["kaneko2023_table1", "kaneko2023_mined", "kaneko2023_figure2", "kaneko2023_figure3"]
@@ -39,9 +39,9 @@ def configured(config: Mapping[str, Any]) -> bool:
 
 
 def section(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``kaneko2023`` section, or without one the schema's defaults of its keys (so
-    that a rule's settings read the same keys either way)."""
-    return config.get("kaneko2023") or section_defaults("kaneko2023")
+    """The ``kaneko2023`` section over the schema's defaults of its keys (only the defaults
+    without one), so that a rule's settings read the same keys either way."""
+    return filled_section(config, "kaneko2023")
 
 
 def sources(config: Mapping[str, Any]) -> list[str]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mgbias.config import section_defaults
 from mgbias.languages import PIVOT
 from mgbias.workflow import layout
 from mgbias.workflow.core import (
@@ -28,6 +27,7 @@ from mgbias.workflow.core import (
     mbe_translation_jobs,
     pair_file,
 )
+from mgbias.workflow.schema import filled_section
 
 
 def targets(config: Mapping[str, Any]) -> list[str]:
@@ -58,9 +58,9 @@ def table3_targets(config: Mapping[str, Any]) -> list[str]:
 
 
 def table3_section(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``mbe_table3`` section, or without one the schema's defaults of its keys (so
-    that a rule's settings read the same keys either way)."""
-    return config.get("mbe_table3") or section_defaults("mbe_table3")
+    """The ``mbe_table3`` section over the schema's defaults of its keys (only the defaults
+    without one), so that a rule's settings read the same keys either way."""
+    return filled_section(config, "mbe_table3")
 
 
 def table3_wordlists(config: Mapping[str, Any]) -> dict[str, list[str]]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mgbias.config import section_defaults
 from mgbias.workflow import layout
+from mgbias.workflow.schema import filled_section
 
 #: The English space after hard debiasing (the paper's ENDEB).
 DEBIASED = "endeb"
@@ -36,9 +36,9 @@ def configured(config: Mapping[str, Any]) -> bool:
 
 
 def section(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``zhao2020`` section, or without one the schema's defaults of its keys (so that
-    a rule's settings read the same keys either way)."""
-    return config.get("zhao2020") or section_defaults("zhao2020")
+    """The ``zhao2020`` section over the schema's defaults of its keys (only the defaults
+    without one), so that a rule's settings read the same keys either way."""
+    return filled_section(config, "zhao2020")
 
 
 def languages(config: Mapping[str, Any]) -> list[str]:
