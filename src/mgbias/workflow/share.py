@@ -42,8 +42,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mgbias.files.yaml_lines import YAMLInputError, load_yaml
-from mgbias.resources import resource_path
 from mgbias.workflow.layout import WORKDIR_VARIABLE
+from mgbias.workflow.schema import load_schema
 
 PARAMS_FILE = "params.yaml"
 DVC_FILE = "dvc.yaml"
@@ -107,9 +107,9 @@ PARAMS_HEADER = """\
 
 @functools.cache
 def default_workdir() -> str:
-    """The ``workdir`` of a configuration that gives none: the schema's default (the
-    schema is read once per process)."""
-    return load_yaml(resource_path("schema.yaml"))["properties"]["workdir"]["default"]
+    """The ``workdir`` of a configuration that gives none: the schema's default
+    (:mod:`mgbias.workflow.schema`)."""
+    return load_schema()["properties"]["workdir"]["default"]
 
 
 def config_workdir(root: Path, config: str) -> str:
