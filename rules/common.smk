@@ -57,7 +57,7 @@ from mgbias.workflow.reevaluation import one_pending_reevaluation
 collect_less(lambda: workflow.dryrun)
 
 # The scheduler's loop runs again once a second, not once a second per job that has
-# ended (mgbias.workflow.reevaluation): its main process stops using a core's sixth.
+# ended (mgbias.workflow.reevaluation).
 one_pending_reevaluation()
 
 # Against the schema shipped in the package; each config file is read again with the

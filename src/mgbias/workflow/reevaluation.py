@@ -6,10 +6,9 @@ job rate limiter asks for fires (``--max-jobs-per-timespan``, on by default at
 ``100/1s``). Every pass of the loop starts a new one-second timer, whatever timers are
 already waiting; so every ended job adds one more timer chain that never stops, and
 after *n* jobs the loop runs about *n* times a second. Each pass re-examines every
-ready job and the size of each of its input files. On the demo (247 jobs, 10 minutes)
-this was about 170 CPU seconds of the workflow's main process, a sixth of the whole
-run's CPU time: the loop, starting timer threads and statting inputs, while the jobs
-waited for the cores it used (``benchmarks/scheduler.py`` measures it).
+ready job and the size of each of its input files, on the cores the jobs wait for
+(``benchmarks/scheduler.py`` measures the main process's CPU time both ways; the figures
+for the demo are in docs/workflow.md).
 
 :func:`one_pending_reevaluation` replaces the method that starts those timers
 (``_schedule_reevalutation``, Snakemake's spelling) with one that starts a timer only
