@@ -5,15 +5,23 @@ what Snakemake plans next, so each works on its own copy of the workflow
 files (Snakefile, rules, scripts, config, tests/configs, src, profiles)
 rather than on the checkout. The library itself is imported from the
 installed package.
+
+Snakemake runs in a child of a fork server that has imported ``snakemake.cli`` once
+(:func:`run_snakemake`): the same ``main(argv)`` the ``snakemake`` command calls, in
+a fresh process, without paying the two CPU seconds of its imports per call.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import traceback
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,11 +49,74 @@ def snakemake(
     workdir: Path, *args: str, config: str = "tests/configs/tiny.yaml", timeout: float = 1200
 ) -> subprocess.CompletedProcess:
     """Run the workflow copied into ``workdir`` with ``config`` (relative to it)."""
-    command = [SNAKEMAKE, "-s", "Snakefile", "--configfile", config, "--cores", "2", *args]
+    command = ["-s", "Snakefile", "--configfile", config, "--cores", "2", *args]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    return subprocess.run(
-        command, cwd=workdir, capture_output=True, text=True, timeout=timeout, env=env
-    )
+    return run_snakemake(command, cwd=workdir, env=env, timeout=timeout)
+
+
+_FORK_SERVER = multiprocessing.get_context("forkserver")
+_FORK_SERVER.set_forkserver_preload(["snakemake.cli"])
+
+
+def run_snakemake(
+    args: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess:
+    """``snakemake *args`` in ``cwd`` as ``subprocess.run(..., capture_output=True,
+    text=True)`` returns it: the command's ``main`` in a fresh process forked from a server
+    that has imported it (its own session: a timeout ends its jobs too)."""
+    env = dict(os.environ if env is None else env)
+    with tempfile.TemporaryDirectory(prefix="snakemake-run-") as logs:
+        out, err = Path(logs, "stdout"), Path(logs, "stderr")
+        process = _FORK_SERVER.Process(
+            target=_snakemake_main, args=(list(args), str(cwd), env, str(out), str(err))
+        )
+        process.start()
+        process.join(timeout)
+        if process.is_alive():
+            _end_session(process.pid)
+            process.join()
+            raise subprocess.TimeoutExpired([SNAKEMAKE, *args], timeout, out.read_bytes())
+        stdout = out.read_text(encoding="utf-8", errors="replace") if out.exists() else ""
+        stderr = err.read_text(encoding="utf-8", errors="replace") if err.exists() else ""
+    return subprocess.CompletedProcess([SNAKEMAKE, *args], process.exitcode, stdout, stderr)
+
+
+def _end_session(pid: int) -> None:
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pid, sig)
+        except ProcessLookupError:
+            return
+
+
+def _snakemake_main(args: list[str], cwd: str, env: dict[str, str], out: str, err: str) -> None:
+    """The fork server's child: the environment, directory and output files of the
+    command, then ``snakemake.cli.main``; exits with its status."""
+    os.setsid()
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(cwd)
+    for path, fd in ((out, 1), (err, 2)):
+        target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(target, fd)
+        os.close(target)
+    sys.argv = [SNAKEMAKE, *args]
+    status = 1
+    try:
+        from snakemake.cli import main
+
+        main(args)
+    except SystemExit as done:
+        code = done.code
+        if code is not None and not isinstance(code, int):
+            print(code, file=sys.stderr)  # as the interpreter prints it at exit
+        status = code if isinstance(code, int) else (0 if code is None else 1)
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
 
 
 def checked(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:

@@ -8,17 +8,16 @@ same path a paper run takes against the OPUS object store.
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 from httpmirror import serve_directory
+from snakerun import run_snakemake
 
 from mgbias.demo.world import WorldSpec, write_world
 
 REPO = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
 
 @pytest.fixture(scope="module")
@@ -50,9 +49,8 @@ def http_config(tmp_path: Path, base_url: str) -> Path:
 
 
 def run(workdir: Path, config: Path, *targets: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
+    return run_snakemake(
         [
-            SNAKEMAKE,
             "-s",
             str(REPO / "Snakefile"),
             "--directory",
@@ -63,8 +61,7 @@ def run(workdir: Path, config: Path, *targets: str) -> subprocess.CompletedProce
             "1",
             *targets,
         ],
-        capture_output=True,
-        text=True,
+        cwd=REPO,
         timeout=300,
     )
 

@@ -12,16 +12,15 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
 from httpmirror import serve_directory
+from snakerun import run_snakemake
 
 REPO = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 
 #: (masculine, feminine) English forms and their Spanish translations; the last Spanish
@@ -105,9 +104,8 @@ def paper_config(tmp_path: Path, base_url: str, checksums: dict[str, str]) -> Pa
 
 
 def run(workdir: Path, config: Path, *targets: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
+    return run_snakemake(
         [
-            SNAKEMAKE,
             "-s",
             str(REPO / "Snakefile"),
             "--directory",
@@ -118,8 +116,7 @@ def run(workdir: Path, config: Path, *targets: str) -> subprocess.CompletedProce
             "--configfile",
             str(config),
         ],
-        capture_output=True,
-        text=True,
+        cwd=REPO,
         timeout=300,
     )
 

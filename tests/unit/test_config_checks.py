@@ -4,11 +4,11 @@ worlds without a demo, local paths; through check-config, score --config and Sna
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from snakerun import run_snakemake
 
 from mgbias.cli.main import main
 from mgbias.config import (
@@ -22,7 +22,6 @@ from mgbias.config import (
 from mgbias.workflow.core import configured_worlds, evaluation_jobs, known_worlds, pair_jobs
 
 REPO = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
 # languages: [de] with an English-only benchmark: the model declares German only
 GERMAN_ONLY = """\
@@ -204,9 +203,9 @@ def test_score_with_a_broken_config_exits_2_naming_the_place(tmp_path, capsys):
 
 
 def snakemake_dry_run(tmp_path: Path, config: Path) -> subprocess.CompletedProcess:
-    command = [SNAKEMAKE, "-n", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path)]
+    command = ["-n", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path)]
     command += ["--configfile", str(config), "--cores", "1"]
-    return subprocess.run(command, capture_output=True, text=True, timeout=300)
+    return run_snakemake(command, cwd=REPO, timeout=300)
 
 
 def test_workflow_warns_once_and_plans_no_empty_pair_table(tmp_path):

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import copy
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from snakerun import planned_jobs
+from snakerun import planned_jobs, run_snakemake
 
 from mgbias.cli.main import main
 from mgbias.config import (
@@ -24,13 +23,12 @@ from mgbias.config import (
 from mgbias.workflow.config_locations import location_keys
 
 REPO = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
 
 def dry_run(workdir: Path, config: Path) -> subprocess.CompletedProcess:
-    command = [SNAKEMAKE, "-n", "-s", str(REPO / "Snakefile"), "--directory", str(workdir)]
+    command = ["-n", "-s", str(REPO / "Snakefile"), "--directory", str(workdir)]
     command += ["--configfile", str(config), "--cores", "1"]
-    return subprocess.run(command, capture_output=True, text=True, timeout=300)
+    return run_snakemake(command, cwd=REPO, timeout=300)
 
 
 # ------------------------------------------------------------------------------------

@@ -10,18 +10,15 @@ stage that would fail or miss jobs in ``dvc repro`` fails here first.
 from __future__ import annotations
 
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from snakerun import planned_job_outputs
+from snakerun import planned_job_outputs, run_snakemake
 
 from mgbias.workflow.dvc_pipeline import stage_layout
 
 REPO = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 CONFIG = "config/demo-full.yaml"
 
 pytestmark = pytest.mark.workflow
@@ -38,11 +35,9 @@ def plan(args: list[str], workdir: Path) -> list[tuple[str, list[str]]]:
     """``(rule, outputs)`` of the jobs a dry run in ``workdir`` plans; it must plan to the
     end."""
     args = [a.replace("${configfile}", str(REPO / CONFIG)) for a in args]
-    result = subprocess.run(
-        [SNAKEMAKE, "-n", "-s", str(REPO / "Snakefile"), "--directory", str(workdir)]
-        + ["--cores", "1", *args],
-        capture_output=True,
-        text=True,
+    result = run_snakemake(
+        ["-n", "-s", str(REPO / "Snakefile"), "--directory", str(workdir), "--cores", "1", *args],
+        cwd=REPO,
         timeout=300,
     )
     assert result.returncode == 0, (args[:6], result.stdout[-3000:] + result.stderr[-3000:])
