@@ -12,3 +12,9 @@
 - :mod:`mgbias.finetune.meta_evaluation`: each measure's correlation with the male rate
   r across the bias-controlled models (Table 1).
 """
+
+#: The seed of ``transformers.TrainingArguments`` (42), with which the paper fine-tuned:
+#: :class:`mgbias.finetune.train.FineTuneConfig`'s default, and the base of the workflow's
+#: repeats when ``kaneko2023.finetune`` sets none (this package's ``__init__`` imports
+#: nothing, so the planners read it without torch).
+TRAINER_SEED = 42

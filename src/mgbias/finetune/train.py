@@ -53,6 +53,7 @@ import torch
 from transformers import PreTrainedTokenizerBase, get_linear_schedule_with_warmup
 
 from mgbias.files.atomic import atomic_directory
+from mgbias.finetune import TRAINER_SEED
 from mgbias.finetune.checkpoint import remove_checkpoints, resume, save_checkpoint
 from mgbias.mlm.determinism import deterministic_training
 from mgbias.mlm.heads import mlm_encoder_and_head
@@ -149,7 +150,7 @@ class FineTuneConfig:
         change in the last bits (fused operations); a run stays deterministic.
     """
 
-    seed: int = 42
+    seed: int = TRAINER_SEED
     learning_rate: float = 5e-5
     epochs: int = 3
     batch_size: int = 8

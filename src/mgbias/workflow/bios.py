@@ -23,14 +23,6 @@ from mgbias.workflow import layout, zhao2020
 from mgbias.workflow.core import canonical, model_dir, model_is_trained, model_source
 from mgbias.workflow.schema import filled_section, section_defaults
 
-#: Texts and samplings of the monolingual runs without ``texts``/``samplings``.
-TEXTS = ["scrubbed"]
-SAMPLINGS = ["original"]
-#: The (text, sampling) of the transfer runs without ``transfer.variants``.
-TRANSFER_VARIANTS = ["scrubbed-original"]
-#: Seeded runs per experiment without ``classifier.runs``.
-RUNS = 1
-
 #: The keys of a transfer run's wildcards, in the order of :func:`transfer_experiments`.
 TRANSFER_KEYS = ("world", "src", "tgt", "src_space", "tgt_space", "text", "sampling")
 
@@ -173,6 +165,12 @@ def classifier_section(config: Mapping[str, Any]) -> dict[str, Any]:
     return section(config).get("classifier") or {}
 
 
+def classifier_grid(config: Mapping[str, Any]) -> dict[str, Any]:
+    """``bios: classifier:`` over the schema's defaults (``runs``, ``texts``,
+    ``samplings``, ``monolingual``): what the experiment grid reads."""
+    return {**section_defaults("bios.classifier"), **classifier_section(config)}
+
+
 def classifier_settings(config: Mapping[str, Any]) -> dict[str, Any]:
     """The classifier's settings, the authors' defaults completed (checked keys)."""
     from mgbias.bios.experiment import ClassifierSettings
@@ -189,14 +187,12 @@ def classifier_worlds(config: Mapping[str, Any]) -> list[str]:
 
 def classifier_variants(config: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(text, sampling) of the runs: ``variants`` (``{text}-{sampling}``), else
-    ``texts`` (default :data:`TEXTS`) x ``samplings`` (default :data:`SAMPLINGS`)."""
-    classifier = classifier_section(config)
+    ``texts`` x ``samplings`` (their defaults: the schema's)."""
+    classifier = classifier_grid(config)
     if "variants" in classifier:
         return [tuple(variant.split("-")) for variant in classifier["variants"]]
     return [
-        (text, sampling)
-        for text in classifier.get("texts", TEXTS)
-        for sampling in classifier.get("samplings", SAMPLINGS)
+        (text, sampling) for text in classifier["texts"] for sampling in classifier["samplings"]
     ]
 
 
@@ -206,7 +202,7 @@ def classifier_experiments(config: Mapping[str, Any]) -> list[tuple[str, ...]]:
     return [
         (world, lang, space, text, sampling)
         for world in classifier_worlds(config)
-        for lang, spaces in classifier_section(config).get("monolingual", {}).items()
+        for lang, spaces in classifier_grid(config)["monolingual"].items()
         for space in spaces
         for text, sampling in classifier_variants(config)
     ]
@@ -231,19 +227,24 @@ def transfer_section(config: Mapping[str, Any]) -> dict[str, Any]:
     return classifier_section(config).get("transfer") or {}
 
 
+def transfer_grid(config: Mapping[str, Any]) -> dict[str, Any]:
+    """``bios: classifier: transfer:`` over the schema's defaults."""
+    return {**section_defaults("bios.classifier.transfer"), **transfer_section(config)}
+
+
 def transfer_settings(config: Mapping[str, Any]) -> dict[str, Any]:
     """Share, full targets and labels of the transfer runs (the schema's defaults, the
     authors'; the labels of a language in ``labels_by_language`` replace ``labels`` for
     its runs)."""
     from mgbias.bios.experiment import TRANSFER_LABELS
 
-    transfer = {**section_defaults("bios.classifier.transfer"), **transfer_section(config)}
+    transfer = transfer_grid(config)
     return {
         "share": transfer["share"],
         "full": list(transfer["full"]),
-        "labels": list(transfer.get("labels", TRANSFER_LABELS)),
+        "labels": list(transfer["labels"] if "labels" in transfer else TRANSFER_LABELS),
         "labels_by_language": {
-            lang: list(labels) for lang, labels in transfer.get("labels_by_language", {}).items()
+            lang: list(labels) for lang, labels in transfer["labels_by_language"].items()
         },
     }
 
@@ -310,9 +311,9 @@ def classifier_input(config: Mapping[str, Any], world: str, lang: str, space: st
 
 
 def classifier_seeds(config: Mapping[str, Any], world: str, lang: str) -> list[int]:
-    """One seed per run (``classifier.runs``, default :data:`RUNS`), shared by every
-    space, text and sampling of a world and language, so that their runs are paired."""
-    runs = int(classifier_section(config).get("runs", RUNS))
+    """One seed per run (``classifier.runs``), shared by every space, text and sampling
+    of a world and language, so that their runs are paired."""
+    runs = int(classifier_grid(config)["runs"])
     return [derive_seed(config["seed"], "bios_classifier", world, lang, run) for run in range(runs)]
 
 
@@ -328,11 +329,11 @@ def classifier_outputs(config: Mapping[str, Any], encoder: bool = False) -> list
 
 def transfer_experiments(config: Mapping[str, Any]) -> list[tuple[str, ...]]:
     """(world, src, tgt, src_space, tgt_space, text, sampling) of every transfer run."""
-    variants = transfer_section(config).get("variants", TRANSFER_VARIANTS)
+    transfer = transfer_grid(config)
     out = []
-    for src, tgt, src_space, tgt_space in transfer_section(config).get("runs", []):
+    for src, tgt, src_space, tgt_space in transfer["runs"]:
         for world in classifier_worlds(config):
-            for variant in variants:
+            for variant in transfer["variants"]:
                 text, sampling = variant.split("-")
                 out.append((world, src, tgt, src_space, tgt_space, text, sampling))
     return out
@@ -358,7 +359,7 @@ def transfer_input(
 
 def transfer_seeds(config: Mapping[str, Any], world: str, src: str, tgt: str) -> list[int]:
     """One seed per run (``classifier.runs``) of a world and language pair."""
-    runs = int(classifier_section(config).get("runs", RUNS))
+    runs = int(classifier_grid(config)["runs"])
     return [
         derive_seed(config["seed"], "bios_transfer", world, src, tgt, run) for run in range(runs)
     ]

@@ -355,23 +355,6 @@ def kaneko2023_grid(config: Mapping[str, Any]) -> list[dict[str, Any]]:
     return grid
 
 
-#: The fine-tuning seed when ``kaneko2023.finetune`` gives none (FineTuneConfig's, the paper's).
-FINETUNE_SEED = 42
-
-
-def kaneko2023_finetune_settings(config: Mapping[str, Any], repeat: int) -> dict[str, Any]:
-    """``kaneko2023.finetune`` for the fine-tunings of one repeat.
-
-    Repeat ``k > 0`` trains with seed ``seed + k``, so repeats differ in their training
-    randomness (masking, order, new weights) as well as in their D_r sample; repeat 0
-    keeps the configured settings unchanged.
-    """
-    settings = dict((config.get("kaneko2023") or {}).get("finetune", {}))
-    if repeat:
-        settings["seed"] = settings.get("seed", FINETUNE_SEED) + repeat
-    return settings
-
-
 def kaneko2023_models(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Model entries of the bias-controlled models, to add to ``config["models"]``.
 
@@ -552,14 +535,12 @@ def basta2020_jobs(config: Mapping[str, Any]) -> list[dict[str, str]]:
     A model is probed only on domains of its ``basta2020.model_languages`` entry, else
     of its own ``languages`` list, else on every domain.
     """
-    section = config["basta2020"]
+    section = filled_section(config, "basta2020")
     jobs = []
     for model in section["models"]:
         if model not in config["models"]:
             raise ValueError(f"basta2020.models: {model!r} is not a configured model")
-        allowed = section.get("model_languages", {}).get(model) or config["models"][model].get(
-            "languages"
-        )
+        allowed = section["model_languages"].get(model) or config["models"][model].get("languages")
         for world in basta2020_worlds(config):
             for domain, entry in section["domains"].items():
                 if allowed and entry["lang"] not in allowed:

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mgbias.finetune import TRAINER_SEED
 from mgbias.workflow import layout
 from mgbias.workflow.core import (
     ORIGINAL,
     canonical,
-    kaneko2023_finetune_settings,
     kaneko2023_grid,
     kaneko2023_mbe_jobs,
     kaneko2023_runs,
@@ -75,9 +75,22 @@ def finetuning(config: Mapping[str, Any], model: str) -> dict[str, Any]:
     return config["models"][model]["finetune"]
 
 
+def repeat_settings(config: Mapping[str, Any], repeat: int) -> dict[str, Any]:
+    """``kaneko2023.finetune`` for the fine-tunings of one repeat.
+
+    Repeat ``k > 0`` trains with seed ``seed + k``, so repeats differ in their training
+    randomness (masking, order, new weights) as well as in their D_r sample; repeat 0
+    keeps the configured settings unchanged.
+    """
+    settings = dict(filled_section(config, "kaneko2023")["finetune"])
+    if repeat:
+        settings["seed"] = (settings["seed"] if "seed" in settings else TRAINER_SEED) + repeat
+    return settings
+
+
 def finetune_settings(config: Mapping[str, Any], model: str) -> dict[str, Any]:
     """``kaneko2023.finetune`` for one fine-tuning (seed + repeat), canonical."""
-    return canonical(kaneko2023_finetune_settings(config, finetuning(config, model)["repeat"]))
+    return canonical(repeat_settings(config, finetuning(config, model)["repeat"]))
 
 
 def controlled_text(key: str, job: Mapping[str, Any]) -> str:

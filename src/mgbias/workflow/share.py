@@ -119,7 +119,7 @@ def config_workdir(root: Path, config: str) -> str:
     if not path.is_file():
         raise ShareError(f"{path}: no such configuration file")
     data = _read_yaml(path)
-    value = data.get("workdir", default_workdir()) if isinstance(data, dict) else None
+    value = {"workdir": default_workdir(), **data}["workdir"] if isinstance(data, dict) else None
     if not isinstance(value, str) or not value:
         raise ShareError(f"{path}: key 'workdir': expected a folder, found {value!r}")
     return value
@@ -130,7 +130,7 @@ def workdir(root: Path) -> str:
     be its configuration's (ShareError naming both files otherwise)."""
     config = configfile(root)
     params = _read_yaml(root / PARAMS_FILE)
-    written = params.get("workdir", default_workdir())
+    written = {"workdir": default_workdir(), **params}["workdir"]
     wanted = config_workdir(root, config)
     if not isinstance(written, str) or os.path.normpath(written) != os.path.normpath(wanted):
         raise ShareError(
@@ -173,7 +173,7 @@ def stage_outputs(root: Path) -> list[str]:
     folder = workdir(root)
     paths = []
     for name, stage in stages.items():
-        for out in (stage or {}).get("outs", []):
+        for out in (stage or {}).get("outs") or []:
             path = out if isinstance(out, str) else next(iter(out))
             path = path.replace(WORKDIR_VARIABLE, folder)
             if "${" in path:

@@ -26,11 +26,13 @@ def _amount(expression: object, unit: str) -> str:
 
 
 def _row(entry: dict, defaults: dict) -> tuple[str, str, str]:
-    gpu = entry.get("gpu")
+    """A rule's entry over the profile's defaults: its GPU, memory and runtime cells."""
+    resources = {**defaults, **entry}
+    gpu = resources.get("gpu")
     return (
         f"{gpu} (`--gpus={gpu}`)" if gpu else "–",
-        _amount(entry.get("mem_mb", defaults.get("mem_mb")), "MB"),
-        _amount(entry.get("runtime", defaults.get("runtime")), "min"),
+        _amount(resources.get("mem_mb"), "MB"),
+        _amount(resources.get("runtime"), "min"),
     )
 
 

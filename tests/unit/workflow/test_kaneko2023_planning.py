@@ -11,7 +11,6 @@ import yaml
 from mgbias.config import ConfigError, validate_config
 from mgbias.workflow.core import (
     evaluation_jobs,
-    kaneko2023_finetune_settings,
     kaneko2023_grid,
     kaneko2023_mbe_jobs,
     kaneko2023_models,
@@ -22,6 +21,7 @@ from mgbias.workflow.core import (
     pair_jobs,
     rate_tag,
 )
+from mgbias.workflow.kaneko2023 import repeat_settings
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -103,11 +103,11 @@ def test_each_repeat_fine_tunes_with_its_own_seed_and_repeat_0_keeps_the_configu
     demo_config,
 ):
     finetune = demo_config["kaneko2023"]["finetune"]
-    assert kaneko2023_finetune_settings(demo_config, 0) == finetune
-    assert kaneko2023_finetune_settings(demo_config, 2) == {**finetune, "seed": 44}
+    assert repeat_settings(demo_config, 0) == finetune
+    assert repeat_settings(demo_config, 2) == {**finetune, "seed": 44}
     del finetune["seed"]
-    assert kaneko2023_finetune_settings(demo_config, 0) == finetune  # no seed key added
-    assert kaneko2023_finetune_settings(demo_config, 1)["seed"] == 43  # the default 42 + 1
+    assert repeat_settings(demo_config, 0) == finetune  # no seed key added
+    assert repeat_settings(demo_config, 1)["seed"] == 43  # the default 42 + 1
 
 
 def test_mbe_table3_jobs_take_the_listed_models_then_the_english_grid(demo_config):

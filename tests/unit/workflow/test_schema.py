@@ -65,3 +65,42 @@ def test_planners_given_a_raw_configuration_plan_as_after_validation(raw_config)
         assert not allows_untrained_head(config, "m")
         assert mbe_table3_jobs(config) == [{"model": "m", "dataset": "cp", "lang": "en"}]
     assert kaneko2023_grid(raw_config) == kaneko2023_grid(validated)
+
+
+def test_the_bios_grid_reads_the_schemas_defaults_raw_or_validated():
+    from mgbias.workflow import bios
+
+    section = {
+        "languages": ["en", "es"],
+        "snapshots": ["CC-MAIN-2018-34"],
+        "classifier": {
+            "monolingual": {"en": ["en"]},
+            "transfer": {"runs": [["en", "es", "en", "es"]]},
+        },
+    }
+    raw = {"seed": 7, "worlds": ["real"], "bios": section}
+    validated = {"seed": 7, "worlds": ["real"], "bios": filled_section(raw, "bios")}
+    validated["bios"]["classifier"] = {
+        **section_defaults("bios.classifier"),
+        **section["classifier"],
+    }
+    for config in (raw, validated):
+        assert bios.classifier_variants(config) == [("scrubbed", "original")]
+        assert bios.classifier_experiments(config) == [("real", "en", "en", "scrubbed", "original")]
+        assert len(bios.classifier_seeds(config, "real", "en")) == 1  # runs: 1
+        assert [run[-2:] for run in bios.transfer_experiments(config)] == [("scrubbed", "original")]
+        assert bios.transfer_settings(config)["labels_by_language"] == {}
+    without = {"seed": 7, "worlds": ["real"], "bios": {**section, "classifier": {}}}
+    assert bios.classifier_experiments(without) == [] and bios.transfer_experiments(without) == []
+
+
+def test_a_repeat_is_seeded_from_the_fine_tunings_own_default_seed():
+    from mgbias.finetune.train import FineTuneConfig
+    from mgbias.workflow.kaneko2023 import repeat_settings
+
+    unseeded = {"kaneko2023": {"finetune": {"epochs": 1}}}
+    assert repeat_settings(unseeded, 0) == {"epochs": 1}  # repeat 0 as configured
+    assert repeat_settings(unseeded, 2)["seed"] == FineTuneConfig().seed + 2
+    seeded = {"kaneko2023": {"finetune": {"seed": 5}}}
+    assert repeat_settings(seeded, 1)["seed"] == 6
+    assert repeat_settings({}, 1) == {"seed": FineTuneConfig().seed + 1}
