@@ -52,7 +52,7 @@ rule finetune_mlm:
     benchmark:
         "logs/benchmarks/finetune_mlm/{model}.tsv"
     wildcard_constraints:
-        model=alternatives(finetuned_models(config)),
+        model=alternatives(kaneko2023.per_model_finetunings(config)),
     conda:
         "../envs/mgbias.yaml"
     threads: KANEKO2023["threads"]
@@ -70,6 +70,41 @@ rule finetune_mlm:
         ),
     script:
         "../scripts/finetune_mlm.py"
+
+
+# With `kaneko2023.finetune_per_grid`: every fine-tuning of one grid (base model,
+# source, language) in one job, one model after the other, each with its own record;
+# params are finetune_mlm's, per model where they differ (`finetune`, `models`)
+use rule finetune_mlm as kaneko2023_finetune_grid with:
+    input:
+        unpack(
+            lambda wc: kaneko2023.grid_finetune_inputs(
+                config, wc.base, wc.source, wc.lang
+            )
+        ),
+        code=script_code("finetune_mlm.py"),
+    output:
+        model=[directory(path) for path in kaneko2023.grid_outputs(config, "model")],
+        provenance=kaneko2023.grid_outputs(config, "model_provenance"),
+    log:
+        "logs/kaneko2023_finetune_grid/{base}/{source}/{lang}.log",
+    benchmark:
+        "logs/benchmarks/kaneko2023_finetune_grid/{base}/{source}/{lang}.tsv"
+    wildcard_constraints:
+        base=alternatives(kaneko2023.grid_finetune_bases(config)),
+    resources:
+        gpu=1,
+        mem_mb=16000,
+        runtime=480,
+    params:
+        finetune=lambda wc: kaneko2023.grid_finetune_settings(
+            config, wc.base, wc.source, wc.lang
+        ),
+        models=lambda wc: kaneko2023.grid_models(config, wc.base, wc.source, wc.lang),
+        model=lambda wc: model_source(wc.base),
+        revision=lambda wc: config["models"][wc.base].get("revision"),
+        device=config["scoring"]["device"],
+        allow_untrained_head=lambda wc: allows_untrained_head(config, wc.base),
 
 
 # Zhao et al. (2020): skip-gram vectors of a world's monolingual text (rules/zhao2020.smk).

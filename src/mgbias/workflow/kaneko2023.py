@@ -21,6 +21,7 @@ from mgbias.workflow import layout
 from mgbias.workflow.core import (
     ORIGINAL,
     canonical,
+    finetuned_models,
     kaneko2023_grid,
     kaneko2023_mbe_jobs,
     kaneko2023_runs,
@@ -152,8 +153,43 @@ def grid_models(config: Mapping[str, Any], base: str, source: str, lang: str) ->
 
 
 def grid_model_dirs(config: Mapping[str, Any], base: str, source: str, lang: str) -> list[str]:
-    """The directories of one grid's fine-tuned models (rule ``finetune_mlm``)."""
+    """The directories of one grid's fine-tuned models (rule ``finetune_mlm``, or
+    ``kaneko2023_finetune_grid`` with ``finetune_per_grid``)."""
     return [model_dir(model) for model in grid_models(config, base, source, lang)]
+
+
+def finetune_per_grid(config: Mapping[str, Any]) -> bool:
+    """Whether each grid is fine-tuned in one job (``kaneko2023.finetune_per_grid``)."""
+    return configured(config) and bool(section(config)["finetune_per_grid"])
+
+
+def per_model_finetunings(config: Mapping[str, Any]) -> list[str]:
+    """The fine-tuned models that rule ``finetune_mlm`` trains, one job each: every one,
+    or with ``finetune_per_grid`` those outside the grids (none the workflow plans)."""
+    grids = {job["model"] for job in kaneko2023_grid(config)} if finetune_per_grid(config) else ()
+    return [model for model in finetuned_models(config) if model not in grids]
+
+
+def grid_finetune_bases(config: Mapping[str, Any]) -> list[str]:
+    """The base models whose grids rule ``kaneko2023_finetune_grid`` fine-tunes (none
+    without ``finetune_per_grid``)."""
+    return base_models(config) if finetune_per_grid(config) else []
+
+
+def grid_finetune_inputs(
+    config: Mapping[str, Any], base: str, source: str, lang: str
+) -> dict[str, Any]:
+    """:func:`finetune_inputs` of one grid's models: ``text`` a D_r per model (in grid
+    order), the development sets and the base model's directory once."""
+    each = [finetune_inputs(config, model) for model in grid_models(config, base, source, lang)]
+    return {**each[0], "text": [entry["text"] for entry in each]}
+
+
+def grid_finetune_settings(
+    config: Mapping[str, Any], base: str, source: str, lang: str
+) -> list[dict[str, Any]]:
+    """:func:`finetune_settings` of each of one grid's models, in grid order."""
+    return [finetune_settings(config, model) for model in grid_models(config, base, source, lang)]
 
 
 def grid_outputs(config: Mapping[str, Any], key: str) -> list[str]:

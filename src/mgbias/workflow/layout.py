@@ -420,9 +420,10 @@ _OUTPUTS = [
         "a workflow-trained MLM in Hugging Face format (hub models are not copied): "
         "the demo MLMs (`train_mlm`) and the bias-controlled fine-tunings of Kaneko et al. "
         "(2023) (`finetune_mlm`, which checkpoints to `models/{model}.checkpoints/` and "
-        "resumes from there)",
+        "resumes from there; with `kaneko2023.finetune_per_grid`, "
+        "`kaneko2023_finetune_grid`: a grid's models in one job)",
         "directory: config.json, model.safetensors, tokenizer files, training.json",
-        also=("finetune_mlm",),
+        also=("finetune_mlm", "kaneko2023_finetune_grid"),
     ),
     # rules/score.smk
     Output(
@@ -1310,6 +1311,7 @@ SEEDED_JOB_RULES = (
     "native_name_pairs",
     "train_mlm",
     "finetune_mlm",
+    "kaneko2023_finetune_grid",
     "bios_plan",
     "download_bios_shard",
     "bios_dataset",

@@ -291,3 +291,73 @@ def test_table_and_figure_scripts_on_a_grid(workspace):
     assert len(fig3) == 4 * 3 and set(fig3.gender_class) <= {"male", "female", "neither"}
     assert figures["fig2.png"].read_bytes().startswith(b"\x89PNG")
     assert figures["fig3.png"].read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_fine_tuning_grid_job_writes_the_weights_and_records_of_one_job_per_model(
+    workspace, tmp_path
+):
+    # rule kaneko2023_finetune_grid (kaneko2023.finetune_per_grid) runs finetune_mlm.py
+    # over a grid's models in one process: each model as its own job would have it
+    from safetensors.torch import load_file
+
+    texts = []
+    for index, sentence in enumerate(["he is a doctor .", "she is a nurse ."]):
+        path = tmp_path / f"d_r{index}.txt"
+        path.write_text(f"{sentence}\nthe man works here .\n" * 4, encoding="utf-8")
+        texts.append(str(path))
+    dev = tmp_path / "dev.txt"
+    dev.write_text("the woman works here .\n", encoding="utf-8")
+    settings = [
+        {"epochs": 1, "batch_size": 2, "devices": 1, "line_by_line": True, "seed": 42 + index}
+        for index in range(2)
+    ]
+    shared = {"model": str(workspace.models[0]), "revision": None, "device": "cpu"}
+    shared["allow_untrained_head"] = False
+
+    def run(names, text, dev_files, output, finetune, wildcards):
+        records = [f"{path}.provenance.json" for path in output]
+        snakemake = SimpleNamespace(
+            log=[None],
+            threads=1,
+            rule="finetune_mlm",
+            wildcards=_Wildcards(wildcards),
+            params=_Wildcards(finetune=finetune, models=names, **shared),
+            input=_Wildcards(text=text, dev=dev_files),
+            output=_Wildcards(
+                model=output if len(output) > 1 else output[0],
+                provenance=records if len(output) > 1 else records[0],
+            ),
+        )
+        script = str(REPO / "scripts" / "finetune_mlm.py")
+        runpy.run_path(script, init_globals={"snakemake": snakemake})
+
+    singles = [str(tmp_path / f"single{index}") for index in range(2)]
+    for index in range(2):
+        run(
+            f"m{index}",
+            texts[index],
+            [str(dev)],
+            [singles[index]],
+            settings[index],
+            {"model": f"m{index}"},
+        )
+    grid = [str(tmp_path / f"grid{index}") for index in range(2)]
+    run(["m0", "m1"], texts, [str(dev)], grid, settings, {"base": "b", "source": "s", "lang": "en"})
+    for index in range(2):
+        single = load_file(Path(singles[index]) / "model.safetensors")
+        many = load_file(Path(grid[index]) / "model.safetensors")
+        assert single.keys() == many.keys()
+        assert all((single[key] == many[key]).all() for key in single), index
+        record = json.loads(Path(f"{grid[index]}.provenance.json").read_text())
+        assert record["seed"] == 42 + index
+        assert record["wildcards"] == {
+            "base": "b",
+            "source": "s",
+            "lang": "en",
+            "model": f"m{index}",
+        }
+        assert record["params"]["finetune"] == settings[index]
+        assert list(record["outputs"]) == ["model"]
+    first = load_file(Path(grid[0]) / "model.safetensors")
+    second = load_file(Path(grid[1]) / "model.safetensors")
+    assert any((first[key] != second[key]).any() for key in first)  # its own D_r and seed

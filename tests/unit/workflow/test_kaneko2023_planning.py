@@ -176,3 +176,25 @@ def test_bad_mbe_table3_sections_are_refused_naming_the_key(edit, message):
     edit(config)
     with pytest.raises(ConfigError, match=message):
         validate_config(config)
+
+
+def test_a_grids_fine_tunings_are_one_job_only_with_finetune_per_grid(demo_config):
+    from mgbias.workflow import kaneko2023
+
+    demo_config["models"].update(kaneko2023_models(demo_config))
+    models = kaneko2023.grid_models(demo_config, "demo-balanced", "news", "de")
+    demo_config["kaneko2023"]["finetune_per_grid"] = False
+    assert set(models) <= set(kaneko2023.per_model_finetunings(demo_config))
+    assert kaneko2023.grid_finetune_bases(demo_config) == []  # the grid rule matches nothing
+    demo_config["kaneko2023"]["finetune_per_grid"] = True
+    assert kaneko2023.per_model_finetunings(demo_config) == []
+    assert kaneko2023.grid_finetune_bases(demo_config) == ["demo-balanced"]
+    inputs = kaneko2023.grid_finetune_inputs(demo_config, "demo-balanced", "news", "de")
+    each = [kaneko2023.finetune_inputs(demo_config, model) for model in models]
+    assert inputs["text"] == [entry["text"] for entry in each]  # one D_r per model, in order
+    assert inputs["dev"] == each[0]["dev"] and inputs["base"] == "models/demo-balanced"
+    settings = kaneko2023.grid_finetune_settings(demo_config, "demo-balanced", "news", "de")
+    assert settings == [kaneko2023.finetune_settings(demo_config, model) for model in models]
+    assert (
+        len({setting.get("seed") for setting in settings}) == demo_config["kaneko2023"]["repeats"]
+    )

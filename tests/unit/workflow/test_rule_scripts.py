@@ -37,6 +37,7 @@ SHARED_SCRIPTS = {
     "kaneko2023_figures.py": {"kaneko2023_figure2", "kaneko2023_figure3"},
     # one model per job, or every fine-tuned model of a Kaneko et al. (2023) grid
     "kaneko2023_probe.py": {"kaneko2023_probe", "kaneko2023_probe_grid"},
+    "finetune_mlm.py": {"finetune_mlm", "kaneko2023_finetune_grid"},
     "score_pairs.py": {"score_pairs", "kaneko2023_score_pairs"},
     "score_unmasked.py": {"score_unmasked", "kaneko2023_score_unmasked"},
     "pairs_table.py": {"pairs_scores", "pairs_by_model"},
