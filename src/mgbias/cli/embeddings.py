@@ -15,7 +15,9 @@ from mgbias.cli.options import (
     output_file,
     positive_float,
     positive_int,
+    setting,
 )
+from mgbias.measures.inbias import STRONG_PAIRS_EN
 
 
 def _align(args: argparse.Namespace) -> int:
@@ -260,17 +262,25 @@ def _add_bli(commands: argparse._SubParsersAction) -> None:
     bli.add_argument(
         "--retrieval",
         choices=["csls", "nn"],
-        default="csls",
+        default=setting("zhao2020.bli.retrievals")[0],
         help="retrieval: CSLS or nearest neighbour",
     )
-    bli.add_argument("--knn", type=positive_int, default=10, help="CSLS neighbourhood size")
     bli.add_argument(
-        "--maxload", type=positive_int, default=200_000, help="words read from each vector file"
+        "--knn",
+        type=positive_int,
+        default=setting("zhao2020.bli.k"),
+        help="CSLS neighbourhood size",
+    )
+    bli.add_argument(
+        "--maxload",
+        type=positive_int,
+        default=setting("zhao2020.bli.maxload"),
+        help="words read from each vector file",
     )
     bli.add_argument(
         "--center",
         action=argparse.BooleanOptionalAction,
-        default=False,
+        default=setting("zhao2020.bli.center"),
         help="mean-centre the vectors after normalising (default: %(default)s)",
     )
     add_device_option(bli, "the retrieval")
@@ -412,7 +422,7 @@ def _add_inbias(commands: argparse._SubParsersAction) -> None:
     inbias.add_argument(
         "--variant",
         choices=["averaged", "pairwise"],
-        default="averaged",
+        default=setting("zhao2020.inbias.variant"),
         help="averaged: Eq. 1 as printed; pairwise: the authors' code",
     )
     inbias.add_argument(
@@ -424,7 +434,7 @@ def _add_inbias(commands: argparse._SubParsersAction) -> None:
     inbias.add_argument(
         "--n-strong",
         type=non_negative_int,
-        default=137,
+        default=STRONG_PAIRS_EN,
         help="occupation pairs at list positions below N are strongly gendered",
     )
     inbias.add_argument(

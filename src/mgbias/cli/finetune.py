@@ -17,8 +17,17 @@ from mgbias.cli.options import (
     positive_float,
     positive_int,
     probability,
+    setting,
 )
+from mgbias.finetune.settings import FineTuneConfig
 from mgbias.mlm.precision_names import PRECISION_NAMES
+
+#: The fine-tuning's defaults (the paper's), which the options' help shows.
+PAPER = FineTuneConfig()
+
+
+def _on(flag: bool) -> str:
+    return "on" if flag else "off"
 
 
 def _finetune(args: argparse.Namespace) -> int:
@@ -104,9 +113,10 @@ def _add_finetune(commands: argparse._SubParsersAction) -> None:
         "finetune",
         help="fine-tune a masked LM on a text with the masked-LM objective (resumable)",
         description="Defaults are the paper's (Kaneko et al. 2023: run_mlm.py of "
-        "transformers 4.22: lr 5e-5, 3 epochs, batch 8 on 4 devices, 512-token blocks, "
-        "seed 42); devices are emulated by gradient accumulation. A killed run resumes "
-        "from the last checkpoint in OUTPUT.checkpoints.",
+        f"transformers 4.22: lr {PAPER.learning_rate:g}, {PAPER.epochs} epochs, batch "
+        f"{PAPER.batch_size} on {PAPER.devices} devices, 512-token blocks, seed "
+        f"{PAPER.seed}); devices are emulated by gradient accumulation. A killed run "
+        "resumes from the last checkpoint in OUTPUT.checkpoints.",
     )
     add_model_options(finetune)
     finetune.add_argument(
@@ -119,22 +129,35 @@ def _add_finetune(commands: argparse._SubParsersAction) -> None:
         "--output", required=True, type=output_directory, help="model directory to write"
     )
     finetune.add_argument(
-        "--lr", type=positive_float, default=None, help="learning rate (default: 5e-5)"
+        "--lr",
+        type=positive_float,
+        default=None,
+        help=f"learning rate (default: {PAPER.learning_rate:g})",
     )
     finetune.add_argument(
-        "--epochs", type=positive_int, default=None, help="passes over the text (default: 3)"
+        "--epochs",
+        type=positive_int,
+        default=None,
+        help=f"passes over the text (default: {PAPER.epochs})",
     )
     finetune.add_argument(
-        "--batch-size", type=positive_int, default=None, help="examples per device (default: 8)"
+        "--batch-size",
+        type=positive_int,
+        default=None,
+        help=f"examples per device (default: {PAPER.batch_size})",
     )
     finetune.add_argument(
-        "--devices", type=positive_int, default=None, help="emulated devices (default: 4)"
+        "--devices",
+        type=positive_int,
+        default=None,
+        help=f"emulated devices (default: {PAPER.devices})",
     )
     finetune.add_argument(
         "--gradient-accumulation",
         type=positive_int,
         default=None,
-        help="steps accumulated per update, on top of the emulated devices (default: 1)",
+        help="steps accumulated per update, on top of the emulated devices "
+        f"(default: {PAPER.gradient_accumulation})",
     )
     finetune.add_argument(
         "--micro-batch-size",
@@ -157,12 +180,14 @@ def _add_finetune(commands: argparse._SubParsersAction) -> None:
         default=None,
         help="one example per line instead of concatenated blocks",
     )
-    finetune.add_argument("--seed", type=int, default=None, help="random seed (default: 42)")
+    finetune.add_argument(
+        "--seed", type=int, default=None, help=f"random seed (default: {PAPER.seed})"
+    )
     finetune.add_argument(
         "--checkpoint-every",
         type=non_negative_int,
         default=None,
-        help="optimizer steps between checkpoints, 0 for none (default: 500)",
+        help=f"optimizer steps between checkpoints, 0 for none (default: {PAPER.checkpoint_every})",
     )
     finetune.add_argument(
         "--keep-checkpoints",
@@ -173,25 +198,27 @@ def _add_finetune(commands: argparse._SubParsersAction) -> None:
         "--precision",
         choices=PRECISION_NAMES,
         default=None,
-        help="training precision (default: fp32)",
+        help=f"training precision (default: {PAPER.precision})",
     )
     finetune.add_argument(
         "--deterministic",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="deterministic algorithms: a run repeats bit for bit (default: on)",
+        help="deterministic algorithms: a run repeats bit for bit "
+        f"(default: {_on(PAPER.deterministic)})",
     )
     finetune.add_argument(
         "--group-by-length",
         action="store_true",
         default=None,
-        help="batch lines of similar length together (default: off; changes the weights)",
+        help="batch lines of similar length together "
+        f"(default: {_on(PAPER.group_by_length)}; changes the weights)",
     )
     finetune.add_argument(
         "--compile",
         action="store_true",
         default=None,
-        help="run the model under torch.compile (default: off)",
+        help=f"run the model under torch.compile (default: {_on(PAPER.compile)})",
     )
     finetune.add_argument("--no-clip", action="store_true", help="no gradient-norm clipping")
     finetune.add_argument(
@@ -269,14 +296,14 @@ def _add_mix_gendered_text(commands: argparse._SubParsersAction) -> None:
     mix.add_argument(
         "--sampling",
         choices=["nested", "independent"],
-        default="nested",
+        default=setting("kaneko2023.sampling"),
         help="nested: the mixtures of one repeat share sentences across rates; "
         "independent: each rate samples anew",
     )
     mix.add_argument(
         "--rounding",
         choices=["half_up", "half_even"],
-        default="half_up",
+        default=setting("kaneko2023.rounding"),
         help="how N r is rounded to a count of male sentences",
     )
     mix.set_defaults(run=_mix)

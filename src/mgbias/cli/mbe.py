@@ -15,6 +15,7 @@ from mgbias.cli.options import (
     open_probability,
     output_file,
     positive_int,
+    setting,
 )
 from mgbias.wordlists.genders import FEMALE, MALE
 
@@ -221,14 +222,14 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     mbe.add_argument(
         "--weighting",
         choices=["cosine", "dot"],
-        default="cosine",
+        default=setting("mbe.weighting"),
         help="pair weight C(m, f): the paper's cosine or the published code's dot product "
         "(default: %(default)s)",
     )
     mbe.add_argument(
         "--permutations",
         type=positive_int,
-        default=999,
+        default=setting("mbe.permutations"),
         help="random relabellings of the permutation test (default: %(default)s)",
     )
     mbe.add_argument(
@@ -250,7 +251,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     mbe.add_argument(
         "--alpha",
         type=open_probability,
-        default=0.05,
+        default=setting("mbe.alpha"),
         help="significance level (default: %(default)s)",
     )
     mbe.add_argument(
@@ -271,7 +272,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     mbe.add_argument(
         "--batch-size",
         type=positive_int,
-        default=64,
+        default=setting("scoring.batch_size"),
         help="sentences per forward pass (default: %(default)s)",
     )
     mbe.add_argument(

@@ -9,6 +9,9 @@ Option names, one per concept across commands:
 - ``--female`` / ``--male`` sentence files; ``--female-words`` / ``--male-words`` word lists;
 - ``--batch-size``, ``--device``, ``--precision``, ``--output``, ``--seed``.
 
+An option that is also a workflow setting defaults to the setting's default, read from
+the configuration schema (:func:`setting`), not written again here.
+
 An old spelling (``--src-emb``, ``--emb``, ``--corpus``, ``--batchsize``, ``--female`` for
 word lists) is still accepted for one release, but not shown in ``--help``
 (:func:`add_hidden_alias`).
@@ -20,10 +23,12 @@ import argparse
 import math
 import os
 from pathlib import Path
+from typing import Any
 
 from rich_argparse import RichHelpFormatter
 
 from mgbias.mlm.precision_names import PRECISION_NAMES
+from mgbias.workflow.schema import key_default
 
 __all__ = [
     "DEVICE_CHOICES",
@@ -43,6 +48,7 @@ __all__ = [
     "non_negative_int",
     "open_probability",
     "output_directory",
+    "setting",
     "output_file",
     "positive_float",
     "positive_int",
@@ -82,12 +88,18 @@ class HelpFormatter(RichHelpFormatter):
         return f"{text} (default: %(default)s)"
 
 
+def setting(key: str) -> Any:
+    """The default of the workflow setting ``key`` (dotted: ``mbe.permutations``), from the
+    configuration schema: what an option that is also a setting defaults to."""
+    return key_default(key)
+
+
 def add_device_option(parser: argparse.ArgumentParser, what: str = "the model") -> None:
     """``--device auto|cpu|cuda``: where ``what`` runs; auto is CUDA when available."""
     parser.add_argument(
         "--device",
         choices=DEVICE_CHOICES,
-        default="auto",
+        default=setting("scoring.device"),
         help=f"where {what} runs: auto (CUDA when available, else CPU), cpu or cuda "
         "(default: %(default)s)",
     )
@@ -99,7 +111,7 @@ def add_precision_option(parser: argparse.ArgumentParser, what: str = "the model
     parser.add_argument(
         "--precision",
         choices=PRECISION_NAMES,
-        default="fp32",
+        default=setting("scoring.precision"),
         help=f"precision of the forward passes of {what}: fp32 (the papers' numbers), or "
         "autocast to bf16 or fp16 (CUDA only) with log-probabilities and hidden states "
         "still computed in float32 (default: %(default)s)",
@@ -293,11 +305,12 @@ def add_gate_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_batch_options(parser: argparse.ArgumentParser, batch_size: int = 64) -> None:
+def add_batch_options(parser: argparse.ArgumentParser) -> None:
+    """``--batch-size`` (the workflow's ``scoring.batch_size``) and ``--max-length``."""
     parser.add_argument(
         "--batch-size",
         type=positive_int,
-        default=batch_size,
+        default=setting("scoring.batch_size"),
         help="sentences per forward pass",
     )
     parser.add_argument(

@@ -15,6 +15,7 @@ from mgbias.cli.options import (
     non_negative_int,
     output_file,
     positive_int,
+    setting,
 )
 
 
@@ -84,53 +85,125 @@ def add_command(commands) -> None:
         "--lang", default="en", help="language of the shipped word lists: en, es, fr or de"
     )
     probe.add_argument(
-        "--experiments", default="1,2,3,4,5,6,7,8,9",
+        "--experiments",
+        default=",".join(map(str, setting("basta2020.probes.experiments"))),
         help="comma-separated experiments; Exp. 6-9 (directions, Table 6, Table 7) run where "
         "the corpus has nouns of grammatical gender (--lang es, fr or de, with --spacy)",
-    )  # fmt: skip
-    probe.add_argument(
-        "--layers", default="all", help="layers: comma-separated indices, last, concat or all"
     )
     probe.add_argument(
-        "--vectors", type=Path, default=None, help="static .vec/.bin for the biased lists, "
+        "--layers",
+        default=setting("basta2020.vectors.layers"),
+        help="layers: comma-separated indices, last, concat or all",
+    )
+    probe.add_argument(
+        "--vectors",
+        type=Path,
+        default=None,
+        help="static .vec/.bin for the biased lists, "
         "the professions' bias and, in es, fr or de (with --spacy), the semantic and grammar "
         "lists (default: professions by the sign of their score)",
-    )  # fmt: skip
-    probe.add_argument("--n-biased", type=positive_int, default=500, help="biased words per "
-                       "gender (with --vectors)")  # fmt: skip
-    probe.add_argument("--n-extended", type=non_negative_int, default=2500, help="extended-list "
-                       "words per gender, after the biased ones (with --vectors)")  # fmt: skip
-    probe.add_argument("--top-n", type=positive_int, default=50_000, help="most frequent words "
-                       "ranked (with --vectors)")  # fmt: skip
-    probe.add_argument("--spacy", default=None, help="token analyser of the swap's agreement and "
-                       "the nouns: a spaCy pipeline (es_core_news_sm, fr_core_news_sm, ...) "
-                       "or demo (the demo grammar's) (default: none; no Exp. 6-9)")  # fmt: skip
-    probe.add_argument("--cache", type=Path, default=None, help="word-vector cache to reuse "
-                       "(default: a temporary one)")  # fmt: skip
-    probe.add_argument("--output", type=output_file, default=None, help="CSV, one row per "
-                       "layer, experiment and measure (default: none)")  # fmt: skip
-    probe.add_argument("--summary", type=output_file, default=None, help="JSON of every result "
-                       "(default: none)")  # fmt: skip
-    probe.add_argument("--runs", type=positive_int, default=10, help="repeated runs of the "
-                       "clustering and the SVM")  # fmt: skip
+    )
+    probe.add_argument(
+        "--n-biased",
+        type=positive_int,
+        default=500,
+        help="biased words per gender (with --vectors)",
+    )
+    probe.add_argument(
+        "--n-extended",
+        type=non_negative_int,
+        default=2500,
+        help="extended-list words per gender, after the biased ones (with --vectors)",
+    )
+    probe.add_argument(
+        "--top-n",
+        type=positive_int,
+        default=50_000,
+        help="most frequent words ranked (with --vectors)",
+    )
+    probe.add_argument(
+        "--spacy",
+        default=None,
+        help="token analyser of the swap's agreement and "
+        "the nouns: a spaCy pipeline (es_core_news_sm, fr_core_news_sm, ...) "
+        "or demo (the demo grammar's) (default: none; no Exp. 6-9)",
+    )
+    probe.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="word-vector cache to reuse (default: a temporary one)",
+    )
+    probe.add_argument(
+        "--output",
+        type=output_file,
+        default=None,
+        help="CSV, one row per layer, experiment and measure (default: none)",
+    )
+    probe.add_argument(
+        "--summary", type=output_file, default=None, help="JSON of every result (default: none)"
+    )
+    probe.add_argument(
+        "--runs",
+        type=positive_int,
+        default=setting("basta2020.probes.runs"),
+        help="repeated runs of the clustering and the SVM",
+    )
     probe.add_argument("--seed", type=int, default=0, help="seed of the sampling and classifiers")
-    probe.add_argument("--n-train", type=positive_int, default=1000, help="SVM training words")
-    probe.add_argument("--knn-k", type=positive_int, default=100, help="neighbours of the KNN "
-                       "classifier")  # fmt: skip
-    probe.add_argument("--n-knn", type=positive_int, default=100, help="professions per "
-                       "gender (Exp. 5)")  # fmt: skip
-    probe.add_argument("--n-bootstrap", type=non_negative_int, default=1000, help="bootstrap "
-                       "resamples")  # fmt: skip
-    probe.add_argument("--n-pca-sentences", type=positive_int, default=1000, help="sentences "
-                       "of the gender direction's PCA")  # fmt: skip
-    probe.add_argument("--max-per-word", type=int, default=20, help="occurrences kept per "
-                       "word, a seeded sample (0: all)")  # fmt: skip
-    probe.add_argument("--max-sentences", type=non_negative_int, default=0, help="sentences "
-                       "read from the corpus (0: all)")  # fmt: skip
-    probe.add_argument("--pooling", choices=["mean", "first"], default="mean", help="how a "
-                       "word's pieces become one vector")  # fmt: skip
-    probe.add_argument("--dtype", choices=["float32", "float16"], default="float32",
-                       help="dtype of the cached vectors")  # fmt: skip
+    probe.add_argument(
+        "--n-train",
+        type=positive_int,
+        default=setting("basta2020.probes.n_train"),
+        help="SVM training words",
+    )
+    probe.add_argument(
+        "--knn-k",
+        type=positive_int,
+        default=setting("basta2020.probes.knn_k"),
+        help="neighbours of the KNN classifier",
+    )
+    probe.add_argument(
+        "--n-knn",
+        type=positive_int,
+        default=setting("basta2020.probes.n_knn"),
+        help="professions per gender (Exp. 5)",
+    )
+    probe.add_argument(
+        "--n-bootstrap",
+        type=non_negative_int,
+        default=setting("basta2020.probes.n_bootstrap"),
+        help="bootstrap resamples",
+    )
+    probe.add_argument(
+        "--n-pca-sentences",
+        type=positive_int,
+        default=setting("basta2020.vectors.n_pca_sentences"),
+        help="sentences of the gender direction's PCA",
+    )
+    probe.add_argument(
+        "--max-per-word",
+        type=int,
+        default=setting("basta2020.vectors.max_per_word"),
+        help="occurrences kept per word, a seeded sample (0: all)",
+    )
+    probe.add_argument(
+        "--max-sentences",
+        type=non_negative_int,
+        default=0,
+        help="sentences read from the corpus (0: all)",
+    )
+    probe.add_argument(
+        "--pooling",
+        choices=["mean", "first"],
+        default=setting("basta2020.vectors.pooling"),
+        help="how a word's pieces become one vector",
+    )
+    probe.add_argument(
+        "--dtype",
+        choices=["float32", "float16"],
+        default=setting("basta2020.vectors.dtype"),
+        help="dtype of the cached vectors",
+    )
     add_batch_options(probe)
     add_device_option(probe, "the encoder")
     add_precision_option(probe, "the encoder")

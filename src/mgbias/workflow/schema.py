@@ -107,6 +107,19 @@ def section_defaults(key: str) -> dict:
     return copy.deepcopy(_section_defaults(key))
 
 
+def key_default(key: str) -> Any:
+    """The default the schema states for the key ``key`` (dotted: ``mbe.permutations``),
+    read from its entry without jsonschema (a command-line parser reads its defaults
+    here); KeyError naming the key if it has none."""
+    node: Any = load_schema()
+    try:
+        for name in key.split("."):
+            node = node["properties"][name]
+        return copy.deepcopy(node["default"])
+    except KeyError:
+        raise KeyError(f"the configuration schema states no default for {key!r}") from None
+
+
 def filled_section(config: Mapping[str, Any], key: str) -> dict:
     """The top-level section ``key`` of ``config`` over its :func:`section_defaults`: a
     key the configuration leaves out reads the schema's default."""

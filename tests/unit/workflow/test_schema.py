@@ -104,3 +104,20 @@ def test_a_repeat_is_seeded_from_the_fine_tunings_own_default_seed():
     seeded = {"kaneko2023": {"finetune": {"seed": 5}}}
     assert repeat_settings(seeded, 1)["seed"] == 6
     assert repeat_settings({}, 1) == {"seed": FineTuneConfig().seed + 1}
+
+
+def test_a_keys_stated_default_is_the_one_validation_fills_in():
+    from mgbias.workflow.schema import key_default
+
+    for key in (
+        "mbe.permutations",
+        "scoring.batch_size",
+        "basta2020.probes.knn_k",
+        "zhao2020.bli.k",
+    ):
+        section, _, name = key.rpartition(".")
+        assert key_default(key) == section_defaults(section)[name], key
+    with pytest.raises(KeyError, match="no default for 'kaneko2023.sources'"):
+        key_default("kaneko2023.sources")  # required: no default
+    with pytest.raises(KeyError, match="'mbe.nope'"):
+        key_default("mbe.nope")
