@@ -83,7 +83,7 @@ def repeat_settings(config: Mapping[str, Any], repeat: int) -> dict[str, Any]:
     randomness (masking, order, new weights) as well as in their D_r sample; repeat 0
     keeps the configured settings unchanged.
     """
-    settings = dict(filled_section(config, "kaneko2023")["finetune"])
+    settings = dict(section(config)["finetune"])
     if repeat:
         settings["seed"] = (settings["seed"] if "seed" in settings else TRAINER_SEED) + repeat
     return settings

@@ -23,6 +23,7 @@ from mgbias.resources import resource_path
 __all__ = [
     "filled_entry",
     "filled_section",
+    "key_default",
     "load_schema",
     "schema_path",
     "section_defaults",
@@ -43,13 +44,19 @@ def load_schema(path: str | Path | None = None) -> dict:
     call returns its own copy. A file that does not parse raises
     :class:`~mgbias.files.yaml_lines.YAMLInputError` naming it.
     """
+    return copy.deepcopy(_current_schema(path))
+
+
+def _current_schema(path: str | Path | None = None) -> dict:
+    """The parsed schema of ``path`` (default: the shipped one) as it is now, shared:
+    callers copy what they keep."""
     path = Path(path or schema_path())
     try:
         stat = path.stat()
         version = (stat.st_mtime_ns, stat.st_size)
     except OSError:
         version = None  # load_yaml names the file and why it cannot be read
-    return copy.deepcopy(_parsed_schema(path, version))
+    return _parsed_schema(path, version)
 
 
 @functools.cache
@@ -110,8 +117,9 @@ def section_defaults(key: str) -> dict:
 def key_default(key: str) -> Any:
     """The default the schema states for the key ``key`` (dotted: ``mbe.permutations``),
     read from its entry without jsonschema (a command-line parser reads its defaults
-    here); KeyError naming the key if it has none."""
-    node: Any = load_schema()
+    here); KeyError naming the key if it has none. Only the default is copied, not the
+    schema: a parser asks for dozens."""
+    node: Any = _current_schema()
     try:
         for name in key.split("."):
             node = node["properties"][name]
