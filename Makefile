@@ -107,7 +107,7 @@ lock:
 	mv requirements.lock.new requirements.lock
 
 ## clean-results: delete everything the workflow writes, so that the next run starts from
-## scratch: the top folders of every output path in src/mgbias/workflow/layout.py (listed by
+## scratch: the top folders of every output path in src/mgbias/workflow/layout/ (listed by
 ## `python -m mgbias.workflow.layout --clean-targets`: data/demo, data/raw with the downloads,
 ## data/mined, every model under models/, the results/ folders) and logs/. The rest of
 ## data/ (your own corpora), results/.gitkeep and .snakemake/ stay.
