@@ -19,7 +19,7 @@ import pytest
 import yaml
 from snakerun import checked, planned_jobs, snakemake
 
-from mgbias.pairs.scoring import PAIR_MEASURES
+from mgbias.measures import pair
 from mgbias.seeds import derive_seed
 
 pytestmark = pytest.mark.workflow
@@ -160,7 +160,7 @@ def test_cli_gives_the_workflow_numbers(tiny_run, tmp_path, variant):
     assert result.returncode == 0, result.stderr[-4000:]
     cli = pd.read_csv(output)
     workflow = pd.read_csv(tiny_run / measures)
-    assert list(cli.measure) == list(workflow.measure) == list(PAIR_MEASURES)
+    assert list(cli.measure) == list(workflow.measure) == list(pair.names())
     np.testing.assert_allclose(cli.score, workflow.score, rtol=1e-6, atol=1e-12)
     np.testing.assert_allclose(cli.se, workflow.se, rtol=1e-6, atol=1e-12)
     np.testing.assert_allclose(cli.p_value, workflow.p_value, rtol=1e-6, atol=1e-12)

@@ -30,13 +30,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mgbias.measures.registry import (
-    MBE_RESULT_COLUMNS,
-    PAIR_MEASURES,
-    PAIR_SCORE_COLUMNS,
-    LengthLean,
-    verdict,
-)
+from mgbias.measures.measure import MBE_RESULT_COLUMNS, PAIR_SCORE_COLUMNS
+from mgbias.measures.registry import LengthLean, verdict
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -454,7 +449,7 @@ def score_pairs(
     model: MaskedLM | str | os.PathLike,
     data: str | os.PathLike | pd.DataFrame,
     *,
-    measures: Sequence[str] | str = PAIR_MEASURES,
+    measures: Sequence[str] | str | None = None,
     lang: str | None = None,
     bias_type: str = "gender",
     seed: int = 0,
@@ -497,7 +492,7 @@ def score_pairs(
     data : path, name or DataFrame
         See :func:`load_pair_data`.
     measures : sequence of str, or a comma-separated str
-        Names of :data:`mgbias.measures.registry.PAIR_MEASURES` (default: all).
+        Names of pair measures (:func:`mgbias.measures.pair.names`; default: all).
     lang : str, optional
         Language of a multilingual CrowS-Pairs file or named dataset.
     bias_type : str
@@ -558,6 +553,10 @@ def score_pairs(
     from mgbias.pairs.scoring import parse_measures, per_pair_table
     from mgbias.seeds import check_seed
 
+    if measures is None:
+        from mgbias.measures import pair
+
+        measures = pair.names()
     names = parse_measures(measures if isinstance(measures, str) else ",".join(measures))
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")

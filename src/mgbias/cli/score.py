@@ -19,7 +19,7 @@ from mgbias.cli.options import (
     output_file,
 )
 from mgbias.config import ConfigError
-from mgbias.measures.registry import PAIR_MEASURES
+from mgbias.measures import pair
 from mgbias.pairs.named import DEFAULT_CACHE
 
 
@@ -120,7 +120,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     )
     score.add_argument(
         "--measures",
-        default=",".join(PAIR_MEASURES),
+        default=",".join(pair.names()),
         help="comma-separated pair measures (default: %(default)s; docs/measures.md)",
     )
     score.add_argument(

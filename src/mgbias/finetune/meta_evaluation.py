@@ -38,8 +38,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from mgbias.measures.registry import table_order
+
 __all__ = [
-    "MEASURE_ORDER",
     "REPORTED_TABLE1",
     "RUN_COLUMNS",
     "SCORE_COLUMNS",
@@ -52,9 +53,6 @@ __all__ = [
     "run_scores",
     "table1",
 ]
-
-#: Table 1's row order (MBE, beyond the paper, last).
-MEASURE_ORDER = ("tbs", "sss", "cps", "aul", "aula", "mbe")
 
 #: What identifies one bias-controlled model.
 RUN_COLUMNS = ["language", "corpus", "model", "run", "r", "seed"]
@@ -304,7 +302,7 @@ def spearman_test(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 def _measure_rank(column: pd.Series) -> pd.Series:
     if column.name != "measure":
         return column
-    order = {name: index for index, name in enumerate(MEASURE_ORDER)}
+    order = {name: index for index, name in enumerate(table_order())}
     return column.map(lambda name: order.get(name, len(order)))
 
 

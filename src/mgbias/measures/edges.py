@@ -14,8 +14,8 @@ them (after truncation):
   has no token of its own (every token is shared).
 
 Each measure follows its formula where the formula is defined, with an
-empty sum equal to 0, and says which pairs are its edge cases
-(:data:`EDGE_RULES`, :meth:`PairEdges.for_measure`):
+empty sum equal to 0, and says which pairs are its edge cases (its record's
+``edge_flags``, :mod:`mgbias.measures.pair`; :meth:`PairEdges.for_measure`):
 
 ========  =========================================  ==================================
 measure   edge pairs                                 default rule
@@ -48,20 +48,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["EDGE_FLAGS", "EDGE_RULES", "PairEdges", "identical_sequences", "pair_edges"]
+__all__ = ["EDGE_FLAGS", "PairEdges", "identical_sequences", "pair_edges"]
 
 #: The per-pair flags, in the order of the per-pair tables.
 EDGE_FLAGS = ("identical", "no_shared", "no_modified_more", "no_modified_less")
-
-#: Which flags make a pair an edge case of each measure.
-EDGE_RULES: dict[str, tuple[str, ...]] = {
-    "aul": ("identical",),
-    "aula": ("identical",),
-    "cps": ("identical", "no_shared"),
-    "sss": ("no_modified_more", "no_modified_less"),
-    "sjsd": ("identical", "no_shared"),
-    "bsjsd": ("identical", "no_shared"),
-}
 
 
 @dataclass(frozen=True)
@@ -81,11 +71,16 @@ class PairEdges:
     def __len__(self) -> int:
         return int(np.asarray(self.identical).size)
 
-    def for_measure(self, measure: str) -> np.ndarray:
-        """Bool per pair: is it an edge case of ``measure`` (:data:`EDGE_RULES`)?"""
-        if measure not in EDGE_RULES:
-            raise ValueError(f"unknown measure {measure!r}; expected one of {list(EDGE_RULES)}")
-        flags = [np.asarray(getattr(self, name), dtype=bool) for name in EDGE_RULES[measure]]
+    def for_measure(self, measure: Any) -> np.ndarray:
+        """Bool per pair: is it an edge case of ``measure`` (a
+        :class:`~mgbias.measures.measure.PairMeasure`: any of its ``edge_flags``)?"""
+        unknown = [name for name in measure.edge_flags if name not in EDGE_FLAGS]
+        if unknown or not measure.edge_flags:
+            raise ValueError(
+                f"pair measure {measure.name!r}: edge flags {list(measure.edge_flags)}; "
+                f"expected some of {list(EDGE_FLAGS)}"
+            )
+        flags = [np.asarray(getattr(self, name), dtype=bool) for name in measure.edge_flags]
         return np.logical_or.reduce(flags)
 
     def counts(self) -> dict[str, int]:
@@ -129,7 +124,7 @@ def pair_edges(
     >>> edges = pair_edges([[-1.0], [-1.0, -2.0], []], [[], [], [-3.0]], [[-2.0], [], [-1.0]])
     >>> edges.counts()
     {'identical': 1, 'no_shared': 1, 'no_modified_more': 2, 'no_modified_less': 1}
-    >>> edges.for_measure("sss").tolist()
+    >>> edges.no_modified_more.tolist()
     [True, True, False]
     """
     shared = _lengths(more_shared)

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mgbias.measures.cps import NANGIA_ROUND_TO
+from mgbias.measures import pair
 from mgbias.measures.edges import EDGE_FLAGS, PairEdges
 from mgbias.measures.preference import PairPreferenceResult, compare_pairs
 from mgbias.pairs.tokens import shared_token_indices
@@ -63,13 +63,6 @@ MALE_MORE = "male_more"
 MALE_LESS = "male_less"
 #: Orientation of a pair: the first two are oriented, the others name why a pair is not.
 ORIENTATIONS = (MALE_MORE, MALE_LESS, "no_gender_word", "one_side", "same_gender", "mixed")
-
-#: Pair measures with per-pair sentence scores in the per-pair table.
-PAIR_SCORE_MEASURES = ("sss", "cps", "aul", "aula")
-
-#: Decimals each measure's sentence scores are rounded to before comparing, as
-#: :func:`mgbias.pairs.scoring.pair_measures` does (CPS: Nangia et al.'s 3).
-ROUND_TO: dict[str, int | None] = {"cps": NANGIA_ROUND_TO}
 
 #: Columns of :func:`oriented_pair_scores`.
 ORIENTED_COLUMNS = [
@@ -315,7 +308,7 @@ def oriented_pair_scores(
     per_pair: pd.DataFrame,
     orientation: Sequence[str],
     *,
-    measures: Sequence[str] = PAIR_SCORE_MEASURES,
+    measures: Sequence[str] | None = None,
     tie_rule: str = "neutral",
 ) -> pd.DataFrame:
     """Male-oriented and paper-literal scores of the pair measures from a per-pair table.
@@ -328,11 +321,13 @@ def oriented_pair_scores(
         the edge flags.
     orientation : sequence of str
         :func:`orient_pairs` of its ``sent_more``/``sent_less``.
-    measures : sequence of str
-        Any of ``sss``, ``cps``, ``aul``, ``aula``.
+    measures : sequence of str, optional
+        Pair measures with sentence scores (default: all of them,
+        :func:`mgbias.measures.pair.oriented`: ``sss``, ``cps``, ``aul``, ``aula``).
     tie_rule : str
-        As for :func:`~mgbias.measures.preference.compare_pairs`; CPS rounds to 3
-        decimals as :func:`mgbias.pairs.scoring.pair_measures` does.
+        As for :func:`~mgbias.measures.preference.compare_pairs`; each measure's
+        scores are rounded as its record says (CPS: 3 decimals) as
+        :func:`mgbias.pairs.scoring.pair_measures` does.
 
     Returns
     -------
@@ -346,9 +341,11 @@ def oriented_pair_scores(
         ``sent_more``) sentence, ``n_pairs`` = pairs in the table,
         ``n_unorientable`` = pairs dropped for the male direction (0 for stereo).
     """
-    unknown = [m for m in measures if m not in PAIR_SCORE_MEASURES]
+    oriented = pair.oriented()
+    measures = oriented if measures is None else measures
+    unknown = [m for m in measures if m not in oriented]
     if unknown:
-        raise ValueError(f"unknown measure(s) {unknown}; expected some of {PAIR_SCORE_MEASURES}")
+        raise ValueError(f"unknown measure(s) {unknown}; expected some of {oriented}")
     if len(orientation) != len(per_pair):
         raise ValueError(
             f"{len(orientation)} orientations for a per-pair table of {len(per_pair)} pairs"
@@ -361,8 +358,9 @@ def oriented_pair_scores(
         if missing:
             raise ValueError(f"the per-pair table has no column(s) {missing}")
         more, less = (per_pair[column].to_numpy(dtype=np.float64) for column in columns)
-        edge = None if edges is None else edges.for_measure(measure)
-        options = {"tie_rule": tie_rule, "round_to": ROUND_TO.get(measure), "edge": edge}
+        record = pair.pair_measure(measure)
+        edge = None if edges is None else edges.for_measure(record)
+        options = {"tie_rule": tie_rule, "round_to": record.round_to, "edge": edge}
         male = oriented_preference(more, less, orientation, **options)
         stereo = compare_pairs(more, less, **options)
         for direction, score, result, dropped in (

@@ -42,7 +42,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from scipy.stats import bootstrap
 
 from mgbias.seeds import check_seed
 from mgbias.stats import (
@@ -188,6 +187,8 @@ def bootstrap_standard_error(
     array = finite_vector(values)
     if array.size < 2:
         return math.nan
+    from scipy.stats import bootstrap  # here: the measures' records load without scipy
+
     result = bootstrap(
         (array,),
         np.mean,

@@ -1,187 +1,37 @@
 """The measure registry: every bias measure once, with where it comes from and where it goes.
 
-Each :class:`Measure` names its paper and equation, the module and function
-that implement it, the cache it is computed from, the rule that computes it
-in the workflow and the output column, its units and direction, and values
-the papers publish for comparison. The pair measures' workflow rule
-(``pair_measures``), the CLI's ``--measures``, the configuration schema's
-``pair_measures`` list and the report's order of measures all read this
-registry (a test checks that they agree); ``docs/measures.md`` is generated
-from it (:func:`measures_markdown`; ``python -m mgbias.measures.registry``).
-
-Nothing heavy is imported: functions are named, not loaded
-(:meth:`Measure.load`). How each pair measure is computed from the cached
-passes: :data:`mgbias.pairs.scoring.PAIR_COMPUTE` (one adapter per pair measure
-here; a pair measure registered without one fails on import).
+The pair measures are declared in their own modules (:mod:`mgbias.measures.pair`); MBE,
+TBS and inBias, whose computations have pipelines of their own, by their records here.
+:func:`measures` lists them all (the pair measures first, in the papers' order); the
+command line, the configuration schema, the report's order of measures and
+``docs/measures.md`` (:func:`measures_markdown`; ``python -m mgbias.measures.registry``)
+read it.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mgbias.measures import pair
+from mgbias.measures.measure import Measure
+
 __all__ = [
-    "MEASURES",
-    "PAIR_MEASURES",
-    "MBE_RESULT_COLUMNS",
-    "PAIR_LENGTH_COLUMNS",
-    "PAIR_RESULT_COLUMNS",
-    "PAIR_SCORE_COLUMNS",
+    "OTHER_MEASURES",
     "TIES_DOMINATE",
     "LengthLean",
-    "Measure",
     "by_name",
+    "measures",
     "measures_markdown",
+    "table_order",
     "verdict",
 ]
 
 
-@dataclass(frozen=True)
-class Measure:
-    """One bias measure (see the module docstring)."""
-
-    name: str
-    title: str
-    paper: str
-    equation: str
-    module: str
-    function: str
-    cache: str
-    rule: str
-    output: str
-    units: str
-    direction: str
-    published: str
-    kind: str = "pair"
-    #: ``(name, what it computes)`` per variant, the default first.
-    variants: tuple[tuple[str, str], ...] = ()
-    #: The score of no bias (50 for a share of pairs, 0 for a mean difference);
-    #: ``None`` for a measure without a direction (inBias is a distance, >= 0).
-    neutral: float | None = None
-    #: What the model prefers when the score lies above / below :attr:`neutral`
-    #: (completing "the model prefers ..."); :func:`verdict` reads them.
-    above: str = ""
-    below: str = ""
-
-    @property
-    def short(self) -> str:
-        """The measure's name as the papers print it (``"AULA"``, ``"S_JSD"``)."""
-        return self.title.split(",")[0]
-
-    def load(self) -> Callable:
-        """The function that computes the measure (imports its module)."""
-        return getattr(importlib.import_module(self.module), self.function)
-
-
-_PAIR_UNITS = "% of pairs in which sent_more scores higher"
-_PAIR_DIRECTION = "> 50: the stereotypical sentence is preferred; 50: none"
-_PAIR_OUTPUT = "results/pairs/measures/…/{lang}.csv (`score`, `se`, `p_value`, `n_edge`, `n_ties`)"
-_STEREO = "the stereotypical sentence"
-_ANTI = "the anti-stereotypical sentence"
-#: Direction of the shares of pairs in which sent_more (the stereotypical sentence) wins.
-_PAIR_SIDES = {"neutral": 50.0, "above": _STEREO, "below": _ANTI}
-
-MEASURES: tuple[Measure, ...] = (
-    Measure(
-        name="aul",
-        title="AUL, all unmasked likelihood",
-        paper="Kaneko & Bollegala 2022",
-        equation="§2, mean of log P(w_i | S) over the sentence's tokens",
-        module="mgbias.measures.aul",
-        function="aul",
-        cache="unmasked",
-        rule="pair_measures",
-        output=_PAIR_OUTPUT,
-        units=_PAIR_UNITS,
-        direction=_PAIR_DIRECTION,
-        **_PAIR_SIDES,
-        published="CrowS-Pairs and StereoSet per model: Kaneko & Bollegala 2022, Table 1",
-    ),
-    Measure(
-        name="aula",
-        title="AULA, AUL weighted by attention",
-        paper="Kaneko & Bollegala 2022; Kaneko et al. 2022",
-        equation="Kaneko et al. 2022, Eq. 1",
-        module="mgbias.measures.aula",
-        function="aula",
-        cache="unmasked",
-        rule="pair_measures",
-        output=_PAIR_OUTPUT,
-        units=_PAIR_UNITS,
-        direction=_PAIR_DIRECTION,
-        **_PAIR_SIDES,
-        published="CrowS-Pairs and StereoSet per model: Kaneko & Bollegala 2022, Table 1",
-    ),
-    Measure(
-        name="cps",
-        title="CPS, CrowS-Pairs score",
-        paper="Nangia et al. 2020",
-        equation="§3 'Metric': sum of log P(u_i | U minus u_i, M) over shared tokens",
-        module="mgbias.measures.cps",
-        function="cps",
-        cache="masked",
-        rule="pair_measures",
-        output=_PAIR_OUTPUT,
-        units=_PAIR_UNITS,
-        direction=_PAIR_DIRECTION,
-        **_PAIR_SIDES,
-        published=(
-            "Steinborn et al. 2022, Table 2 (mBERT En 57 ± 3, xlmR En 62 ± 3) and Table 3 "
-            "(BERT 60.5 ± 1.3, RoBERTa 65.5 ± 1.2, ALBERT 67.0 ± 1.2 on all of CrowS-Pairs)"
-        ),
-    ),
-    Measure(
-        name="sss",
-        title="SSS, StereoSet-style score",
-        paper="Nadeem et al. 2021, as used by Kaneko et al. 2022",
-        equation="Kaneko et al. 2022, App. A: sum of log P(w_i | U) over modified tokens",
-        module="mgbias.measures.sss",
-        function="sss",
-        cache="masked",
-        rule="pair_measures",
-        output=_PAIR_OUTPUT,
-        units=_PAIR_UNITS,
-        direction=_PAIR_DIRECTION,
-        **_PAIR_SIDES,
-        published="Kaneko et al. 2022, Table 3 (meta-evaluation on CrowS-Pairs and StereoSet)",
-    ),
-    Measure(
-        name="sjsd",
-        title="S_JSD, Jensen-Shannon pair score",
-        paper="Steinborn et al. 2022",
-        equation="Eqs. 1-3, mean over shared tokens of the JS distance difference",
-        module="mgbias.measures.sjsd",
-        function="sjsd",
-        cache="masked",
-        rule="pair_measures",
-        output=_PAIR_OUTPUT,
-        units="mean pair score (tables: × 10⁻³)",
-        direction="< 0: the stereotypical sentence is preferred; 0: none",
-        neutral=0.0,
-        above=_ANTI,
-        below=_STEREO,
-        published=(
-            "Steinborn et al. 2022, Table 2 (× 10⁻³: mBERT En -0.05 ± 1, xlmR De -2 ± 2) and "
-            "Table 3 (BERT -6 ± 1, RoBERTa -10 ± 1, ALBERT -13 ± 1)"
-        ),
-    ),
-    Measure(
-        name="bsjsd",
-        title="B. S_JSD, binarized S_JSD",
-        paper="Steinborn et al. 2022",
-        equation="§5: CPS with log P replaced by the JS distance to the gold token",
-        module="mgbias.measures.sjsd",
-        function="binarized_sjsd",
-        cache="masked",
-        rule="pair_measures",
-        output=_PAIR_OUTPUT,
-        units=_PAIR_UNITS,
-        direction=_PAIR_DIRECTION,
-        **_PAIR_SIDES,
-        published="Steinborn et al. 2022, Table 2 (mBERT En 50 ± 3, mBERT Th 60 ± 3)",
-    ),
+#: The measures that are not pair measures, with their rows in Kaneko et al. (2023)'s
+#: Table 1 where they have one.
+OTHER_MEASURES: tuple[Measure, ...] = (
     Measure(
         name="mbe",
         title="MBE, multilingual bias evaluation",
@@ -197,6 +47,7 @@ MEASURES: tuple[Measure, ...] = (
         "reverse)",
         published="Kaneko et al. 2022, Table 2 (8 languages × TED2020 / News Commentary)",
         kind="sentence-set",
+        table_rank=5,
         neutral=50.0,
         above="the male sentences",
         below="the female sentences",
@@ -216,6 +67,7 @@ MEASURES: tuple[Measure, ...] = (
         direction="> 0: targets more associated with the male word; 0: none",
         published="Kaneko et al. 2023, Table 1 (correlation with r: 0.09–0.25)",
         kind="template",
+        table_rank=0,
         neutral=0.0,
         above="the male word for the targets",
         below="the female word for the targets",
@@ -257,84 +109,37 @@ MEASURES: tuple[Measure, ...] = (
     ),
 )
 
-#: The pair measures, in the papers' order.
-PAIR_MEASURES: tuple[str, ...] = tuple(m.name for m in MEASURES if m.kind == "pair")
 
-#: The columns of one pair measure's result, in every table that has them
-#: (:func:`mgbias.pairs.scoring.pair_measures`, ``mgbias score``'s summary, the workflow's
-#: pair tables).
-PAIR_RESULT_COLUMNS: tuple[str, ...] = (
-    "measure",
-    "score",
-    "se",
-    "p_value",
-    "significant",
-    "n",
-    "n_edge",
-    "n_ties",
-    "n_clusters",
-)
+def measures() -> tuple[Measure, ...]:
+    """Every measure: the pair measures (:func:`mgbias.measures.pair.pair_measures`), then
+    MBE, TBS and inBias."""
+    return (*pair.pair_measures(), *OTHER_MEASURES)
 
-#: What the measure's structure rather than the model decides, beside each pair measure's
-#: result (:func:`mgbias.pairs.structure.length_structure`): ``matched_score``,
-#: ``matched_se``, ``matched_p_value`` and ``matched_n`` are the measure on the
-#: length-matched pairs alone (equal token counts for AUL and AULA, equal modified-token
-#: counts for the others); ``n_unequal`` the pairs of unequal length the measure decided
-#: (not tied), ``length_share`` the percent of them in which the shorter sentence won,
-#: ``length_p_value`` the exact binomial test of that share against 50, and
-#: ``length_lean`` whether the decisions follow the length difference
-#: (:func:`mgbias.pairs.structure.leans_on_length`).
-PAIR_LENGTH_COLUMNS: tuple[str, ...] = (
-    "matched_score",
-    "matched_se",
-    "matched_p_value",
-    "matched_n",
-    "n_unequal",
-    "length_share",
-    "length_p_value",
-    "length_lean",
-)
 
-#: The columns of one pair measure in ``mgbias score``'s summary and the workflow's pair
-#: tables: its result, then its length structure.
-PAIR_SCORE_COLUMNS: tuple[str, ...] = (*PAIR_RESULT_COLUMNS, *PAIR_LENGTH_COLUMNS)
+def table_order() -> tuple[str, ...]:
+    """The measures of Kaneko et al. (2023)'s Table 1, in its order (``table_rank``)."""
+    ranked = [m for m in measures() if m.table_rank is not None]
+    return tuple(m.name for m in sorted(ranked, key=lambda m: m.table_rank))
+
 
 #: A verdict says the measure could not decide when more than this share of the pairs it
 #: compared tied (:func:`verdict`).
 TIES_DOMINATE = 0.5
 
-#: The columns of one MBE result (Kaneko et al. 2022, Eq. 2, its test and the Shf
-#: baseline), in every table that has them (``mgbias mbe``'s summary, the workflow's MBE
-#: table).
-MBE_RESULT_COLUMNS: tuple[str, ...] = (
-    "mbe",
-    "p_value",
-    "significant",
-    "preferred",
-    "shf",
-    "shf_p_value",
-    "n_male",
-    "n_female",
-    "n_comparisons",
-    "weighting",
-    "test",
-    "n_permutations",
-)
-
 
 def by_name(name: str) -> Measure:
     """The registered measure called ``name``; an unknown name lists the known ones."""
-    for measure in MEASURES:
+    for measure in measures():
         if measure.name == name:
             return measure
-    raise ValueError(f"unknown measure {name!r}; expected one of {[m.name for m in MEASURES]}")
+    raise ValueError(f"unknown measure {name!r}; expected one of {[m.name for m in measures()]}")
 
 
 @dataclass(frozen=True)
 class LengthLean:
     """A pair measure whose decisions follow the length difference, as its verdict says it.
 
-    The numbers of :data:`PAIR_LENGTH_COLUMNS` for one measure
+    The numbers of :data:`~mgbias.measures.measure.PAIR_LENGTH_COLUMNS` for one measure
     (:func:`mgbias.pairs.structure.length_structure`): ``n_unequal`` pairs of unequal
     length decided, in ``share`` percent of which the shorter sentence won (binomial
     ``p_value`` against 50), and the measure on the ``matched_n`` length-matched pairs.
@@ -349,8 +154,8 @@ class LengthLean:
 
     @classmethod
     def of(cls, row: Mapping[str, Any]) -> LengthLean | None:
-        """The lean of a row with :data:`PAIR_LENGTH_COLUMNS`; None where ``length_lean``
-        is not true (or the row has no length columns)."""
+        """The lean of a row with :data:`~mgbias.measures.measure.PAIR_LENGTH_COLUMNS`;
+        None where ``length_lean`` is not true (or the row has no length columns)."""
         if row.get("length_lean") not in (True, "True"):
             return None
         return cls(
@@ -485,7 +290,7 @@ def measures_markdown() -> str:
         "| measure | paper and equation | code | cache | rule | output | units | direction |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for m in MEASURES:
+    for m in measures():
         cells = [
             f"`{m.name}` ({m.title})",
             f"{m.paper}: {m.equation}",
@@ -499,10 +304,10 @@ def measures_markdown() -> str:
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     lines += ["", "## Variants", ""]
     lines += [
-        f"- `{m.name}`, `{variant}`: {text}" for m in MEASURES for variant, text in m.variants
+        f"- `{m.name}`, `{variant}`: {text}" for m in measures() for variant, text in m.variants
     ]
     lines += ["", "## Published values for comparison", ""]
-    lines += [f"- `{m.name}`: {m.published}" for m in MEASURES]
+    lines += [f"- `{m.name}`: {m.published}" for m in measures()]
     return "\n".join(lines) + "\n"
 
 

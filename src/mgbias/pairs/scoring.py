@@ -17,143 +17,30 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from mgbias.datasets.frame import ALL_BIAS_TYPES
-from mgbias.measures.aul import aul
-from mgbias.measures.aula import aula
-from mgbias.measures.cps import cps, cps_sentence_scores
-from mgbias.measures.edges import EDGE_FLAGS, EDGE_RULES, PairEdges, identical_sequences, pair_edges
-from mgbias.measures.preference import TIE_RULES, PairPreferenceResult, compare_pairs
-from mgbias.measures.registry import MEASURES, PAIR_MEASURES, PAIR_RESULT_COLUMNS
-from mgbias.measures.sjsd import (
-    SJSDResult,
-    binarized_sjsd,
-    js_distance_sums,
-    sjsd,
-    sjsd_pair_scores,
-)
-from mgbias.measures.sss import sss, sss_sentence_scores
+from mgbias.measures import pair
+from mgbias.measures.edges import EDGE_FLAGS, PairEdges, identical_sequences, pair_edges
+from mgbias.measures.measure import PAIR_RESULT_COLUMNS
+from mgbias.measures.preference import TIE_RULES
 from mgbias.pairs.data import pair_sentences
 
 log = logging.getLogger(__name__)
-
-#: The pair measures of the registry, and which pass each needs.
-UNMASKED = {m.name for m in MEASURES if m.kind == "pair" and m.cache == "unmasked"}
-MASKED = {m.name for m in MEASURES if m.kind == "pair" and m.cache == "masked"}
-
-
-class PairResult(NamedTuple):
-    """One pair measure's numbers, as a row of :func:`pair_measures` reports them."""
-
-    score: float
-    se: float
-    p_value: float
-    #: Pairs in the score's denominator (``n_counted``; all scored pairs for ``sjsd``).
-    n: int
-    n_edge: int
-    #: Pairs of ``n`` with equal scores (``sjsd``: a pair score of 0): no preference.
-    n_ties: int
-    #: Clusters the test and the standard error took as units; 0: the pairs.
-    n_clusters: int = 0
-
-
-class PairCompute(Protocol):
-    """How one pair measure is computed from the cached passes (:data:`PAIR_COMPUTE`).
-
-    ``unmasked`` and ``masked`` are the passes after :func:`equalise_identical`
-    (a measure reads the one its registry entry's ``cache`` names; the other
-    may be None), ``edge`` the measure's edge pairs (bool per pair) and
-    ``options`` the keyword arguments ``seed`` and ``tie_rule`` of its formula, and
-    ``clusters`` when the pairs are clustered.
-    """
-
-    def __call__(
-        self, unmasked: Any, masked: Any, edge: np.ndarray, options: Mapping[str, Any]
-    ) -> PairResult: ...
-
-
-def _row(result: PairPreferenceResult | SJSDResult, n: int) -> PairResult:
-    return PairResult(
-        result.score,
-        result.se,
-        result.p_value,
-        n=n,
-        n_edge=result.n_edge,
-        n_ties=result.n_ties,
-        n_clusters=result.n_clusters,
-    )
-
-
-def _preference_row(result: PairPreferenceResult) -> PairResult:
-    return _row(result, result.n_counted)
-
-
-def _aul(unmasked, masked, edge, options) -> PairResult:
-    values = aul(unmasked.logprobs)
-    return _preference_row(compare_pairs(values[0::2], values[1::2], edge=edge, **options))
-
-
-def _aula(unmasked, masked, edge, options) -> PairResult:
-    values = aula(unmasked.logprobs, unmasked.attention)
-    return _preference_row(compare_pairs(values[0::2], values[1::2], edge=edge, **options))
-
-
-def _cps(unmasked, masked, edge, options) -> PairResult:
-    more = cps_sentence_scores(masked.a.shared_logprobs)
-    less = cps_sentence_scores(masked.b.shared_logprobs)
-    return _preference_row(cps(more, less, edge=edge, **options))
-
-
-def _sss(unmasked, masked, edge, options) -> PairResult:
-    more = sss_sentence_scores(masked.a.modified_logprobs)
-    less = sss_sentence_scores(masked.b.modified_logprobs)
-    return _preference_row(sss(more, less, edge=edge, **options))
-
-
-def _sjsd(unmasked, masked, edge, options) -> PairResult:
-    scores = sjsd_pair_scores(masked.a.shared_logprobs, masked.b.shared_logprobs)
-    result = sjsd(scores, edge=edge, **options)
-    return _row(result, result.n)
-
-
-def _bsjsd(unmasked, masked, edge, options) -> PairResult:
-    result = binarized_sjsd(
-        masked.a.shared_logprobs, masked.b.shared_logprobs, edge=edge, **options
-    )
-    return _preference_row(result)
-
-
-# The adapters live here, not in the registry: the registry imports nothing (the CLI,
-# the configuration schema and the report read it), and a workflow rule's code inputs
-# are its script's static import closure (mgbias.workflow.code_inputs), which sees these imports
-# and would not see a measure module loaded by name.
-_ADAPTERS: dict[str, PairCompute] = {
-    "aul": _aul,
-    "aula": _aula,
-    "cps": _cps,
-    "sss": _sss,
-    "sjsd": _sjsd,
-    "bsjsd": _bsjsd,
-}
-
-#: How each pair measure of the registry is computed, in the registry's order (a
-#: registered pair measure without an adapter fails here, on import).
-PAIR_COMPUTE: dict[str, PairCompute] = {name: _ADAPTERS[name] for name in PAIR_MEASURES}
 
 
 def parse_measures(text: str) -> list[str]:
     """``"aul,cps"`` -> ``["aul", "cps"]``; an unknown name is an error naming the known ones."""
     names = [name.strip().lower() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in PAIR_MEASURES]
+    unknown = [name for name in names if name not in pair.names()]
     if unknown or not names:
         raise ValueError(
             f"unknown measure(s) {unknown or text!r}; expected a comma-separated list of "
-            f"{', '.join(PAIR_MEASURES)}"
+            f"{', '.join(pair.names())}"
         )
     return list(dict.fromkeys(names))
 
@@ -225,9 +112,9 @@ def equalise_identical(unmasked, masked, unmasked_same=None, edges: PairEdges | 
 
 
 def _edges_for(measure: str, unmasked_same, edges: PairEdges | None) -> np.ndarray:
-    if measure in UNMASKED:
+    if measure in pair.by_cache("unmasked"):
         return unmasked_same
-    return edges.for_measure(measure)
+    return edges.for_measure(pair.pair_measure(measure))
 
 
 def pair_measures(
@@ -251,7 +138,7 @@ def pair_measures(
         The masked pass with side ``a`` = ``sent_more``; needed for ``cps``,
         ``sss``, ``sjsd`` and ``bsjsd``.
     measures : sequence of str
-        Names from :data:`PAIR_MEASURES`.
+        Names of pair measures (:func:`mgbias.measures.pair.names`).
     seed : int
         Seed of the bootstrap standard errors.
     tie_rule : str
@@ -285,18 +172,20 @@ def pair_measures(
     """
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
-    unknown = [measure for measure in measures if measure not in PAIR_MEASURES]
+    unknown = [measure for measure in measures if measure not in pair.names()]
     if unknown:
-        raise ValueError(f"unknown measure(s) {unknown}; expected some of {PAIR_MEASURES}")
+        raise ValueError(f"unknown measure(s) {unknown}; expected some of {pair.names()}")
     if tie_rule not in TIE_RULES:
         raise ValueError(f"unknown tie rule {tie_rule!r}; expected one of {TIE_RULES}")
     wanted = set(measures)
-    if UNMASKED & wanted and unmasked is None:
-        raise ValueError(f"{sorted(UNMASKED & wanted)} need the unmasked pass")
-    if MASKED & wanted and masked is None:
-        raise ValueError(f"{sorted(MASKED & wanted)} need the masked pass")
-    unmasked = unmasked if UNMASKED & wanted else None
-    masked = masked if MASKED & wanted else None
+    needs_unmasked = pair.by_cache("unmasked") & wanted
+    needs_masked = pair.by_cache("masked") & wanted
+    if needs_unmasked and unmasked is None:
+        raise ValueError(f"{sorted(needs_unmasked)} need the unmasked pass")
+    if needs_masked and masked is None:
+        raise ValueError(f"{sorted(needs_masked)} need the masked pass")
+    unmasked = unmasked if needs_unmasked else None
+    masked = masked if needs_masked else None
     if unmasked is not None:
         _check_unmasked(unmasked)
     check_pair_ids(unmasked, masked)
@@ -314,13 +203,14 @@ def pair_measures(
     rows = []
     for measure in measures:
         edge = _edges_for(measure, unmasked_same, edges)
-        result = PAIR_COMPUTE[measure](unmasked, masked, edge, options)
+        record = pair.pair_measure(measure)
+        result = record.compute(unmasked, masked, edge, options)
         if result.n_edge:
             log.info(
                 "%s: %d edge pair(s) (%s), tie rule %s",
                 measure,
                 result.n_edge,
-                " or ".join(EDGE_RULES[measure]),
+                " or ".join(record.edge_flags),
                 tie_rule,
             )
         significant = bool(result.p_value < alpha)
@@ -403,8 +293,9 @@ def per_pair_table(frame: pd.DataFrame, unmasked, masked, *, perturb: bool = Fal
         )
     edges = masked_edges(masked)
     unmasked, masked = equalise_identical(unmasked, masked, edges=edges)
-    aul_scores = aul(unmasked.logprobs)
-    aula_scores = aula(unmasked.logprobs, unmasked.attention)
+    columns: dict[str, Any] = {}
+    for measure in pair.pair_measures():
+        columns.update(measure.per_pair_columns(unmasked, masked))
     table = pd.DataFrame(
         {
             "pair_id": frame_ids,
@@ -416,17 +307,7 @@ def per_pair_table(frame: pd.DataFrame, unmasked, masked, *, perturb: bool = Fal
                 if "bias_type" in frame.columns
                 else {}
             ),
-            "aul_more": aul_scores[0::2],
-            "aul_less": aul_scores[1::2],
-            "aula_more": aula_scores[0::2],
-            "aula_less": aula_scores[1::2],
-            "cps_more": cps_sentence_scores(masked.a.shared_logprobs),
-            "cps_less": cps_sentence_scores(masked.b.shared_logprobs),
-            "sss_more": sss_sentence_scores(masked.a.modified_logprobs),
-            "sss_less": sss_sentence_scores(masked.b.modified_logprobs),
-            "jsd_more": js_distance_sums(masked.a.shared_logprobs),
-            "jsd_less": js_distance_sums(masked.b.shared_logprobs),
-            "sjsd": sjsd_pair_scores(masked.a.shared_logprobs, masked.b.shared_logprobs),
+            **columns,
             "n_shared": [len(values) for values in masked.a.shared_logprobs],
             "n_modified_more": [len(values) for values in masked.a.modified_logprobs],
             "n_modified_less": [len(values) for values in masked.b.modified_logprobs],

@@ -9,7 +9,7 @@ differently over a longer sentence. A randomly initialised model shows it: its
 decisions on pairs of unequal length follow the length, not a stereotype
 (``docs/pair_measures.md``, "Length and ties").
 
-For each pair measure this module gives (:data:`~mgbias.measures.registry.PAIR_LENGTH_COLUMNS`):
+For each pair measure this module gives (:data:`~mgbias.measures.measure.PAIR_LENGTH_COLUMNS`):
 
 - the **length-matched score**: the measure on the pairs whose two sentences have
   the same length, with the same test, seed, tie rule and clusters
@@ -20,10 +20,11 @@ For each pair measure this module gives (:data:`~mgbias.measures.registry.PAIR_L
   decisions follow the length difference (:func:`leans_on_length`).
 
 The length of a sentence is what the measure reads (:func:`length_differences`):
-its tokens (unmasked pass) for AUL and AULA, which average over the whole sentence;
-its modified tokens (masked pass) for CPS, SSS, S_JSD and binarized S_JSD, whose
-shared tokens are the same on both sides. Under ``tie_rule="exclude"`` a measure's
-edge pairs are left out of the lean as they are out of its score.
+its tokens for a measure of the unmasked pass (AUL and AULA, which average over
+the whole sentence); its modified tokens for a measure of the masked pass (CPS, SSS,
+S_JSD and binarized S_JSD, whose shared tokens are the same on both sides). Under
+``tie_rule="exclude"`` a measure's edge pairs are left out of the lean as they are out
+of its score.
 """
 
 from __future__ import annotations
@@ -35,15 +36,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mgbias.measures.aul import aul
-from mgbias.measures.aula import aula
-from mgbias.measures.cps import NANGIA_ROUND_TO, cps_sentence_scores
+from mgbias.measures import pair
+from mgbias.measures.measure import PAIR_LENGTH_COLUMNS, PAIR_SCORE_COLUMNS
 from mgbias.measures.preference import pair_indicators
-from mgbias.measures.registry import PAIR_LENGTH_COLUMNS, PAIR_SCORE_COLUMNS
-from mgbias.measures.sjsd import js_distance_sums, sjsd_pair_scores
-from mgbias.measures.sss import sss_sentence_scores
 from mgbias.pairs.scoring import (
-    UNMASKED,
     masked_edges,
     pair_measures,
     select_pairs,
@@ -76,11 +72,11 @@ LENGTH_LEAN_SHARE = 60.0
 def length_differences(unmasked, masked, measure: str) -> np.ndarray:
     """Per pair: the length of ``sent_more`` minus that of ``sent_less``, as ``measure`` reads it.
 
-    AUL and AULA: non-special tokens of the unmasked pass; every other measure:
-    modified tokens of the masked pass (``n_modified_more - n_modified_less`` of
+    A measure of the unmasked pass (AUL, AULA): non-special tokens of the unmasked pass;
+    of the masked pass: modified tokens (``n_modified_more - n_modified_less`` of
     :func:`mgbias.pairs.scoring.per_pair_table`). Returns int64, one per pair.
     """
-    if measure in UNMASKED:
+    if pair.pair_measure(measure).cache == "unmasked":
         lengths = np.array([len(ids) for ids in unmasked.token_ids], dtype=np.int64)
         return lengths[0::2] - lengths[1::2]
     more = np.array([len(values) for values in masked.a.modified_logprobs], dtype=np.int64)
@@ -91,35 +87,15 @@ def length_differences(unmasked, masked, measure: str) -> np.ndarray:
 def pair_decisions(unmasked, masked, measure: str) -> np.ndarray:
     """Per pair: +1 if ``measure`` prefers ``sent_more``, -1 if ``sent_less``, 0 if tied.
 
-    The comparison of the measure's formula (:mod:`mgbias.pairs.scoring`): higher
-    sentence score wins for AUL, AULA, CPS (rounded as
+    The comparison of the measure's formula (its record's
+    :meth:`~mgbias.measures.measure.PairMeasure.sides`, rounded to its ``round_to``):
+    higher sentence score wins for AUL, AULA, CPS (rounded as
     :func:`mgbias.measures.cps.cps` rounds) and SSS; the smaller summed JS distance
     for binarized S_JSD; a negative pair score prefers ``sent_more`` for S_JSD.
     """
-    if measure == "sjsd":
-        scores = sjsd_pair_scores(masked.a.shared_logprobs, masked.b.shared_logprobs)
-        return -np.sign(np.asarray(scores, dtype=np.float64)).astype(np.int64)
-    round_to = None
-    if measure in ("aul", "aula"):
-        values = (
-            aul(unmasked.logprobs)
-            if measure == "aul"
-            else aula(unmasked.logprobs, unmasked.attention)
-        )
-        more, less = values[0::2], values[1::2]
-    elif measure == "cps":
-        more = cps_sentence_scores(masked.a.shared_logprobs)
-        less = cps_sentence_scores(masked.b.shared_logprobs)
-        round_to = NANGIA_ROUND_TO
-    elif measure == "sss":
-        more = sss_sentence_scores(masked.a.modified_logprobs)
-        less = sss_sentence_scores(masked.b.modified_logprobs)
-    elif measure == "bsjsd":
-        more = -js_distance_sums(masked.a.shared_logprobs)
-        less = -js_distance_sums(masked.b.shared_logprobs)
-    else:
-        raise ValueError(f"unknown pair measure {measure!r}")
-    halves = pair_indicators(more, less, tie_rule="half", round_to=round_to)
+    record = pair.pair_measure(measure)
+    more, less = record.sides(unmasked, masked)
+    halves = pair_indicators(more, less, tie_rule="half", round_to=record.round_to)
     return np.rint(2 * halves - 1).astype(np.int64)
 
 
@@ -181,9 +157,10 @@ def _compared(measure: str, unmasked, masked, tie_rule: str) -> np.ndarray:
     if tie_rule != "exclude":
         n_pairs = len(masked) if masked is not None else len(unmasked.logprobs) // 2
         return np.ones(n_pairs, dtype=bool)
-    if measure in UNMASKED:
+    record = pair.pair_measure(measure)
+    if record.cache == "unmasked":
         return ~np.asarray(unmasked_identical(unmasked), dtype=bool)
-    return ~np.asarray(masked_edges(masked).for_measure(measure), dtype=bool)
+    return ~np.asarray(masked_edges(masked).for_measure(record), dtype=bool)
 
 
 def length_structure(
@@ -208,7 +185,7 @@ def length_structure(
     Returns
     -------
     pandas.DataFrame
-        ``measure`` and :data:`~mgbias.measures.registry.PAIR_LENGTH_COLUMNS`, one row
+        ``measure`` and :data:`~mgbias.measures.measure.PAIR_LENGTH_COLUMNS`, one row
         per measure in the order asked: ``matched_score``, ``matched_se``,
         ``matched_p_value``, ``matched_n`` (the measure's ``score``, ``se``,
         ``p_value`` and ``n`` on the pairs of equal length; NaN and 0 without any),
@@ -217,15 +194,17 @@ def length_structure(
         ``length_lean`` (:func:`leans_on_length` at ``alpha``).
     """
     rows: dict[str, dict[str, Any]] = {}
+    unmasked_measures = pair.by_cache("unmasked")
     for group in (
-        [m for m in measures if m in UNMASKED],
-        [m for m in measures if m not in UNMASKED],
+        [m for m in measures if m in unmasked_measures],
+        [m for m in measures if m not in unmasked_measures],
     ):
         if not group:
             continue
-        needed = unmasked if group[0] in UNMASKED else masked
+        reads_unmasked = group[0] in unmasked_measures
+        needed = unmasked if reads_unmasked else masked
         if needed is None:
-            which = "unmasked" if group[0] in UNMASKED else "masked"
+            which = "unmasked" if reads_unmasked else "masked"
             raise ValueError(f"{group} need the {which} pass")
         differences = length_differences(unmasked, masked, group[0])
         matched = np.flatnonzero(differences == 0)
@@ -233,8 +212,8 @@ def length_structure(
         if matched.size:
             scored = pair_measures(
                 *select_pairs(
-                    unmasked if group[0] in UNMASKED else None,
-                    None if group[0] in UNMASKED else masked,
+                    unmasked if reads_unmasked else None,
+                    None if reads_unmasked else masked,
                     matched,
                 ),
                 group,
@@ -278,7 +257,7 @@ def pair_measures_with_length(unmasked, masked, measures: Sequence[str], **optio
     """:func:`mgbias.pairs.scoring.pair_measures` and, beside each row, :func:`length_structure`.
 
     Takes the options of ``pair_measures`` (``seed``, ``tie_rule``, ``alpha``,
-    ``clusters``) and returns :data:`~mgbias.measures.registry.PAIR_SCORE_COLUMNS`:
+    ``clusters``) and returns :data:`~mgbias.measures.measure.PAIR_SCORE_COLUMNS`:
     what ``mgbias score`` and the workflow's ``pair_measures`` rule report.
     """
     table = pair_measures(unmasked, masked, measures, **options)

@@ -14,7 +14,7 @@ import math
 
 import pandas as pd
 
-from mgbias.finetune.meta_evaluation import MEASURE_ORDER
+from mgbias.measures.registry import table_order
 from mgbias.report.tables import markdown
 
 __all__ = ["table1_markdown"]
@@ -47,8 +47,9 @@ def _pivot(block: pd.DataFrame, value: str, alpha: float) -> pd.DataFrame:
         ],
     )
     pivot = cells.pivot(index="measure", columns="column", values="cell")
-    order = [m for m in MEASURE_ORDER if m in pivot.index] + sorted(
-        m for m in pivot.index if m not in MEASURE_ORDER
+    ranked = table_order()
+    order = [m for m in ranked if m in pivot.index] + sorted(
+        m for m in pivot.index if m not in ranked
     )
     pairs = cells[["model", "corpus", "column"]].drop_duplicates()
     pairs = pairs.assign(rank=[_corpus_rank(corpus) for corpus in pairs["corpus"]])

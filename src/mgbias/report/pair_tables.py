@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mgbias.measures.registry import PAIR_LENGTH_COLUMNS, PAIR_MEASURES, PAIR_SCORE_COLUMNS
+from mgbias.measures import pair
+from mgbias.measures.measure import PAIR_LENGTH_COLUMNS, PAIR_SCORE_COLUMNS
 from mgbias.measures.sjsd import TABLE_SCALE
 from mgbias.mlm.baseline import BASELINE_MEANING, BASELINE_SUFFIX
 from mgbias.report.tables import markdown
@@ -71,7 +72,6 @@ LENGTH_NOTE = (
     "artifact, not the model, may decide the score."
 )
 KEYS = ["dataset", "variant", "lang", "measure"]
-MEASURE_ORDER = list(PAIR_MEASURES)
 VARIANT_ORDER = ["original", "perturbed"]
 
 
@@ -97,7 +97,7 @@ def read_pair_scores(paths: Iterable[str | Path]) -> pd.DataFrame:
 
 def _order_key(column: pd.Series) -> pd.Series:
     """Sort measures and variants in the papers' order, everything else as is."""
-    ranks = {"measure": MEASURE_ORDER, "variant": VARIANT_ORDER}.get(column.name)
+    ranks = {"measure": list(pair.names()), "variant": VARIANT_ORDER}.get(column.name)
     if ranks is None:
         return column
     return column.map({name: index for index, name in enumerate(ranks)})
@@ -288,7 +288,7 @@ def measures_by_model_markdown(frame: pd.DataFrame, alpha: float | None = None) 
 def _pivot(block: pd.DataFrame, values: str) -> str:
     """One block's ``values`` as measures x models, in Markdown."""
     pivot = block.pivot(index="measure", columns="model", values=values)
-    pivot = pivot.reindex([m for m in MEASURE_ORDER if m in pivot.index]).reset_index()
+    pivot = pivot.reindex([m for m in pair.names() if m in pivot.index]).reset_index()
     pivot.columns.name = None
     return markdown(pivot)
 

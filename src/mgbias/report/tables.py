@@ -9,7 +9,7 @@ import pandas as pd
 
 from mgbias.files.atomic import write_text
 from mgbias.files.tabular import markdown, write_csv
-from mgbias.measures.registry import MBE_RESULT_COLUMNS
+from mgbias.measures.measure import MBE_RESULT_COLUMNS
 
 MBE_COLUMNS = [
     "model",

@@ -21,7 +21,7 @@ import yaml
 
 import mgbias
 from mgbias.cli.main import main
-from mgbias.measures.registry import MEASURES, verdict
+from mgbias.measures.registry import measures, verdict
 
 MALE = ["he is a doctor .", "the man works here .", "he is a nurse .", "the actor works ."]
 FEMALE = ["she is a doctor .", "the woman works here .", "she is a nurse ."]
@@ -248,7 +248,7 @@ def test_verdict_of_mbe_and_measures_without_a_direction():
     with pytest.raises(ValueError, match="unknown measure 'xyz'"):
         verdict("xyz", 50, 0.5)
     # every pair measure has a direction; the share measures are neutral at 50
-    for measure in MEASURES:
+    for measure in measures():
         if measure.kind == "pair":
             assert measure.neutral == (0.0 if measure.name == "sjsd" else 50.0)
             assert {measure.above, measure.below} == {

@@ -65,8 +65,8 @@ def test_no_sentences_gives_empty_array():
 
 
 def test_registry_names_the_functions():
-    assert by_name("aul").load() is aul
-    assert by_name("aula").load() is aula
+    assert by_name("aul").formula() is aul
+    assert by_name("aula").formula() is aula
 
 
 def test_sentence_count_mismatch_is_reported():

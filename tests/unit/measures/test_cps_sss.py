@@ -180,5 +180,5 @@ def test_sss_shape_errors():
 
 
 def test_registry_names_the_functions():
-    assert by_name("cps").load() is cps
-    assert by_name("sss").load() is sss
+    assert by_name("cps").formula() is cps
+    assert by_name("sss").formula() is sss

@@ -17,11 +17,15 @@ import pandas as pd
 import pytest
 from fixtures.pair_passes import side
 
-from mgbias.measures.edges import EDGE_FLAGS, EDGE_RULES, PairEdges, pair_edges
+from mgbias.measures import pair
+from mgbias.measures.edges import EDGE_FLAGS, PairEdges, pair_edges
 from mgbias.measures.sjsd import js_distance
 from mgbias.mlm.masked_cache import PairScores
 from mgbias.mlm.scores import SentenceScores
-from mgbias.pairs.scoring import PAIR_MEASURES, pair_measures, per_pair_table
+from mgbias.pairs.scoring import pair_measures, per_pair_table
+
+PAIR_MEASURES = pair.names()
+EDGE_RULES = {measure.name: measure.edge_flags for measure in pair.pair_measures()}
 
 NOISE = 1e-7
 # (shared more, shared less, modified more, modified less) per pair
@@ -38,8 +42,8 @@ def masked_pass(pairs=PAIRS, ids=IDS):
     more = side([p[0] for p in pairs], [p[2] for p in pairs], 50)
     less = side([p[1] for p in pairs], [p[3] for p in pairs], 60)
     # identical pairs: the same token ids on both sides
-    for index, pair in enumerate(pairs):
-        if not pair[2] and not pair[3]:
+    for index, one in enumerate(pairs):
+        if not one[2] and not one[3]:
             less.token_ids[index] = more.token_ids[index].copy()
     return PairScores(
         a=more, b=less, n_dropped_shared=np.zeros(len(pairs), np.int32), max_length=32, pair_ids=ids
@@ -82,11 +86,18 @@ def test_flags_and_measure_rules():
     assert edges.no_shared.tolist() == [False, False, True, False]
     assert edges.no_modified_more.tolist() == [True, True, False, False]
     assert edges.no_modified_less.tolist() == [False, True, False, False]
-    assert edges.for_measure("sss").tolist() == [True, True, False, False]
-    assert edges.for_measure("cps").tolist() == [False, True, True, False]
-    assert set(EDGE_RULES) == set(PAIR_MEASURES)
-    with pytest.raises(ValueError, match="unknown measure 'xyz'"):
-        edges.for_measure("xyz")
+    assert edges.for_measure(pair.pair_measure("sss")).tolist() == [True, True, False, False]
+    assert edges.for_measure(pair.pair_measure("cps")).tolist() == [False, True, True, False]
+    assert EDGE_RULES == {
+        "aul": ("identical",),
+        "aula": ("identical",),
+        "cps": ("identical", "no_shared"),
+        "sss": ("no_modified_more", "no_modified_less"),
+        "sjsd": ("identical", "no_shared"),
+        "bsjsd": ("identical", "no_shared"),
+    }  # the module docstring's table
+    with pytest.raises(ValueError, match="unknown pair measure 'xyz'"):
+        pair.pair_measure("xyz")
     with pytest.raises(ValueError, match="one length"):
         PairEdges(*(np.zeros(n, bool) for n in (1, 2, 2, 2)))
 

@@ -13,12 +13,13 @@ import pandas as pd
 import pytest
 from fixtures.tiny_models import build_model
 
+from mgbias.measures import pair
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache, write_pair_cache
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256, write_score_cache
 from mgbias.mlm.wordpiece import build_bert_tokenizer
 from mgbias.pairs.data import pair_sentences
 from mgbias.pairs.passes import score_pair_passes
-from mgbias.pairs.scoring import PAIR_MEASURES, pair_measures
+from mgbias.pairs.scoring import pair_measures
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "he", "she", "is", "a", "the", "nurse"]
 VOCAB += ["doctor", "pilot", "man", "woman", "works", "as", "."]
@@ -52,7 +53,7 @@ def test_measures_from_written_caches_equal_a_direct_run_and_call_no_model(
     hook = model.bert.register_forward_hook(lambda *_: calls.append(1))
     try:
         direct = pair_measures(
-            *score_pair_passes(model, tokenizer, PAIRS, progress=False), PAIR_MEASURES, seed=7
+            *score_pair_passes(model, tokenizer, PAIRS, progress=False), pair.names(), seed=7
         )
         unmasked, masked = score_pair_passes(model, tokenizer, PAIRS, progress=False)
         assert calls, "the passes must run the model"
@@ -72,11 +73,11 @@ def test_measures_from_written_caches_equal_a_direct_run_and_call_no_model(
         cached_masked, _ = read_pair_cache(
             tmp_path / "masked.parquet", expected_sha256=pairs_sha256(PAIRS)
         )
-        together = pair_measures(cached_unmasked, cached_masked, list(PAIR_MEASURES), seed=7)
+        together = pair_measures(cached_unmasked, cached_masked, list(pair.names()), seed=7)
         one_at_a_time = pd.concat(
             [
                 pair_measures(cached_unmasked, cached_masked, [measure], seed=7)
-                for measure in reversed(PAIR_MEASURES)
+                for measure in reversed(pair.names())
             ],
             ignore_index=True,
         )
@@ -88,7 +89,7 @@ def test_measures_from_written_caches_equal_a_direct_run_and_call_no_model(
     pd.testing.assert_frame_equal(
         one_at_a_time.iloc[::-1].reset_index(drop=True), direct, check_exact=True
     )
-    assert list(direct.n) == [len(PAIRS)] * len(PAIR_MEASURES)
+    assert list(direct.n) == [len(PAIRS)] * len(pair.names())
 
 
 def test_a_measure_without_its_pass_is_an_error_naming_the_pass(model_and_tokenizer):

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from snakerun import REPO
 
-from mgbias.measures.registry import PAIR_SCORE_COLUMNS
+from mgbias.measures.measure import PAIR_SCORE_COLUMNS
 from mgbias.mlm.masked_cache import pairs_sha256, write_pair_cache
 from mgbias.mlm.unmasked_cache import write_score_cache
 from mgbias.pairs.data import load_pairs, pair_sentences

@@ -30,11 +30,12 @@ from fixtures.masked_reference import assert_pair_scores_match_reference
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from mgbias.measures import pair
 from mgbias.measures.preference import TIE_RULES
 from mgbias.mlm.masked import score_masked_pairs
 from mgbias.mlm.unmasked import score_unmasked
 from mgbias.pairs.passes import score_pair_passes
-from mgbias.pairs.scoring import PAIR_MEASURES, pair_measures
+from mgbias.pairs.scoring import pair_measures
 
 # about 5 minutes on 2 cores: in `make test`, not in `make test-unit`
 pytestmark = pytest.mark.properties
@@ -124,7 +125,7 @@ EDGE_BATCH = [
 
 def check_measure_table(table, n_pairs: int) -> None:
     """Every number finite, except the NaNs the measures document."""
-    assert list(table["measure"]) == list(PAIR_MEASURES)
+    assert list(table["measure"]) == list(pair.names())
     for row in table.itertuples():
         assert 0 <= row.n <= n_pairs and 0 <= row.n_edge <= n_pairs, row
         # score: NaN exactly when no pair is counted (tie rule "exclude").
@@ -150,7 +151,7 @@ def test_every_measure_scores_every_generated_batch(family_model, pairs, max_len
     unmasked, masked = score_pair_passes(
         model, tokenizer, pairs, batch_size=3, max_length=max_length, progress=False
     )
-    table = pair_measures(unmasked, masked, PAIR_MEASURES, seed=0, tie_rule=tie_rule)
+    table = pair_measures(unmasked, masked, pair.names(), seed=0, tie_rule=tie_rule)
     check_measure_table(table, len(pairs))
     for values in (*unmasked.logprobs, *masked.a.shared_logprobs, *masked.b.shared_logprobs):
         assert np.isfinite(values).all() and (values <= 0).all()

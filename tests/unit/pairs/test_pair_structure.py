@@ -16,7 +16,9 @@ from fixtures.pair_passes import side
 from scipy.stats import binom, binomtest
 
 from mgbias.api.mlm import pair_verdicts
-from mgbias.measures.registry import PAIR_LENGTH_COLUMNS, PAIR_MEASURES, verdict
+from mgbias.measures import pair
+from mgbias.measures.measure import PAIR_LENGTH_COLUMNS
+from mgbias.measures.registry import verdict
 from mgbias.mlm.masked_cache import PairScores
 from mgbias.mlm.scores import SentenceScores
 from mgbias.pairs.scoring import pair_measures, pair_measures_by_bias_type, select_pairs
@@ -96,13 +98,13 @@ def test_matched_score_is_pair_measures_on_the_length_matched_pairs(tie_rule):
     options = {"seed": 5, "tie_rule": tie_rule, "alpha": 0.05}
     for grouped in (None, clusters):
         table = length_structure(
-            unmasked, masked, PAIR_MEASURES, clusters=grouped, **options
+            unmasked, masked, pair.names(), clusters=grouped, **options
         ).set_index("measure")
         subset = None if grouped is None else [grouped[k] for k in equal]
         expected = pair_measures(
-            *select_pairs(unmasked, masked, equal), PAIR_MEASURES, clusters=subset, **options
+            *select_pairs(unmasked, masked, equal), pair.names(), clusters=subset, **options
         ).set_index("measure")
-        for measure in PAIR_MEASURES:
+        for measure in pair.names():
             row = table.loc[measure]
             assert row.matched_score == expected.loc[measure, "score"]
             assert row.matched_se == expected.loc[measure, "se"]
@@ -112,8 +114,8 @@ def test_matched_score_is_pair_measures_on_the_length_matched_pairs(tie_rule):
 
 def test_decisions_are_the_measures_own():
     unmasked, masked = mixed(seed=3)
-    table = pair_measures(unmasked, masked, PAIR_MEASURES, seed=0).set_index("measure")
-    for measure in PAIR_MEASURES:
+    table = pair_measures(unmasked, masked, pair.names(), seed=0).set_index("measure")
+    for measure in pair.names():
         decisions = pair_decisions(unmasked, masked, measure)
         assert np.count_nonzero(decisions == 0) == table.loc[measure, "n_ties"]
         if measure != "sjsd":

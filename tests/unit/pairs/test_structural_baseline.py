@@ -210,7 +210,7 @@ def test_a_listing_dataset_scores_the_baselines_of_the_models_it_lists():
 
 
 def test_pair_tables_say_what_a_baseline_row_is():
-    from mgbias.measures.registry import PAIR_LENGTH_COLUMNS
+    from mgbias.measures.measure import PAIR_LENGTH_COLUMNS
     from mgbias.report.pair_tables import measures_by_model_markdown, pair_scores_markdown
 
     row = {"dataset": "cp", "variant": "original", "lang": "en", "measure": "sss", "se": 1.0}

@@ -13,7 +13,7 @@ OUTPUTS = [
         "pair_measures",
         "one job's pair measures (AUL, AULA, CPS, SSS, S_JSD, binarized S_JSD), each with "
         "its length-matched score and length lean (mgbias.pairs.structure)",
-        "mgbias.measures.registry:PAIR_SCORE_COLUMNS",
+        "mgbias.measures.measure:PAIR_SCORE_COLUMNS",
     ),
     Output(
         "pairs_per_pair",

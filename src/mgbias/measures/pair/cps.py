@@ -1,0 +1,45 @@
+"""CPS as a pair measure (Nangia et al. 2020, §3): pseudo log-likelihoods over the shared
+tokens, rounded to Nangia et al.'s 3 decimals before they are compared."""
+
+from __future__ import annotations
+
+from mgbias.measures.cps import NANGIA_ROUND_TO, cps, cps_sentence_scores
+from mgbias.measures.measure import PairMeasure
+from mgbias.measures.pair.rows import preference_row
+from mgbias.measures.pair.texts import PAIR_OUTPUT, PAIR_SIDES, PAIR_UNITS, SHARE_DIRECTION
+
+
+def _scores(unmasked, masked):
+    return (
+        cps_sentence_scores(masked.a.shared_logprobs),
+        cps_sentence_scores(masked.b.shared_logprobs),
+    )
+
+
+def _compute(unmasked, masked, edge, options):
+    return preference_row(cps(*_scores(unmasked, masked), edge=edge, **options))
+
+
+MEASURE = PairMeasure(
+    name="cps",
+    title="CPS, CrowS-Pairs score",
+    paper="Nangia et al. 2020",
+    equation="§3 'Metric': sum of log P(u_i | U minus u_i, M) over shared tokens",
+    module="mgbias.measures.cps",
+    function="cps",
+    cache="masked",
+    rule="pair_measures",
+    output=PAIR_OUTPUT,
+    units=PAIR_UNITS,
+    direction=SHARE_DIRECTION,
+    **PAIR_SIDES,
+    published=(
+        "Steinborn et al. 2022, Table 2 (mBERT En 57 ± 3, xlmR En 62 ± 3) and Table 3 "
+        "(BERT 60.5 ± 1.3, RoBERTa 65.5 ± 1.2, ALBERT 67.0 ± 1.2 on all of CrowS-Pairs)"
+    ),
+    table_rank=2,
+    compute=_compute,
+    sentence_scores=_scores,
+    edge_flags=("identical", "no_shared"),
+    round_to=NANGIA_ROUND_TO,
+)

@@ -1,0 +1,11 @@
+"""Words the pair measures' records share: units, direction and output of a share of pairs."""
+
+from __future__ import annotations
+
+PAIR_UNITS = "% of pairs in which sent_more scores higher"
+SHARE_DIRECTION = "> 50: the stereotypical sentence is preferred; 50: none"
+PAIR_OUTPUT = "results/pairs/measures/…/{lang}.csv (`score`, `se`, `p_value`, `n_edge`, `n_ties`)"
+STEREO = "the stereotypical sentence"
+ANTI = "the anti-stereotypical sentence"
+#: Direction of the shares of pairs in which sent_more (the stereotypical sentence) wins.
+PAIR_SIDES = {"neutral": 50.0, "above": STEREO, "below": ANTI}
