@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from mgbias.measures.measure import PairMeasure
 from mgbias.measures.pair.rows import preference_row
-from mgbias.measures.pair.texts import PAIR_OUTPUT, PAIR_SIDES, PAIR_UNITS, SHARE_DIRECTION
+from mgbias.measures.pair.texts import SHARE_OF_PAIRS
 from mgbias.measures.sjsd import binarized_sjsd, js_distance_sums
 
 
@@ -31,11 +31,7 @@ MEASURE = PairMeasure(
     module="mgbias.measures.sjsd",
     function="binarized_sjsd",
     cache="masked",
-    rule="pair_measures",
-    output=PAIR_OUTPUT,
-    units=PAIR_UNITS,
-    direction=SHARE_DIRECTION,
-    **PAIR_SIDES,
+    **SHARE_OF_PAIRS,
     published="Steinborn et al. 2022, Table 2 (mBERT En 50 ± 3, mBERT Th 60 ± 3)",
     compute=_compute,
     decided_by=_decided_by,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from mgbias.measures.cps import NANGIA_ROUND_TO, cps, cps_sentence_scores
 from mgbias.measures.measure import PairMeasure
-from mgbias.measures.pair.rows import preference_row
-from mgbias.measures.pair.texts import PAIR_OUTPUT, PAIR_SIDES, PAIR_UNITS, SHARE_DIRECTION
+from mgbias.measures.pair.rows import compared
+from mgbias.measures.pair.texts import SHARE_OF_PAIRS
 
 
 def _scores(unmasked, masked):
@@ -14,10 +14,6 @@ def _scores(unmasked, masked):
         cps_sentence_scores(masked.a.shared_logprobs),
         cps_sentence_scores(masked.b.shared_logprobs),
     )
-
-
-def _compute(unmasked, masked, edge, options):
-    return preference_row(cps(*_scores(unmasked, masked), edge=edge, **options))
 
 
 MEASURE = PairMeasure(
@@ -28,17 +24,13 @@ MEASURE = PairMeasure(
     module="mgbias.measures.cps",
     function="cps",
     cache="masked",
-    rule="pair_measures",
-    output=PAIR_OUTPUT,
-    units=PAIR_UNITS,
-    direction=SHARE_DIRECTION,
-    **PAIR_SIDES,
+    **SHARE_OF_PAIRS,
     published=(
         "Steinborn et al. 2022, Table 2 (mBERT En 57 ± 3, xlmR En 62 ± 3) and Table 3 "
         "(BERT 60.5 ± 1.3, RoBERTa 65.5 ± 1.2, ALBERT 67.0 ± 1.2 on all of CrowS-Pairs)"
     ),
     table_rank=2,
-    compute=_compute,
+    compute=compared(_scores, cps),
     sentence_scores=_scores,
     edge_flags=("identical", "no_shared"),
     round_to=NANGIA_ROUND_TO,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from mgbias.measures.measure import PairMeasure
-from mgbias.measures.pair.rows import preference_row
-from mgbias.measures.pair.texts import PAIR_OUTPUT, PAIR_SIDES, PAIR_UNITS, SHARE_DIRECTION
+from mgbias.measures.pair.rows import compared
+from mgbias.measures.pair.texts import SHARE_OF_PAIRS
 from mgbias.measures.sss import sss, sss_sentence_scores
 
 
@@ -15,10 +15,6 @@ def _scores(unmasked, masked):
     )
 
 
-def _compute(unmasked, masked, edge, options):
-    return preference_row(sss(*_scores(unmasked, masked), edge=edge, **options))
-
-
 MEASURE = PairMeasure(
     name="sss",
     title="SSS, StereoSet-style score",
@@ -27,14 +23,10 @@ MEASURE = PairMeasure(
     module="mgbias.measures.sss",
     function="sss",
     cache="masked",
-    rule="pair_measures",
-    output=PAIR_OUTPUT,
-    units=PAIR_UNITS,
-    direction=SHARE_DIRECTION,
-    **PAIR_SIDES,
+    **SHARE_OF_PAIRS,
     published="Kaneko et al. 2022, Table 3 (meta-evaluation on CrowS-Pairs and StereoSet)",
     table_rank=1,
-    compute=_compute,
+    compute=compared(_scores, sss),
     sentence_scores=_scores,
     edge_flags=("no_modified_more", "no_modified_less"),
 )
