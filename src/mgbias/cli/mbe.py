@@ -40,75 +40,86 @@ def _mined_table(path: Path) -> tuple[list[str], list[str], dict[str, list[str]]
     return by_gender[MALE], by_gender[FEMALE], words
 
 
-def _mbe(args: argparse.Namespace) -> int:
-    """``mgbias mbe``: MBE of one model on male and female sentences, or on a parallel corpus."""
-    import mgbias
-    from mgbias.measures.mbe import check_mbe_options
+#: What ``mgbias mbe`` scores: files of sentences, a parallel corpus or mined sentences.
+_SOURCES = (
+    "mgbias: give --male FILE and --female FILE, or --source FILE --target FILE --lang LANG "
+    "(a parallel corpus to mine first), or --sentences FILE (mined sentences, as the "
+    "workflow writes them)"
+)
 
+
+def _misused(args: argparse.Namespace) -> str | None:
+    """What is wrong with the combination of options that say what to score, if anything."""
     by_files = args.male is not None or args.female is not None
     by_corpus = args.source is not None or args.target is not None
     by_table = args.sentences is not None
     if by_files + by_corpus + by_table != 1 or (
         by_files and (args.male is None or args.female is None)
     ):
-        print(
-            "mgbias: give --male FILE and --female FILE, or --source FILE --target FILE "
-            "--lang LANG (a parallel corpus to mine first), or --sentences FILE (mined "
-            "sentences, as the workflow writes them)",
-            file=sys.stderr,
-        )
-        return 2
+        return _SOURCES
     if by_corpus and (args.source is None or args.target is None or not args.lang):
-        print("mgbias: --source, --target and --lang go together", file=sys.stderr)
-        return 2
+        return "mgbias: --source, --target and --lang go together"
     if by_files and args.units == "gender-words":
-        print(
+        return (
             "mgbias: --units gender-words needs --source/--target or --sentences: the gender "
-            "words come from mining; with --male/--female files the units are the sentences",
+            "words come from mining; with --male/--female files the units are the sentences"
+        )
+    return None
+
+
+def _sentences(args: argparse.Namespace) -> tuple[list[str], list[str], dict]:
+    """The male and female sentences to score, and their gender-word clusters when the
+    test's units are the gender words (keyword arguments of :func:`mgbias.mbe`)."""
+    import mgbias
+
+    by_words = args.male is None and args.units != "sentences"
+    if args.source is not None:
+        mined = mgbias.mine(
+            args.source,
+            args.target,
+            args.lang,
+            female_words=args.female_words,
+            male_words=args.male_words,
+            seed=args.seed if args.mining_seed is None else args.mining_seed,
+        )
+        counts = mined.counts
+        print(
+            f"mined {counts.n_pairs} lines of {args.source}: {counts.n_female} female, "
+            f"{counts.n_male} male, {counts.n_both} with both, {counts.n_neutral} with "
+            f"neither; kept {counts.n_kept_per_gender} per gender",
             file=sys.stderr,
         )
+        clusters = {"male_clusters": mined.male_words, "female_clusters": mined.female_words}
+        return mined.male, mined.female, clusters if by_words else {}
+    if args.sentences is not None:
+        male, female, words = _mined_table(args.sentences)
+        if by_words and words is None:
+            raise ValueError(
+                f"{args.sentences}: no gender_words column, which --units gender-words "
+                "needs; give --units sentences to test sentence by sentence"
+            )
+        if not by_words:
+            return male, female, {}
+        return male, female, {"male_clusters": words[MALE], "female_clusters": words[FEMALE]}
+    return mgbias.read_sentences(args.male), mgbias.read_sentences(args.female), {}
+
+
+def _mbe(args: argparse.Namespace) -> int:
+    """``mgbias mbe``: MBE of one model on male and female sentences, or on a parallel corpus."""
+    import mgbias
+    from mgbias.measures.mbe import check_mbe_options
+
+    misused = _misused(args)
+    if misused:
+        print(misused, file=sys.stderr)
         return 2
-    by_words = (by_corpus or by_table) and args.units != "sentences"
-    clusters = {}
     try:
         check_alpha(args.alpha)
         check_outputs(output=args.output, per_sentence=args.per_sentence)
         check_mbe_options(
             weighting=args.weighting, alpha=args.alpha, n_permutations=args.permutations
         )
-        if by_corpus:
-            mined = mgbias.mine(
-                args.source,
-                args.target,
-                args.lang,
-                female_words=args.female_words,
-                male_words=args.male_words,
-                seed=args.seed if args.mining_seed is None else args.mining_seed,
-            )
-            counts = mined.counts
-            print(
-                f"mined {counts.n_pairs} lines of {args.source}: {counts.n_female} female, "
-                f"{counts.n_male} male, {counts.n_both} with both, {counts.n_neutral} with "
-                f"neither; kept {counts.n_kept_per_gender} per gender",
-                file=sys.stderr,
-            )
-            male, female = mined.male, mined.female
-            if by_words:
-                clusters = {
-                    "male_clusters": mined.male_words,
-                    "female_clusters": mined.female_words,
-                }
-        elif by_table:
-            male, female, words = _mined_table(args.sentences)
-            if by_words and words is None:
-                raise ValueError(
-                    f"{args.sentences}: no gender_words column, which --units gender-words "
-                    "needs; give --units sentences to test sentence by sentence"
-                )
-            if by_words:
-                clusters = {"male_clusters": words[MALE], "female_clusters": words[FEMALE]}
-        else:
-            male, female = mgbias.read_sentences(args.male), mgbias.read_sentences(args.female)
+        male, female, clusters = _sentences(args)
         report = mgbias.mbe(
             args.model,
             male,
@@ -137,6 +148,12 @@ def _mbe(args: argparse.Namespace) -> int:
         f"relabellings of {units}, seed {args.seed}; MBE > 50: the male sentences have the "
         "higher AULA)"
     )
+    _write(report, args)
+    return 0
+
+
+def _write(report, args: argparse.Namespace) -> None:
+    """The summary (``--output``) and the per-sentence table (``--per-sentence``)."""
     from mgbias.files.tabular import write_csv
 
     # outputs; a provenance record of each belongs right after its write
@@ -146,7 +163,6 @@ def _mbe(args: argparse.Namespace) -> int:
         write_csv(report.per_sentence, args.per_sentence)
         print(f"{len(report.per_sentence)} sentences written to {args.per_sentence}",
               file=sys.stderr)  # fmt: skip
-    return 0
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:

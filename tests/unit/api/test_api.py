@@ -572,6 +572,41 @@ def test_cli_mbe_mines_a_parallel_corpus_first(tiny_mlm_dir, parallel, tmp_path,
     assert pd.read_csv(out).mbe[0] == pytest.approx(expected.score, rel=1e-5)
 
 
+def test_cli_mbe_reads_mined_sentences_with_or_without_their_gender_words(
+    tiny_mlm_dir, tmp_path, capsys
+):
+    rows = [("male", "he is a doctor", "he"), ("male", "his brother works", "brother|his")]
+    rows += [("female", "she is a doctor", "she"), ("female", "her sister works", "her|sister")]
+    rows += [("male", "he reads", "he"), ("female", "she reads", "she")]
+    plain, worded = tmp_path / "plain.tsv", tmp_path / "worded.tsv"
+    plain.write_text("gender\tsentence\n" + "".join(f"{g}\t{s}\n" for g, s, _ in rows))
+    worded.write_text(
+        "gender\tsentence\tgender_words\n" + "".join(f"{g}\t{s}\t{w}\n" for g, s, w in rows)
+    )
+    base = ["mbe", "--model", str(tiny_mlm_dir), "--device", "cpu", "--allow-unk"]
+    # the default units are the gender words, which a table without them cannot give
+    assert main([*base, "--sentences", str(plain)]) == 2
+    assert "plain.tsv: no gender_words column" in capsys.readouterr().err
+    assert main([*base, "--sentences", str(plain), "--units", "sentences"]) == 0
+    assert "relabellings of sentences" in capsys.readouterr().out
+    # with them, the units are the groups of sentences that share gender words: he, his
+    # brother / she, her sister: too few for a test at 0.05, which the command says
+    assert main([*base, "--sentences", str(worded)]) == 2
+    assert "2 male and 2 female clusters allow only" in capsys.readouterr().err
+    out = tmp_path / "mbe.csv"
+    assert (
+        main([*base, "--sentences", str(worded), "--units", "sentences", "--output", str(out)]) == 0
+    )
+    expected = mgbias.mbe(
+        tiny_mlm_dir,
+        ["he is a doctor", "his brother works", "he reads"],
+        ["she is a doctor", "her sister works", "she reads"],
+        device="cpu",
+        allow_unk=True,
+    )
+    assert pd.read_csv(out).mbe[0] == pytest.approx(expected.score, rel=1e-6)
+
+
 def test_cli_mbe_checks_options_before_mining(tmp_path, capsys):
     args = ["mbe", "--model", "no/such-model", "--source", str(tmp_path / "en.txt")]
     args += ["--target", str(tmp_path / "de.txt"), "--lang", "de"]
