@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mgbias.measures import pair
 from mgbias.measures.measure import MBE_RESULT_COLUMNS, PAIR_SCORE_COLUMNS
 from mgbias.measures.registry import LengthLean, verdict
 
@@ -426,7 +427,8 @@ def pair_verdicts(
     for row in rows:
         n, t, k = int(row["n"]), int(row["n_ties"]), int(row["n_clusters"])
         # a share measure drops its ties from n under "exclude"; S_JSD's zeros stay in n
-        compared = n + t if tie_rule == "exclude" and row["measure"] != "sjsd" else n
+        share = pair.pair_measure(row["measure"]).share
+        compared = n + t if tie_rule == "exclude" and share else n
         verdicts.append(
             verdict(
                 row["measure"],
@@ -554,8 +556,6 @@ def score_pairs(
     from mgbias.seeds import check_seed
 
     if measures is None:
-        from mgbias.measures import pair
-
         measures = pair.names()
     names = parse_measures(measures if isinstance(measures, str) else ",".join(measures))
     if not 0.0 < alpha < 1.0:

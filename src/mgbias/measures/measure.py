@@ -144,6 +144,10 @@ class PairMeasure(Measure):
     #: Decimals the sentence scores are rounded to before they are compared (CPS:
     #: Nangia et al.'s 3); None: not rounded.
     round_to: int | None = None
+    #: How the papers' tables print it: the score and its standard error times
+    #: ``table_scale`` (S_JSD × 10³), with ``decimals`` decimals in the report's cells.
+    table_scale: float = 1.0
+    decimals: int = 2
 
     def __post_init__(self) -> None:
         if self.compute is None:
@@ -157,6 +161,12 @@ class PairMeasure(Measure):
             raise ValueError(
                 f"pair measure {self.name!r}: give sentence_scores or decided_by (one)"
             )
+
+    @property
+    def share(self) -> bool:
+        """Whether it is a share of pairs (percent of pairs in which ``sent_more`` wins, 50:
+        none), whose ties leave ``n`` under ``tie_rule="exclude"``, rather than a mean."""
+        return self.neutral == 50.0
 
     def sides(self, unmasked: Any, masked: Any) -> tuple[Any, Any]:
         """``(more, less)``: the values whose comparison decides each pair."""

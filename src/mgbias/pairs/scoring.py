@@ -96,15 +96,15 @@ def equalise_identical(unmasked, masked, unmasked_same=None, edges: PairEdges | 
     if unmasked is not None:
         same = unmasked_identical(unmasked) if unmasked_same is None else unmasked_same
         logprobs, attention = list(unmasked.logprobs), list(unmasked.attention)
-        for pair in np.flatnonzero(same):
-            logprobs[2 * pair + 1] = logprobs[2 * pair]
-            attention[2 * pair + 1] = attention[2 * pair]
+        for index in np.flatnonzero(same):
+            logprobs[2 * index + 1] = logprobs[2 * index]
+            attention[2 * index + 1] = attention[2 * index]
         unmasked = dataclasses.replace(unmasked, logprobs=logprobs, attention=attention)
     if masked is not None:
         same = (masked_edges(masked) if edges is None else edges).identical
         shared = list(masked.b.shared_logprobs)
-        for pair in np.flatnonzero(same):
-            shared[pair] = masked.a.shared_logprobs[pair]
+        for index in np.flatnonzero(same):
+            shared[index] = masked.a.shared_logprobs[index]
         masked = dataclasses.replace(
             masked, b=dataclasses.replace(masked.b, shared_logprobs=shared)
         )

@@ -13,7 +13,7 @@ carries its bootstrap standard error and, when its test rejects "no
 preference" (``p_value < alpha``; the sign test against 50, the t-test
 against 0 for S_JSD), the mark :data:`SIGNIFICANT`. The paper tables
 print S_JSD x 10^-3 as the paper does (``sjsd_x1e3``: the score divided by
-10^-3, i.e. times :data:`~mgbias.measures.sjsd.TABLE_SCALE`).
+10^-3, i.e. times its record's ``table_scale``, :data:`~mgbias.measures.sjsd.TABLE_SCALE`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import pandas as pd
 
 from mgbias.measures import pair
 from mgbias.measures.measure import PAIR_LENGTH_COLUMNS, PAIR_SCORE_COLUMNS
-from mgbias.measures.sjsd import TABLE_SCALE
 from mgbias.mlm.baseline import BASELINE_MEANING, BASELINE_SUFFIX
 from mgbias.report.tables import markdown
 
@@ -267,7 +266,7 @@ def measures_by_model_markdown(frame: pd.DataFrame, alpha: float | None = None) 
         matched=matched_cells(frame),
         length=length_cells(frame),
         cell=[
-            _cell(score, se, 6 if measure == "sjsd" else 2, _is_true(significant))
+            _cell(score, se, pair.pair_measure(measure).decimals, _is_true(significant))
             for score, se, measure, significant in zip(
                 frame.score, frame.se, frame.measure, frame.significant, strict=True
             )
@@ -299,8 +298,9 @@ def _measure(frame: pd.DataFrame, measure: str, prefix: str) -> pd.DataFrame:
     rows = frame.loc[
         frame.measure == measure, ["model", "lang", "score", "se", "p_value", "significant"]
     ]
-    if measure == "sjsd":
-        rows = rows.assign(score=rows.score * TABLE_SCALE, se=rows.se * TABLE_SCALE)
+    scale = pair.pair_measure(measure).table_scale
+    if scale != 1.0:
+        rows = rows.assign(score=rows.score * scale, se=rows.se * scale)
     rows = rows.assign(significant=[_is_true(value) for value in rows.significant])
     return rows.rename(
         columns={

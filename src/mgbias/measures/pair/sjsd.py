@@ -8,7 +8,7 @@ import numpy as np
 from mgbias.measures.measure import PairMeasure
 from mgbias.measures.pair.rows import result_row
 from mgbias.measures.pair.texts import ANTI, PAIR_OUTPUT, STEREO
-from mgbias.measures.sjsd import js_distance_sums, sjsd, sjsd_pair_scores
+from mgbias.measures.sjsd import TABLE_SCALE, js_distance_sums, sjsd, sjsd_pair_scores
 
 
 def _pair_scores(masked):
@@ -56,4 +56,6 @@ MEASURE = PairMeasure(
     decided_by=_decided_by,
     per_pair=_per_pair,
     edge_flags=("identical", "no_shared"),
+    table_scale=TABLE_SCALE,
+    decimals=6,
 )
