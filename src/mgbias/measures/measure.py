@@ -6,8 +6,9 @@ name, paper and equation, its computation from the two passes, its per-pair colu
 edge pairs, the rounding of its comparison and its place in Kaneko et al. (2023)'s
 Table 1. The registries (:mod:`mgbias.measures.pair` for the pair measures,
 :mod:`mgbias.measures.registry` for every measure) and everything that lists measures (the
-configuration schema, the command line, the scoring, the per-pair tables, the orientation,
-the meta-evaluation and docs/measures.md) read these records.
+command line, the scoring, the per-pair tables, the orientation, the meta-evaluation and
+docs/measures.md) read these records. The configuration schema, which sits below the
+measures, writes its ``pair_measures`` list itself; a test keeps it equal to them.
 
 Nothing heavy is imported here.
 """

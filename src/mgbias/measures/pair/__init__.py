@@ -4,15 +4,17 @@ what is derived from them.
 A pair measure's module declares it whole: its record (name, paper, equation, units,
 direction), how it is computed from the two passes, its sentence scores or what decides
 a pair, its per-pair columns, its edge pairs, its rounding and its row in Kaneko et al.
-(2023)'s Table 1. Everything that lists pair measures reads :func:`pair_measures`: the
-configuration schema's ``pair_measures`` list, ``mgbias score --measures``, the scoring
+(2023)'s Table 1. Everything that lists pair measures reads :func:`pair_measures`:
+``mgbias score --measures``, the scoring
 (:mod:`mgbias.pairs.scoring`), the per-pair table, the length structure
 (:mod:`mgbias.pairs.structure`), the orientation (:mod:`mgbias.measures.orientation`),
 the meta-evaluation's order and docs/measures.md.
 
 Adding a pair measure: a module here whose ``MEASURE`` is a ``PairMeasure``, and its
 name in :data:`_MODULES` (or, from another package, :func:`register`); then
-``python -m mgbias.measures.registry > docs/measures.md``.
+``python -m mgbias.measures.registry > docs/measures.md`` and its name in the
+``pair_measures`` enum and default of ``schema.yaml`` (the schema, below the measures in
+the layers, cannot read them; ``tests/unit/measures/test_measure_registry.py`` checks).
 """
 
 from __future__ import annotations
