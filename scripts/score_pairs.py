@@ -1,7 +1,8 @@
 """Both passes of models over one pair dataset -> the unmasked and masked caches of each.
 
-Rules ``score_pairs`` (one model) and ``kaneko2023_score_pairs`` (every fine-tuned model
-of a grid of Kaneko et al. 2023, one after the other in one process). ``params.models``
+Rules ``score_pairs`` (one model), ``kaneko2023_score_pairs`` (every fine-tuned model
+of a grid of Kaneko et al. 2023, one after the other in one process) and
+``score_pairs_together`` (the models of ``scoring.together``). ``params.models``
 lists the models (``model``, ``model_id``, ``revision``, ``allow_untrained_head``) in the
 order of the outputs (a path each, or a list of them).
 """

@@ -1,7 +1,8 @@
 """One pass of models over a sentence set -> the score cache of each.
 
-Rules ``score_unmasked`` (one model) and ``kaneko2023_score_unmasked`` (every fine-tuned
-model of a grid of Kaneko et al. 2023, one after the other in one process).
+Rules ``score_unmasked`` (one model), ``kaneko2023_score_unmasked`` (every fine-tuned
+model of a grid of Kaneko et al. 2023, one after the other in one process) and
+``score_unmasked_together`` (the models of ``scoring.together``).
 ``params.models`` lists the models (``model``, ``model_id``, ``revision``,
 ``allow_untrained_head``) in the order of ``output.cache`` (a path, or a list of them).
 """

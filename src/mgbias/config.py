@@ -31,6 +31,7 @@ from mgbias.pairs.benchmarks import benchmark_checksums, load_benchmarks
 from mgbias.workflow.config_locations import as_url as as_url  # where it was first defined
 from mgbias.workflow.config_locations import localize, missing_locations
 from mgbias.workflow.core import (
+    BASELINE_OF,
     BASTA2020_GRAMMATICAL,
     DEFAULT_WORLD,
     demo_worlds,
@@ -40,6 +41,8 @@ from mgbias.workflow.core import (
     model_languages,
     pair_dataset_languages,
     pair_jobs,
+    scored_together,
+    scoring_items,
 )
 from mgbias.workflow.schema import (
     filled_entry as filled_entry,
@@ -339,6 +342,45 @@ def _check_mbe(config: Mapping[str, Any]) -> Iterator[ConfigError]:
             f"p < alpha = {alpha} (the smallest p-value is 1 / (permutations + 1)); "
             f"expected at least {math.floor(1.0 / alpha)}"
         )
+
+
+def _check_scoring_together(config: Mapping[str, Any]) -> Iterator[ConfigError]:
+    """The models of ``scoring.together`` are configured, neither fine-tuned nor a
+    structural baseline, and scored on the same sentence sets and pair files: their
+    joint job writes every one's scores wherever one of them is needed."""
+    together = scored_together(config)
+    known = [name for name in together if name in config["models"]]
+    for index, name in enumerate(together):
+        key = f"scoring.together[{index}]"
+        if name not in config["models"]:
+            yield ConfigError(
+                f"key '{key}': {name!r} is not a model of 'models' {list(config['models'])}",
+                key=key,
+            )
+        elif is_finetuned(config["models"][name]) or BASELINE_OF in config["models"][name]:
+            yield ConfigError(
+                f"key '{key}': {name!r} is a fine-tuned model or a structural baseline; "
+                "expected a model of 'models' that the workflow scores itself (kaneko2023 "
+                "scores a grid's fine-tuned models in one job already)",
+                key=key,
+            )
+    if len(known) < 2:
+        return
+    first = scoring_items(config, known[0])
+    for name in known[1:]:
+        items = scoring_items(config, name)
+        for kind, what in (("mined", "sentence sets"), ("pairs", "pair files")):
+            if items[kind] != first[kind]:
+                only = ["/".join(item) for item in sorted(set(items[kind]) ^ set(first[kind]))]
+                more = f" and {len(only) - 3} more" if len(only) > 3 else ""
+                shown = ", ".join(only[:3]) + more
+                yield ConfigError(
+                    f"key 'scoring.together': {known[0]!r} and {name!r} are not scored on "
+                    f"the same {what} (differing: {shown}); "
+                    "models scored together need the same languages, worlds, corpora and "
+                    "pair datasets",
+                    key="scoring.together",
+                )
 
 
 def _check_precisions(config: Mapping[str, Any]) -> Iterator[ConfigError]:
@@ -756,6 +798,7 @@ _CHECKS = (
     _check_pair_datasets,
     _check_mbe,
     _check_precisions,
+    _check_scoring_together,
     _check_demo,
     _check_kaneko2023,
     _check_mbe_table3,

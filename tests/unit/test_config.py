@@ -89,6 +89,31 @@ def test_fp16_on_a_cpu_device_is_refused_with_its_key(demo_config):
         validate_config(demo_config, SCHEMA)
 
 
+def test_models_scored_together_are_configured_and_scored_on_the_same_data(demo_config):
+    demo_config["scoring"]["together"] = ["demo-planted", "demo-balanced"]
+    validate_config(copy.deepcopy(demo_config), SCHEMA)
+    demo_config["scoring"]["together"] = ["demo-planted", "nowhere"]
+    with pytest.raises(ConfigError, match=r"key 'scoring.together\[1\]': 'nowhere' is not a model"):
+        validate_config(copy.deepcopy(demo_config), SCHEMA)
+    # a probe model scores neither pairs nor mined sentences: not the demo models' data
+    demo_config["scoring"]["together"] = ["demo-planted", "probe-planted-en"]
+    with pytest.raises(
+        ConfigError,
+        match=r"key 'scoring.together': 'demo-planted' and 'probe-planted-en' are not scored "
+        r"on the same sentence sets \(differing: balanced/GlobalVoices/de, "
+        r"balanced/GlobalVoices/es, balanced/GlobalVoices/fr and 9 more\)",
+    ):
+        validate_config(copy.deepcopy(demo_config), SCHEMA)
+    # one language fewer for one of them: its pair files differ too
+    demo_config["scoring"]["together"] = ["demo-planted", "demo-balanced"]
+    demo_config["models"]["demo-balanced"]["languages"] = ["de"]
+    with pytest.raises(ConfigError) as raised:
+        validate_config(copy.deepcopy(demo_config), SCHEMA)
+    messages = [str(error) for error in raised.value.errors]
+    assert any("same sentence sets" in message for message in messages), messages
+    assert any("same pair files" in message for message in messages), messages
+
+
 def test_demo_settings_downstream_of_the_worlds_have_defaults(demo_config):
     for key in ("mt_flip", "n_pairs", "english_pair_marking"):
         del demo_config["demo"][key]

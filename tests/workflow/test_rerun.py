@@ -10,11 +10,13 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 import yaml
 from snakerun import checked, planned_jobs, snakemake
 
 from mgbias.demo.world import WorldSpec, write_world
+from mgbias.mlm.unmasked_cache import COLUMNS, read_score_cache
 
 pytestmark = pytest.mark.workflow
 
@@ -127,3 +129,34 @@ def test_rerun_code_of_the_scoring_engine_changed_rescores_but_does_not_retrain(
     counts = rules_of(plan(run_copy))
     assert counts["score_unmasked"] == N_MBE and counts["mbe"] == N_MBE
     assert "train_mlm" not in counts and "mine_gendered" not in counts
+
+
+def test_models_scored_together_take_one_job_per_sentence_set_and_score_as_alone(run_copy):
+    # `scoring.together`: both models of a sentence set in one job, which writes each
+    # model's scores as its own job did; switching it on reruns their scoring once (a
+    # job's models and inputs change) and nothing upstream (the tiny world's pairs are
+    # scored for one model only: left out here)
+    config = yaml.safe_load((run_copy / "tests/configs/tiny.yaml").read_text())
+    config["scoring"]["together"] = ["demo-planted", "demo-balanced"]
+    for section in ("pair_datasets", "pair_tables"):
+        config.pop(section)
+    (run_copy / "config/together.yaml").write_text(yaml.safe_dump(config, sort_keys=True))
+    counts = rules_of(plan(run_copy, config="config/together.yaml"))
+    assert counts["score_unmasked_together"] == N_MBE // 2 and counts["mbe"] == N_MBE
+    assert not {"score_unmasked", "train_mlm", "mine_gendered", "demo_world"} & set(counts)
+
+    caches = [
+        Path("results/score/mined", model, "planted/TED2020/de.parquet")
+        for model in config["scoring"]["together"]
+    ]
+    alone = [_score_cache(run_copy / path) for path in caches]
+    result = checked(snakemake(run_copy, *map(str, caches), config="config/together.yaml"))
+    item = {"world": "planted", "corpus": "TED2020", "lang": "de"}
+    assert planned_jobs(result.stdout + result.stderr) == [("score_unmasked_together", item)]
+    for path, (table, metadata) in zip(caches, alone, strict=True):
+        assert _score_cache(run_copy / path) == (table, metadata), path
+
+
+def _score_cache(path: Path) -> tuple[dict, dict]:
+    """A score cache's columns (as lists) and its metadata (the model, the input's hash)."""
+    return pq.read_table(path, columns=list(COLUMNS)).to_pydict(), read_score_cache(path)[1]

@@ -116,6 +116,55 @@ def finetuned_models(config: Mapping[str, Any]) -> list[str]:
     return [name for name, entry in config["models"].items() if is_finetuned(entry)]
 
 
+#: The key of ``scoring`` that groups jobs rather than setting how a model is scored
+#: (:func:`scored_together`): the scoring jobs' ``scoring`` parameter leaves it out, so
+#: that regrouping reruns no job.
+TOGETHER = "together"
+
+
+def scoring_settings(config: Mapping[str, Any]) -> dict[str, Any]:
+    """How the scoring jobs score (the ``scoring`` section but ``together``): their
+    ``scoring`` parameter."""
+    return {key: value for key, value in config["scoring"].items() if key != TOGETHER}
+
+
+def scored_together(config: Mapping[str, Any]) -> list[str]:
+    """The models of ``scoring.together``, in configured order: each sentence set and pair
+    file that they are scored on is scored by one job for all of them (rules
+    ``score_unmasked_together`` and ``score_pairs_together``), which imports torch and
+    transformers once instead of once per model. The configuration check requires them
+    to be scored on the same sentence sets and pair files (``mgbias.config``)."""
+    return list(config["scoring"][TOGETHER])
+
+
+def together_outputs(config: Mapping[str, Any], key: str) -> list[str]:
+    """The per-model output ``key`` (a layout key with a ``{model}`` wildcard) of every
+    model of :func:`scored_together`, in its order: templates with the key's other
+    wildcards (none without ``scoring.together``)."""
+    template = layout.template(key)
+    if "{model}" not in template:
+        raise ValueError(f"layout key {key!r} has no {{model}} wildcard: {template}")
+    return [template.replace("{model}", model) for model in scored_together(config)]
+
+
+def scoring_items(config: Mapping[str, Any], model: str) -> dict[str, list[tuple[str, ...]]]:
+    """What the workflow scores ``model`` on: its ``mined`` sentence sets (world, corpus,
+    lang; :func:`evaluation_jobs`) and its ``pairs`` files (dataset, variant, lang;
+    :func:`pair_jobs`)."""
+    return {
+        "mined": [
+            (job["world"], job["corpus"], job["lang"])
+            for job in evaluation_jobs(config)
+            if job["model"] == model
+        ],
+        "pairs": [
+            (job["dataset"], job["variant"], job["lang"])
+            for job in pair_jobs(config)
+            if job["model"] == model
+        ],
+    }
+
+
 def model_input(config: Mapping[str, Any], model: str) -> list[str]:
     """A scoring job's model input: the model's directory when the workflow trains it,
     else nothing (a hub model is loaded by its ``source``); a structural baseline's is

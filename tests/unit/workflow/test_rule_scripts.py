@@ -38,8 +38,10 @@ SHARED_SCRIPTS = {
     # one model per job, or every fine-tuned model of a Kaneko et al. (2023) grid
     "kaneko2023_probe.py": {"kaneko2023_probe", "kaneko2023_probe_grid"},
     "finetune_mlm.py": {"finetune_mlm", "kaneko2023_finetune_grid"},
-    "score_pairs.py": {"score_pairs", "kaneko2023_score_pairs"},
-    "score_unmasked.py": {"score_unmasked", "kaneko2023_score_unmasked"},
+    "score_pairs.py": {"score_pairs", "kaneko2023_score_pairs", "score_pairs_together"},
+    "score_unmasked.py": {
+        "score_unmasked", "kaneko2023_score_unmasked", "score_unmasked_together",
+    },
     "pairs_table.py": {"pairs_scores", "pairs_by_model"},
     "steinborn_table.py": {"pairs_steinborn_table2", "pairs_steinborn_table3"},
     "zhao2020_tables.py": {

@@ -245,7 +245,7 @@ OUTPUTS = [
         "log-probabilities, received attention and sentence embeddings, with the "
         "model id, revision and input hash",
         "mgbias.mlm.unmasked_cache:COLUMNS",
-        also=("kaneko2023_score_unmasked",),
+        also=("kaneko2023_score_unmasked", "score_unmasked_together"),
     ),
     Output(
         "score_pairs_unmasked",
@@ -253,7 +253,7 @@ OUTPUTS = [
         "score_pairs",
         "the unmasked pass over a pair benchmark (AUL, AULA)",
         "mgbias.mlm.unmasked_cache:COLUMNS",
-        also=("kaneko2023_score_pairs",),
+        also=("kaneko2023_score_pairs", "score_pairs_together"),
     ),
     Output(
         "score_pairs_masked",
@@ -263,6 +263,6 @@ OUTPUTS = [
         "per pair and side (`a` = sent_more, `b` = sent_less): token ids, shared and "
         "modified positions with their log-probabilities, modified-token matrices, "
         "truncation flags; metadata: model id, revision, input sha256",
-        also=("kaneko2023_score_pairs",),
+        also=("kaneko2023_score_pairs", "score_pairs_together"),
     ),
 ]
