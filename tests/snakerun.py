@@ -8,7 +8,10 @@ installed package.
 
 Snakemake runs in a child of a fork server that has imported ``snakemake.cli`` once
 (:func:`run_snakemake`): the same ``main(argv)`` the ``snakemake`` command calls, in
-a fresh process, without paying the two CPU seconds of its imports per call.
+a fresh process, without paying the two CPU seconds of its imports per call. Its Python
+script jobs (``script:``) run in children of a server that has imported the model
+libraries (:func:`job_python`): a tiny model's job spends seconds importing torch and
+transformers for a fraction of a second of work.
 """
 
 from __future__ import annotations
@@ -48,10 +51,35 @@ def copy_workflow(dest: Path) -> Path:
 def snakemake(
     workdir: Path, *args: str, config: str = "tests/configs/tiny.yaml", timeout: float = 1200
 ) -> subprocess.CompletedProcess:
-    """Run the workflow copied into ``workdir`` with ``config`` (relative to it)."""
+    """Run the workflow copied into ``workdir`` with ``config`` (relative to it); its
+    script jobs in :func:`job_python` unless it is a dry run."""
     command = ["-s", "Snakefile", "--configfile", config, "--cores", "2", *args]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    return run_snakemake(command, cwd=workdir, env=env, timeout=timeout)
+    dry = {"-n", "--dry-run", "--dryrun"} & set(args)
+    python = None if dry else job_python()
+    return run_snakemake(command, cwd=workdir, env=env, timeout=timeout, python=python)
+
+
+_JOB_SERVER: list[str] = []
+
+
+def job_python() -> str:
+    """The ``python`` that this test process's Snakemake runs give their script jobs: the
+    client of a server that has imported the model libraries
+    (:data:`fixtures.command_server.JOB_PRELOAD`), started on the first call and ended
+    with the process. A job is its script run as ``__main__`` in a child of the server,
+    with the job's directory, environment and streams; any other use of ``python`` (a
+    ``-m`` or ``-c`` call) runs the real interpreter."""
+    if not _JOB_SERVER:
+        import atexit
+
+        from fixtures.command_server import JOB_PRELOAD, CommandServer
+
+        server = CommandServer({**os.environ, "OMP_NUM_THREADS": "1"}, JOB_PRELOAD)
+        server.__enter__()
+        atexit.register(server.__exit__)
+        _JOB_SERVER.append(str(server.write_python_client(Path(server.directory) / "python")))
+    return _JOB_SERVER[0]
 
 
 _FORK_SERVER = multiprocessing.get_context("forkserver")
@@ -59,16 +87,23 @@ _FORK_SERVER.set_forkserver_preload(["snakemake.cli"])
 
 
 def run_snakemake(
-    args: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: float = 300
+    args: list[str],
+    *,
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+    python: str | None = None,
 ) -> subprocess.CompletedProcess:
     """``snakemake *args`` in ``cwd`` as ``subprocess.run(..., capture_output=True,
     text=True)`` returns it: the command's ``main`` in a fresh process forked from a server
-    that has imported it (its own session: a timeout ends its jobs too)."""
+    that has imported it (its own session: a timeout ends its jobs too). ``python``: the
+    interpreter of its script jobs (Snakemake's ``sys.executable``; default this one's)."""
     env = dict(os.environ if env is None else env)
     with tempfile.TemporaryDirectory(prefix="snakemake-run-") as logs:
         out, err = Path(logs, "stdout"), Path(logs, "stderr")
         process = _FORK_SERVER.Process(
-            target=_snakemake_main, args=(list(args), str(cwd), env, str(out), str(err))
+            target=_snakemake_main,
+            args=(list(args), str(cwd), env, str(out), str(err), python),
         )
         process.start()
         process.join(timeout)
@@ -89,10 +124,15 @@ def _end_session(pid: int) -> None:
             return
 
 
-def _snakemake_main(args: list[str], cwd: str, env: dict[str, str], out: str, err: str) -> None:
+def _snakemake_main(
+    args: list[str], cwd: str, env: dict[str, str], out: str, err: str, python: str | None
+) -> None:
     """The fork server's child: the environment, directory and output files of the
-    command, then ``snakemake.cli.main``; exits with its status."""
+    command, the interpreter of its script jobs, then ``snakemake.cli.main``; exits with
+    its status."""
     os.setsid()
+    if python is not None:
+        sys.executable = python  # what Snakemake runs a `script:` job with
     os.environ.clear()
     os.environ.update(env)
     os.chdir(cwd)

@@ -7,13 +7,13 @@ per session, then checks the tables and that a second plan has nothing to do.
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 from fixtures.seed_records import check_seed_records
+from snakerun import job_python, run_snakemake
 from transformers import AutoTokenizer
 
 from mgbias.demo.lexicon import first_names
@@ -21,7 +21,6 @@ from mgbias.kaneko2022.native_names import shipped_name_specs
 from mgbias.pairs.data import load_pairs
 
 REPO = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
 pytestmark = pytest.mark.integration
 
@@ -34,8 +33,9 @@ DEMO_JOBS = "3"
 
 
 def snakemake(workdir: Path, *args: str, timeout: int = 2400) -> subprocess.CompletedProcess:
+    """The demo workflow in ``workdir``; its script jobs in the tests' warm interpreter
+    (:func:`snakerun.job_python`), its other commands as ``make demo`` runs them."""
     command = [
-        SNAKEMAKE,
         "-s",
         str(REPO / "Snakefile"),
         "--directory",
@@ -46,7 +46,9 @@ def snakemake(workdir: Path, *args: str, timeout: int = 2400) -> subprocess.Comp
         DEMO_JOBS,
         *args,
     ]
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    dry = {"-n", "--dry-run", "--dryrun"} & set(args)
+    python = None if dry else job_python()
+    return run_snakemake(command, cwd=REPO, timeout=timeout, python=python)
 
 
 @pytest.fixture(scope="session")
