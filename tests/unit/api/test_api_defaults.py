@@ -1,0 +1,55 @@
+"""The API's keyword defaults are the workflow's settings (the configuration schema's).
+
+A function of ``mgbias.api`` that takes a setting of the workflow under the same meaning
+defaults to the schema's value, so that ``mgbias.score_pairs(model, data)`` and a
+workflow job of the default configuration compute the same thing; the command line's
+defaults are read from the schema itself (``mgbias.cli.options.setting``).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+import mgbias
+from mgbias.workflow.schema import key_default
+
+SCORING = {
+    "batch_size": "scoring.batch_size",
+    "max_length": "scoring.max_length",
+    "device": "scoring.device",
+    "precision": "scoring.precision",
+    "allow_unk": "scoring.allow_unk",
+}
+
+#: API function -> {parameter: the setting it stands for}
+SETTINGS = {
+    "score_pairs": {"tie_rule": "pair_tie_rule", "alpha": "pair_alpha", **SCORING},
+    "mbe": {
+        "weighting": "mbe.weighting",
+        "permutations": "mbe.permutations",
+        "alpha": "mbe.alpha",
+        "test": "mbe.test",
+        "chunk_size": "mbe.chunk_size",
+        **SCORING,
+    },
+    "probe": {
+        **{
+            name: f"basta2020.probes.{name}"
+            for name in ("runs", "n_train", "knn_k", "n_knn", "n_bootstrap")
+        },
+        **{
+            name: f"basta2020.vectors.{name}"
+            for name in ("n_pca_sentences", "max_per_word", "pooling", "dtype", "batch_size")
+        },
+        "precision": "basta2020.vectors.precision",
+    },
+}
+
+
+@pytest.mark.parametrize("function", SETTINGS)
+def test_api_defaults_are_the_settings_defaults(function):
+    parameters = inspect.signature(getattr(mgbias, function)).parameters
+    for name, key in SETTINGS[function].items():
+        assert parameters[name].default == key_default(key), (function, name, key)
