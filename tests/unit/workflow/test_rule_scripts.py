@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fixtures.source_rules import breaches, wildcard_stamps
+from fixtures.source_rules import breaches, measure_lists, wildcard_stamps
 from fixtures.workflow_rules import script_name, workflow_rules
 
 REPO = Path(__file__).resolve().parents[3]
@@ -112,6 +112,48 @@ def test_the_stamp_finder_sees_each_hand_written_spelling():
         (1, "smk.wildcards.items()"),
         (2, "wildcards.model"),
         (3, "smk.wildcards.lang"),
+    ]
+
+
+def test_the_measure_list_finder_sees_lists_of_two_or_more_measure_names():
+    source = (
+        'ORDER = ["aul", "aula", "total"]\n'
+        "def table(frame):\n"
+        '    return {"cps": frame.cps, "sss": frame.sss}\n'
+        'ONE = ("aula", "model")\n'
+        'name = "aula"\n'
+        'for pair in [("x", "cps"), ("y", "aul")]:\n'
+        "    pass\n"
+    )
+    names = ["aul", "aula", "cps", "sss"]
+    assert measure_lists(source, names) == [
+        (1, "ORDER", ["aul", "aula"]),
+        (3, "table", ["cps", "sss"]),
+    ]
+
+
+def test_restated_measure_lists_are_breaches_but_a_paper_s_own(tmp_path):
+    package = tmp_path / "src" / "mgbias"
+    for folder in ("measures", "report", "api"):
+        (package / folder).mkdir(parents=True)
+    (tmp_path / "scripts").mkdir()
+    (package / "measures" / "registry.py").write_text('ORDER = ("aul", "aula")\n', "utf-8")
+    (package / "report" / "pair_tables.py").write_text(
+        'def steinborn_table2(frame):\n    return frame[["sjsd", "cps"]]\n', "utf-8"
+    )
+    (package / "api" / "scores.py").write_text(
+        'SHOWN = ["aul", "aula"]\n\ndef show():\n    return {"cps": 1, "sss": 2}\n', "utf-8"
+    )
+    (tmp_path / "scripts" / "table.py").write_text('columns = ["sjsd", "bsjsd"]\n', "utf-8")
+    found = breaches(tmp_path, {}, ["aul", "aula", "cps", "sss", "sjsd", "bsjsd"])
+    hint = (
+        " restates measures by name; derive the list from mgbias.measures.registry (or name "
+        "the paper that chose it in tests/fixtures/source_rules.py's PAPERS_MEASURE_LISTS)"
+    )
+    assert found == [
+        "scripts/table.py:1: ['sjsd', 'bsjsd']" + hint,
+        "src/mgbias/api/scores.py:1: ['aul', 'aula']" + hint,
+        "src/mgbias/api/scores.py:4: ['cps', 'sss']" + hint,
     ]
 
 
