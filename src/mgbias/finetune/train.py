@@ -196,6 +196,90 @@ def _training_environment(
         np.random.set_state(numpy_state)
 
 
+def _training_texts(
+    files: list[Path],
+    dev_files: list[Path],
+    tokenizer: PreTrainedTokenizerBase,
+    cfg: FineTuneConfig,
+    length: int,
+) -> tuple[Encoded, Encoded | None]:
+    """The training and (with ``dev_files``) development examples; ValueError naming the
+    files when either gives none."""
+    train = _encode(files, tokenizer, cfg, length)
+    if len(train.sequences) == 0:
+        raise ValueError(
+            f"{', '.join(map(str, files))}: {train.n_lines} lines give no training example "
+            f"(a block needs {length} tokens; use line_by_line or a shorter max_seq_length)"
+        )
+    dev = _encode(dev_files, tokenizer, cfg, length) if dev_files else None
+    if dev is not None and len(dev.sequences) == 0:
+        raise ValueError(
+            f"{', '.join(map(str, dev_files))}: {dev.n_lines} development lines give "
+            f"no example (a block needs {length} tokens)"
+        )
+    return train, dev
+
+
+def _development_loss(
+    network: Any,
+    dev: Encoded,
+    dev_files: list[Path],
+    masking: Masking,
+    cfg: FineTuneConfig,
+    pad_id: int,
+    autocast_dtype: torch.dtype | None,
+) -> dict[str, Any]:
+    """``training.json``'s ``dev``: the masked-LM loss of the development examples (masked
+    with the run's seed), with what they were."""
+    loss, n_labelled = evaluate_mlm_loss(
+        network,
+        dev.sequences,
+        masking=masking,
+        seed=cfg.seed,
+        batch_size=cfg.eval_batch_size,
+        pad_id=pad_id,
+        autocast_dtype=autocast_dtype,
+    )
+    log.info("development loss %.4f over %d masked tokens", loss, n_labelled)
+    return {
+        "files": [path.name for path in dev_files],
+        "text_sha256": dev.text_sha256,
+        "n_lines": dev.n_lines,
+        "n_examples": len(dev.sequences),
+        "n_labelled": n_labelled,
+        "loss": loss,
+    }
+
+
+def _text_record(files: list[Path], train: Encoded) -> dict[str, Any]:
+    """``training.json``'s description of the training text."""
+    return {
+        "text_files": [path.name for path in files],
+        "text_sha256": train.text_sha256,
+        "n_lines": train.n_lines,
+        "n_examples": len(train.sequences),
+        "n_tokens": train.sequences.n_tokens,
+    }
+
+
+def _loss_record(history: list[tuple[int, float]]) -> dict[str, Any]:
+    """``training.json``'s loss history (mean loss per log window) and final loss."""
+    return {
+        "loss_history": [{"step": step, "loss": loss} for step, loss in history],
+        "final_loss": history[-1][1] if history else float("nan"),
+    }
+
+
+def _save(out_dir: Path, network: Any, tokenizer: Any, summary: dict[str, Any]) -> None:
+    """The model, its tokenizer and ``training.json`` in ``out_dir``, all or nothing."""
+    with atomic_directory(out_dir) as directory:
+        network.save_pretrained(directory)
+        tokenizer.save_pretrained(directory)
+        (directory / "training.json").write_text(
+            json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
+
+
 # --------------------------------------------------------------------------- fine-tuning
 
 
@@ -282,18 +366,8 @@ def finetune_mlm(
             attn_implementation=None,
         )
         length = _sequence_length(cfg, tokenizer, network)
-        train = _encode(files, tokenizer, cfg, length)
-        if len(train.sequences) == 0:
-            raise ValueError(
-                f"{', '.join(map(str, files))}: {train.n_lines} lines give no training example "
-                f"(a block needs {length} tokens; use line_by_line or a shorter max_seq_length)"
-            )
-        dev_data = _encode(dev_files, tokenizer, cfg, length) if dev_files else None
-        if dev_data is not None and len(dev_data.sequences) == 0:
-            raise ValueError(
-                f"{', '.join(map(str, dev_files))}: {dev_data.n_lines} development lines give "
-                f"no example (a block needs {length} tokens)"
-            )
+        train, dev_data = _training_texts(files, dev_files, tokenizer, cfg, length)
+        pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
         order = epoch_order(cfg, len(train.sequences), np.diff(train.sequences.offsets))
         steps = cfg.epochs * order.steps_per_epoch
         base = {
@@ -375,7 +449,7 @@ def finetune_mlm(
             scheduler,
             masking=masking,
             mask_generator=mask_generator,
-            pad_id=tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0,
+            pad_id=pad_id,
             steps=steps,
             log_every=cfg.log_every or max(1, min(100, steps // 20)),
             state=loop_state,
@@ -390,26 +464,10 @@ def finetune_mlm(
         network.eval()
         dev_summary = None
         if dev_data is not None:
-            dev_loss, n_labelled = evaluate_mlm_loss(
-                network,
-                dev_data.sequences,
-                masking=masking,
-                seed=cfg.seed,
-                batch_size=cfg.eval_batch_size,
-                pad_id=tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0,
-                autocast_dtype=autocast_dtype,
+            dev_summary = _development_loss(
+                network, dev_data, dev_files, masking, cfg, pad_id, autocast_dtype
             )
-            dev_summary = {
-                "files": [path.name for path in dev_files],
-                "text_sha256": dev_data.text_sha256,
-                "n_lines": dev_data.n_lines,
-                "n_examples": len(dev_data.sequences),
-                "n_labelled": n_labelled,
-                "loss": dev_loss,
-            }
-            log.info("development loss %.4f over %d masked tokens", dev_loss, n_labelled)
 
-    history = loop_state.history
     summary = {
         "base_model": base,
         "config": cfg.to_dict(),
@@ -417,21 +475,11 @@ def finetune_mlm(
         "effective_batch_size": cfg.effective_batch_size,
         "steps": steps,
         "steps_per_epoch": order.steps_per_epoch,
-        "text_files": [path.name for path in files],
-        "text_sha256": train.text_sha256,
-        "n_lines": train.n_lines,
-        "n_examples": len(train.sequences),
-        "n_tokens": train.sequences.n_tokens,
-        "loss_history": [{"step": step, "loss": loss} for step, loss in history],
-        "final_loss": history[-1][1] if history else float("nan"),
+        **_text_record(files, train),
+        **_loss_record(loop_state.history),
         "dev": dev_summary,
     }
-    with atomic_directory(out_dir) as directory:
-        network.save_pretrained(directory)
-        tokenizer.save_pretrained(directory)
-        (directory / "training.json").write_text(
-            json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-        )
+    _save(out_dir, network, tokenizer, summary)
     if not keep_checkpoints:
         remove_checkpoints(checkpoints)
     log.info("saved fine-tuned MLM to %s (final loss %.4f)", out_dir, summary["final_loss"])
