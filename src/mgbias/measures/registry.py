@@ -1,7 +1,8 @@
 """The measure registry: every bias measure once, with where it comes from and where it goes.
 
-The pair measures are declared in their own modules (:mod:`mgbias.measures.pair`); MBE,
-TBS and inBias, whose computations have pipelines of their own, by their records here.
+Every measure is declared in a module of its own: the pair measures in
+:mod:`mgbias.measures.pair`, MBE, TBS and inBias, whose computations have pipelines of
+their own, in :mod:`mgbias.measures.other`.
 :func:`measures` lists them all (the pair measures first, in the papers' order); the
 command line, the configuration schema, the report's order of measures and
 ``docs/measures.md`` (:func:`measures_markdown`; ``python -m mgbias.measures.registry``)
@@ -16,6 +17,7 @@ from typing import Any
 
 from mgbias.measures import pair
 from mgbias.measures.measure import Measure
+from mgbias.measures.other import other_measures
 
 __all__ = [
     "OTHER_MEASURES",
@@ -29,85 +31,9 @@ __all__ = [
 ]
 
 
-#: The measures that are not pair measures, with their rows in Kaneko et al. (2023)'s
-#: Table 1 where they have one.
-OTHER_MEASURES: tuple[Measure, ...] = (
-    Measure(
-        name="mbe",
-        title="MBE, multilingual bias evaluation",
-        paper="Kaneko et al. 2022",
-        equation="Eq. 2, AULA of male vs female sentences over all pairs, cosine-weighted",
-        module="mgbias.measures.mbe",
-        function="mbe_score",
-        cache="unmasked (sentence scores and embeddings)",
-        rule="mbe",
-        output="results/mbe/…/{lang}.json (`score`, `p_value`, `shf`)",
-        units="% of weighted male x female pairs in which the male sentence scores higher",
-        direction="> 50: male sentences preferred (by the formula; the paper's prose says the "
-        "reverse)",
-        published="Kaneko et al. 2022, Table 2 (8 languages × TED2020 / News Commentary)",
-        kind="sentence-set",
-        table_rank=5,
-        neutral=50.0,
-        above="the male sentences",
-        below="the female sentences",
-    ),
-    Measure(
-        name="tbs",
-        title="TBS, template-based score",
-        paper="Kurita et al. 2019",
-        equation="§3, mean over targets of log(p_tgt/p_prior) for he minus the same for she, "
-        "with '[MASK] is a(n) [TARGET].'",
-        module="mgbias.measures.tbs",
-        function="tbs_bias",
-        cache="none (one masked pass over the templates)",
-        rule="kaneko2023_probe",
-        output="results/kaneko2023/probe/{model}/{lang}/summary.json (`tbs`)",
-        units="mean log-probability ratio (nats)",
-        direction="> 0: targets more associated with the male word; 0: none",
-        published="Kaneko et al. 2023, Table 1 (correlation with r: 0.09–0.25)",
-        kind="template",
-        table_rank=0,
-        neutral=0.0,
-        above="the male word for the targets",
-        below="the female word for the targets",
-    ),
-    Measure(
-        name="inbias",
-        title="inBias, intrinsic bias of static word vectors",
-        paper="Zhao et al. 2020",
-        equation="Eq. 1, inBias = (1/N) Σ_i |dis(O_Mi, S_M) − dis(O_Fi, S_F)| with "
-        "dis(O, S) = (1/|S|) Σ_{s∈S} (1 − cos(O, s)), over N occupation (masculine, "
-        "feminine) pairs and the male and female gender seeds",
-        module="mgbias.measures.inbias",
-        function="inbias",
-        cache="none (word vectors, .vec)",
-        rule="zhao2020_inbias",
-        output="results/zhao2020/inbias/{world}/{lang}.json (`inbias`, `strong`, `weak`, "
-        "`n`) and .csv (`score` = b_i per pair); aligned spaces: `zhao2020_inbias_space` "
-        "(`p_value`: t-test against the original space)",
-        units="mean gap of cosine distances to the seeds (the paper prints 4 decimals)",
-        direction="≥ 0; higher: each occupation form further from its gender's seeds "
-        "than the other form from the other's (away from parity); 0: none",
-        published="Zhao et al. 2020, Table 1 (EN .0830, ES .0803, DE .1079, FR .0940 "
-        "before alignment), Table 3 (ENDEB .0501), Tables 12-13 (strong/weak)",
-        kind="static-embedding",
-        variants=(
-            (
-                "averaged",
-                "the default: Eq. 1 as printed, |·| of the difference of the "
-                "seed-averaged distances",
-            ),
-            (
-                "pairwise",
-                "the authors' code (inBias.ipynb, cal_bias_paired): (1/N) Σ_i (1/|P|) "
-                "Σ_j |(1 − cos(O_Mi, m_j)) − (1 − cos(O_Fi, f_j))|, |·| per seed pair "
-                "(m_j, f_j) then averaged; never below `averaged`; reproduces the "
-                "published numbers (config/paper.yaml selects it)",
-            ),
-        ),
-    ),
-)
+#: The measures that are not pair measures (:mod:`mgbias.measures.other`), with their rows
+#: in Kaneko et al. (2023)'s Table 1 where they have one.
+OTHER_MEASURES: tuple[Measure, ...] = other_measures()
 
 
 def measures() -> tuple[Measure, ...]:
