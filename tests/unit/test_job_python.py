@@ -25,6 +25,8 @@ SCRIPTS = {
     "exits": "import sys\nprint('leaving')\nsys.exit(3)\n",
     "imports beside itself": "import sibling\nprint(sibling.VALUE)\n",
     "forgets an import": "print(json.dumps([1]))\n",  # the server has imported json
+    "sees its own path": "import sys\nprint(sys.path[0] == __import__('os').getcwd())\n",
+    "imports no test fixture": "import tiny_models\n",  # beside the server's own script
 }
 
 
@@ -54,7 +56,8 @@ def test_a_script_runs_as_in_a_fresh_interpreter(python, tmp_path, name):
     assert (served.returncode, served.stdout) == (real.returncode, real.stdout), name
     # a traceback's last line (its frames differ: the server's runner is on the stack)
     assert served.stderr.splitlines()[-1:] == real.stderr.splitlines()[-1:], served.stderr
-    assert real.returncode == {"raises": 1, "exits": 3, "forgets an import": 1}.get(name, 0)
+    failing = {"raises": 1, "exits": 3, "forgets an import": 1, "imports no test fixture": 1}
+    assert real.returncode == failing.get(name, 0)
 
 
 def test_every_other_call_runs_the_real_interpreter(python):
