@@ -617,18 +617,11 @@ def score_pairs(
     per_pair = per_pair_table(frame, unmasked, masked, perturb=perturb)
     baseline = None
     if baseline_seed is not None:  # the same pairs and settings, scored by a random copy
-        from mgbias.mlm.baseline import baseline_name, random_copy
-
-        copy = MaskedLM(
-            model=random_copy(handle.model, baseline_seed),
-            tokenizer=handle.tokenizer,
-            name=baseline_name(handle.name),
-            revision=handle.revision,
-            device=handle.device,
-        )
-        baseline = score_pairs(
-            copy,
+        baseline = _structural_baseline(
+            handle,
+            baseline_seed,
             frame,
+            data_name,
             measures=names,
             lang=lang,
             bias_type=bias_type,
@@ -642,13 +635,6 @@ def score_pairs(
             cluster=cluster,
             precision=precision,
             allow_unk=allow_unk,
-        )
-        from mgbias.pairs.baseline import BASELINE_SUBJECT
-
-        # its verdicts speak of the random copy, not of the model
-        verdicts = pair_verdicts(baseline.summary, alpha, tie_rule, subject=BASELINE_SUBJECT)
-        baseline = replace(
-            baseline, data=data_name, summary=baseline.summary.assign(verdict=verdicts)
         )
     return PairsReport(
         summary=summary[list(PAIRS_SUMMARY_COLUMNS)],
@@ -671,6 +657,30 @@ def score_pairs(
         baseline=baseline,
         baseline_seed=baseline_seed,
     )
+
+
+def _structural_baseline(
+    handle: MaskedLM, baseline_seed: int, frame: pd.DataFrame, data_name: str, **settings: Any
+) -> PairsReport:
+    """:func:`score_pairs` of a randomly initialised copy of ``handle``'s model (weights
+    from ``baseline_seed``, the same tokenizer) on the same pairs with the same
+    ``settings``: what the measures give with no learned knowledge. Its verdicts speak of
+    the random copy, not of the model."""
+    from mgbias.mlm.baseline import baseline_name, random_copy
+    from mgbias.pairs.baseline import BASELINE_SUBJECT
+
+    copy = MaskedLM(
+        model=random_copy(handle.model, baseline_seed),
+        tokenizer=handle.tokenizer,
+        name=baseline_name(handle.name),
+        revision=handle.revision,
+        device=handle.device,
+    )
+    report = score_pairs(copy, frame, **settings)
+    verdicts = pair_verdicts(
+        report.summary, settings["alpha"], settings["tie_rule"], subject=BASELINE_SUBJECT
+    )
+    return replace(report, data=data_name, summary=report.summary.assign(verdict=verdicts))
 
 
 def _baseline_seed(structural_baseline: Any, seed: int) -> int | None:
