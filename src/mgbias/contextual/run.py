@@ -175,162 +175,229 @@ def run_probes(
     Exp. 6–9 are skipped for a plan without gendered nouns (English); their semantic and
     grammar lists are ``semantic`` and ``grammar`` (from static vectors) when given.
     """
-    experiments = settings.experiments
-    runs, seed, svm_gamma = settings.runs, settings.seed, settings.svm_gamma
-    n_train = settings.n_train
     if len(vectors) != len(plan.targets) or not np.array_equal(
         np.c_[vectors.sentence_index, vectors.word_index], plan.targets
     ):
         raise ValueError("the vectors were not extracted for this plan's targets")
     layers = list(layers) if layers is not None else vectors.layer_names
+    chosen = _selection(vectors, plan, lists, settings.n_knn, biased, extended, profession_bias)
+    noun_data = _noun_data(vectors, plan, lists, chosen.bias, semantic, grammar)
+    rows: list = []
+    summary: dict = {"layers": {}}
+    for layer in layers:
+        summary["layers"][layer] = _probe_layer(
+            layer, vectors.layer(layer), plan, chosen, noun_data, settings, rows
+        )
+    table1 = _table1(plan, chosen, lists, gendered_nouns=bool(noun_data))
+    summary["table1"] = table1
+    summary["profession_counts"] = profession_counts(
+        plan.sentences[: plan.n_corpus], set(chosen.bias) | {w.lower() for w in lists.professions}
+    )
+    summary["lists"] = "professions (stand-in)" if chosen.stand_in else "static vectors"
+    if noun_data:
+        summary[f"{GRAMMATICAL_GENDER_KEY}_lists"] = (
+            "static vectors" if semantic or grammar else "professions"
+        )
+    return ProbeResults(rows, summary, table1)
+
+
+@dataclass(frozen=True)
+class _Selection:
+    """What Exp. 2-5 read of a plan's vectors: each experiment's rows of the vectors
+    (``*_idx``) with their words, and the lists they are labelled by."""
+
+    bias: dict[str, float]
+    biased: BiasedWords
+    extended: BiasedWords
+    stand_in: bool
+    knn_bias: dict[str, float]
+    direct_idx: np.ndarray
+    direct_words: list[str]
+    cluster_idx: np.ndarray
+    cluster_words: list[str]
+    classify_idx: np.ndarray
+    classify_words: list[str]
+    knn_idx: np.ndarray
+    knn_words: list[str]
+
+
+def _selection(
+    vectors: WordVectors,
+    plan: ProbePlan,
+    lists: ProbeLists,
+    n_knn: int,
+    biased: BiasedWords | None,
+    extended: BiasedWords | None,
+    profession_bias: Mapping[str, float] | None,
+) -> _Selection:
+    """The professions' bias (``profession_bias``, else the lists'), the biased and
+    extended lists (else the professions by the sign of their bias), Exp. 5's ``n_knn``
+    most female- and most male-biased professions, and each experiment's occurrences."""
     bias = dict(profession_bias if profession_bias is not None else lists.professions)
     bias = {w.lower(): float(b) for w, b in bias.items() if b != 0}
-    stand_in = stand_in_lists(bias)
-    biased = biased or stand_in
+    stand_in = not biased  # no static lists given
+    biased = biased or stand_in_lists(bias)
     extended = extended or biased
     ranked = sorted(bias, key=lambda w: (bias[w], w))
-    knn_words = set(ranked[: settings.n_knn]) | set(ranked[-settings.n_knn :])
-    knn_bias = {w: bias[w] for w in knn_words}
-    direct_idx, direct_words = _select(
-        plan, vectors, plan.direct, set(bias) | set(lists.professions)
+    knn_bias = {w: bias[w] for w in set(ranked[:n_knn]) | set(ranked[-n_knn:])}
+    direct = _select(plan, vectors, plan.direct, set(bias) | set(lists.professions))
+    cluster = _select(plan, vectors, plan.occurrences, biased.labels())
+    classify = _select(plan, vectors, plan.occurrences, extended.labels())
+    knn = _select(plan, vectors, plan.occurrences, knn_bias)
+    return _Selection(
+        bias, biased, extended, stand_in, knn_bias, *direct, *cluster, *classify, *knn
     )
-    cluster_idx, cluster_words = _select(plan, vectors, plan.occurrences, biased.labels())
-    classify_idx, classify_words = _select(plan, vectors, plan.occurrences, extended.labels())
-    knn_idx, knn_list = _select(plan, vectors, plan.occurrences, knn_bias)
 
-    gendered_nouns = len(plan.nouns) > 0
-    noun_data: dict = {}
-    if gendered_nouns:
-        keep = np.asarray(vectors.found, dtype=bool)[plan.nouns]
-        noun_data["nouns"] = (
+
+def _noun_data(
+    vectors: WordVectors,
+    plan: ProbePlan,
+    lists: ProbeLists,
+    bias: Mapping[str, float],
+    semantic: BiasedWords | None,
+    grammar: BiasedWords | None,
+) -> dict:
+    """What Exp. 6-9 read: the plan's gendered nouns found in the vectors, and the semantic
+    and grammar lists with their occurrences (empty for a plan without such nouns)."""
+    if len(plan.nouns) == 0:
+        return {}
+    keep = np.asarray(vectors.found, dtype=bool)[plan.nouns]
+    noun_data: dict = {
+        "nouns": (
             plan.nouns[keep],
             [plan.words[k] for k in plan.nouns[keep]],
             plan.noun_masculine[keep],
-        )
-        noun_data["lists"] = {}
-        for name, labels in (
-            ("semantic", semantic.labels() if semantic else semantic_list(bias)),
-            ("grammar", grammar.labels() if grammar else grammar_list(lists.profession_pairs)),
-        ):
-            found = _select(plan, vectors, plan.occurrences, labels)
-            noun_data["lists"][name] = (labels, *found)
-    rows, summary = [], {"layers": {}}
-    for layer in layers:
-        matrix = vectors.layer(layer)
-        done: dict = {}
-        g = None
-        if 1 in experiments or 2 in experiments:
-            if len(plan.pca_female) < 2:
-                raise ValueError(
-                    f"Exp. 1 needs >= 2 swapped pairs; the plan has {len(plan.pca_female)}"
-                )
-            direction = swap_pca(
-                matrix[plan.pca_female], matrix[plan.pca_male], settings.n_components
-            )
-            g = direction.direction
-            done["pca"] = direction.to_dict() | {"direction": None}
-            if 1 in experiments:
-                for k, ratio in enumerate(direction.explained_variance_ratio, start=1):
-                    rows.append(
-                        _row(layer, "pca", f"pc{k}", value=float(ratio), n_items=direction.n_pairs)
-                    )
-        if 2 in experiments and len(direct_idx):
-            result = contextual_direct_bias(
-                matrix[direct_idx],
-                direct_words,
-                g,
-                stereotype=bias,
-                n_bootstrap=settings.n_bootstrap,
-                seed=seed,
-            )
-            done["direct_bias"] = result.to_dict()
-            rows.append(
-                _row(layer, "direct_bias", "direct_bias", value=result.value, n_items=result.n)
-            )
-            rows.append(
-                _row(layer, "direct_bias", "signed_gap", value=result.signed_gap, n_items=result.n)
-            )
-        if 3 in experiments:
-            result = clustering_experiment(
-                matrix[cluster_idx], cluster_words, biased.labels(), runs=runs, seed=seed
-            )
-            done["clustering"] = result.to_dict()
-            rows.append(_row(layer, "clustering", "accuracy", result))
-        if 4 in experiments:
-            n_words = len(set(classify_words))
-            train = n_train if n_train <= n_words - 2 else n_words // 2
-            result = classification_experiment(
-                matrix[classify_idx], classify_words, extended.labels(), n_train=train,
-                runs=runs, seed=seed, gamma=svm_gamma,
-            )  # fmt: skip
-            done["classification"] = result.to_dict()
-            rows.append(_row(layer, "classification", "accuracy", result))
-        if 5 in experiments:
-            from mgbias.contextual.knn import knn_experiment
+        ),
+        "lists": {},
+    }
+    for name, labels in (
+        ("semantic", semantic.labels() if semantic else semantic_list(bias)),
+        ("grammar", grammar.labels() if grammar else grammar_list(lists.profession_pairs)),
+    ):
+        found = _select(plan, vectors, plan.occurrences, labels)
+        noun_data["lists"][name] = (labels, *found)
+    return noun_data
 
-            result = knn_experiment(
-                matrix[knn_idx], knn_list, knn_bias, k=settings.knn_k, runs=runs, seed=seed,
-                n_permutations=settings.n_permutations,
-            )  # fmt: skip
-            done["knn"] = result.to_dict()
-            rows.append(_row(layer, "knn", "pearson_r", result))
-            rows.append(
-                _row(
-                    layer,
-                    "knn",
-                    "null_mean",
-                    value=result.extra["null_mean"],
-                    n_items=result.n_items,
-                )
+
+def _probe_layer(
+    layer: str,
+    matrix: np.ndarray,
+    plan: ProbePlan,
+    chosen: _Selection,
+    noun_data: dict,
+    settings: ProbeSettings,
+    rows: list,
+) -> dict:
+    """The experiments of ``settings`` in one layer: their rows appended to ``rows``, their
+    result objects returned (the layer's entry of the summary)."""
+    experiments = settings.experiments
+    runs, seed, svm_gamma = settings.runs, settings.seed, settings.svm_gamma
+    done: dict = {}
+    g = None
+    if 1 in experiments or 2 in experiments:
+        if len(plan.pca_female) < 2:
+            raise ValueError(
+                f"Exp. 1 needs >= 2 swapped pairs; the plan has {len(plan.pca_female)}"
             )
-        if gendered_nouns and set(GRAMMATICAL_GENDER_EXPERIMENTS) & set(experiments):
-            done[GRAMMATICAL_GENDER_KEY] = _grammatical_gender_probes(
-                layer, matrix, plan, rows, experiments, direct_idx, direct_words,
-                noun_data, runs=runs, seed=seed, n_components=settings.n_components,
-                n_lda_train=settings.n_lda_train, n_train=n_train, svm_gamma=svm_gamma,
-            )  # fmt: skip
-        summary["layers"][layer] = done
+        direction = swap_pca(matrix[plan.pca_female], matrix[plan.pca_male], settings.n_components)
+        g = direction.direction
+        done["pca"] = direction.to_dict() | {"direction": None}
+        if 1 in experiments:
+            for k, ratio in enumerate(direction.explained_variance_ratio, start=1):
+                rows.append(
+                    _row(layer, "pca", f"pc{k}", value=float(ratio), n_items=direction.n_pairs)
+                )
+    if 2 in experiments and len(chosen.direct_idx):
+        result = contextual_direct_bias(
+            matrix[chosen.direct_idx],
+            chosen.direct_words,
+            g,
+            stereotype=chosen.bias,
+            n_bootstrap=settings.n_bootstrap,
+            seed=seed,
+        )
+        done["direct_bias"] = result.to_dict()
+        rows.append(_row(layer, "direct_bias", "direct_bias", value=result.value, n_items=result.n))
+        rows.append(
+            _row(layer, "direct_bias", "signed_gap", value=result.signed_gap, n_items=result.n)
+        )
+    if 3 in experiments:
+        result = clustering_experiment(
+            matrix[chosen.cluster_idx],
+            chosen.cluster_words,
+            chosen.biased.labels(),
+            runs=runs,
+            seed=seed,
+        )
+        done["clustering"] = result.to_dict()
+        rows.append(_row(layer, "clustering", "accuracy", result))
+    if 4 in experiments:
+        n_words = len(set(chosen.classify_words))
+        train = settings.n_train if settings.n_train <= n_words - 2 else n_words // 2
+        result = classification_experiment(
+            matrix[chosen.classify_idx], chosen.classify_words, chosen.extended.labels(),
+            n_train=train, runs=runs, seed=seed, gamma=svm_gamma,
+        )  # fmt: skip
+        done["classification"] = result.to_dict()
+        rows.append(_row(layer, "classification", "accuracy", result))
+    if 5 in experiments:
+        from mgbias.contextual.knn import knn_experiment
+
+        result = knn_experiment(
+            matrix[chosen.knn_idx], chosen.knn_words, chosen.knn_bias, k=settings.knn_k,
+            runs=runs, seed=seed, n_permutations=settings.n_permutations,
+        )  # fmt: skip
+        done["knn"] = result.to_dict()
+        rows.append(_row(layer, "knn", "pearson_r", result))
+        rows.append(
+            _row(layer, "knn", "null_mean", value=result.extra["null_mean"], n_items=result.n_items)
+        )
+    if noun_data and set(GRAMMATICAL_GENDER_EXPERIMENTS) & set(experiments):
+        done[GRAMMATICAL_GENDER_KEY] = _grammatical_gender_probes(
+            layer, matrix, plan, rows, experiments, chosen.direct_idx, chosen.direct_words,
+            noun_data, runs=runs, seed=seed, n_components=settings.n_components,
+            n_lda_train=settings.n_lda_train, n_train=settings.n_train, svm_gamma=svm_gamma,
+        )  # fmt: skip
+    return done
+
+
+def _table1(plan: ProbePlan, chosen: _Selection, lists: ProbeLists, gendered_nouns: bool) -> dict:
+    """Table 1's counts of the corpus and the lists (and of the gendered nouns' forms)."""
 
     def share_female(words, labels):
         distinct = set(words)
         return float(np.mean([not labels[w] for w in distinct])) if distinct else float("nan")
 
-    knn_present = set(knn_list)
+    knn_present = set(chosen.knn_words)
     table1 = {
         "lines": plan.n_corpus,
         "lines_direct_bias": plan.n_direct_lines,
         "professions_knn": len(knn_present),
-        "female_share_knn": float(np.mean([knn_bias[w] < 0 for w in knn_present]))
+        "female_share_knn": float(np.mean([chosen.knn_bias[w] < 0 for w in knn_present]))
         if knn_present
         else float("nan"),
-        "biased_words_cluster": len(set(cluster_words)),
-        "female_share_cluster": share_female(cluster_words, biased.labels()),
-        "biased_words_classify": len(set(classify_words)),
-        "female_share_classify": share_female(classify_words, extended.labels()),
+        "biased_words_cluster": len(set(chosen.cluster_words)),
+        "female_share_cluster": share_female(chosen.cluster_words, chosen.biased.labels()),
+        "biased_words_classify": len(set(chosen.classify_words)),
+        "female_share_classify": share_female(chosen.classify_words, chosen.extended.labels()),
         "pca_pairs": len(plan.pca_female),
         **{f"swap_{k}": v for k, v in plan.swap_counts.items() if k != "refused"},
     }
     if gendered_nouns:
         noun_words = [plan.words[k] for k in plan.nouns]
         for label, flag in (("feminine", False), ("masculine", True)):
-            chosen = {w for w, m in zip(noun_words, plan.noun_masculine, strict=True) if m == flag}
-            table1[f"nouns_{label}"] = len(chosen)
+            chosen_nouns = {
+                w for w, m in zip(noun_words, plan.noun_masculine, strict=True) if m == flag
+            }
+            table1[f"nouns_{label}"] = len(chosen_nouns)
         genders = form_genders(lists.profession_pairs)
         for kind in ("female", "male"):
             table1[f"lines_direct_bias_{kind}_forms"] = len(
-                {int(plan.targets[k][0]) for k, w in zip(direct_idx, direct_words, strict=True)
+                {int(plan.targets[k][0])
+                 for k, w in zip(chosen.direct_idx, chosen.direct_words, strict=True)
                  if genders.get(w) == kind}
             )  # fmt: skip
-    summary["table1"] = table1
-    summary["profession_counts"] = profession_counts(
-        plan.sentences[: plan.n_corpus], set(bias) | {w.lower() for w in lists.professions}
-    )
-    summary["lists"] = "static vectors" if biased is not stand_in else "professions (stand-in)"
-    if gendered_nouns:
-        summary[f"{GRAMMATICAL_GENDER_KEY}_lists"] = (
-            "static vectors" if semantic or grammar else "professions"
-        )
-    return ProbeResults(rows, summary, table1)
+    return table1
 
 
 def profession_counts(sentences: Iterable[str], professions: set[str]) -> dict[str, int]:
