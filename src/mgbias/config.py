@@ -366,9 +366,10 @@ def _check_scoring_together(config: Mapping[str, Any]) -> Iterator[ConfigError]:
             )
     if len(known) < 2:
         return
-    first = scoring_items(config, known[0])
+    items_of = scoring_items(config, known)
+    first = items_of[known[0]]
     for name in known[1:]:
-        items = scoring_items(config, name)
+        items = items_of[name]
         for kind, what in (("mined", "sentence sets"), ("pairs", "pair files")):
             if items[kind] != first[kind]:
                 only = ["/".join(item) for item in sorted(set(items[kind]) ^ set(first[kind]))]

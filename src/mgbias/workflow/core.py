@@ -137,32 +137,39 @@ def scored_together(config: Mapping[str, Any]) -> list[str]:
     return list(config["scoring"][TOGETHER])
 
 
-def together_outputs(config: Mapping[str, Any], key: str) -> list[str]:
-    """The per-model output ``key`` (a layout key with a ``{model}`` wildcard) of every
-    model of :func:`scored_together`, in its order: templates with the key's other
-    wildcards (none without ``scoring.together``)."""
+def per_model_outputs(key: str, models: list[str]) -> list[str]:
+    """The per-model output ``key`` (a layout key with a ``{model}`` wildcard) of each of
+    ``models`` (names, or name patterns with wildcards of their own), in their order:
+    the outputs of one job that handles several models, as templates with the key's
+    other wildcards."""
     template = layout.template(key)
     if "{model}" not in template:
         raise ValueError(f"layout key {key!r} has no {{model}} wildcard: {template}")
-    return [template.replace("{model}", model) for model in scored_together(config)]
+    return [template.replace("{model}", model) for model in models]
 
 
-def scoring_items(config: Mapping[str, Any], model: str) -> dict[str, list[tuple[str, ...]]]:
-    """What the workflow scores ``model`` on: its ``mined`` sentence sets (world, corpus,
-    lang; :func:`evaluation_jobs`) and its ``pairs`` files (dataset, variant, lang;
-    :func:`pair_jobs`)."""
-    return {
-        "mined": [
-            (job["world"], job["corpus"], job["lang"])
-            for job in evaluation_jobs(config)
-            if job["model"] == model
-        ],
-        "pairs": [
-            (job["dataset"], job["variant"], job["lang"])
-            for job in pair_jobs(config)
-            if job["model"] == model
-        ],
+def together_outputs(config: Mapping[str, Any], key: str) -> list[str]:
+    """The per-model output ``key`` of every model of :func:`scored_together`
+    (:func:`per_model_outputs`; none without ``scoring.together``)."""
+    return per_model_outputs(key, scored_together(config))
+
+
+def scoring_items(
+    config: Mapping[str, Any], models: list[str]
+) -> dict[str, dict[str, list[tuple[str, ...]]]]:
+    """What the workflow scores each of ``models`` on: its ``mined`` sentence sets (world,
+    corpus, lang; :func:`evaluation_jobs`) and its ``pairs`` files (dataset, variant,
+    lang; :func:`pair_jobs`), each plan made once."""
+    items: dict[str, dict[str, list[tuple[str, ...]]]] = {
+        model: {"mined": [], "pairs": []} for model in models
     }
+    for job in evaluation_jobs(config):
+        if job["model"] in items:
+            items[job["model"]]["mined"].append((job["world"], job["corpus"], job["lang"]))
+    for job in pair_jobs(config):
+        if job["model"] in items:
+            items[job["model"]]["pairs"].append((job["dataset"], job["variant"], job["lang"]))
+    return items
 
 
 def model_input(config: Mapping[str, Any], model: str) -> list[str]:

@@ -27,6 +27,7 @@ from mgbias.workflow.core import (
     kaneko2023_runs,
     model_dir,
     model_is_trained,
+    per_model_outputs,
 )
 from mgbias.workflow.schema import filled_section
 
@@ -202,12 +203,7 @@ def grid_outputs(config: Mapping[str, Any], key: str) -> list[str]:
     spends most of its time importing torch and transformers, so one job per grid
     instead of per model saves that cost for all but one of the grid's models.
     """
-    template = layout.template(key)
-    if "{model}" not in template:
-        raise ValueError(f"layout key {key!r} has no {{model}} wildcard: {template}")
-    return [
-        template.replace("{model}", "{base}-{source}-{lang}-" + tag) for tag in grid_tags(config)
-    ]
+    return per_model_outputs(key, ["{base}-{source}-{lang}-" + tag for tag in grid_tags(config)])
 
 
 def run_inputs(config: Mapping[str, Any], key: str) -> list[str]:
