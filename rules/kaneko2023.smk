@@ -27,7 +27,7 @@ rule kaneko2023_probe:
         runtime=30,
     params:
         models=lambda wc: model_entries(config, [wc.model]),
-        scoring=canonical(config["scoring"]),
+        scoring=canonical(scoring_settings(config)),
         lang="{lang}",
         targets=KANEKO2023["targets"],
         templates=None,
