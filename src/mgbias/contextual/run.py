@@ -332,11 +332,10 @@ def _probe_layer(
         done["clustering"] = result.to_dict()
         rows.append(_row(layer, "clustering", "accuracy", result))
     if 4 in experiments:
-        n_words = len(set(chosen.classify_words))
-        train = settings.n_train if settings.n_train <= n_words - 2 else n_words // 2
         result = classification_experiment(
             matrix[chosen.classify_idx], chosen.classify_words, chosen.extended.labels(),
-            n_train=train, runs=runs, seed=seed, gamma=svm_gamma,
+            n_train=_svm_train_size(settings.n_train, chosen.classify_words),
+            runs=runs, seed=seed, gamma=svm_gamma,
         )  # fmt: skip
         done["classification"] = result.to_dict()
         rows.append(_row(layer, "classification", "accuracy", result))
@@ -354,10 +353,8 @@ def _probe_layer(
         )
     if noun_data and set(GRAMMATICAL_GENDER_EXPERIMENTS) & set(experiments):
         done[GRAMMATICAL_GENDER_KEY] = _grammatical_gender_probes(
-            layer, matrix, plan, rows, experiments, chosen.direct_idx, chosen.direct_words,
-            noun_data, runs=runs, seed=seed, n_components=settings.n_components,
-            n_lda_train=settings.n_lda_train, n_train=settings.n_train, svm_gamma=svm_gamma,
-        )  # fmt: skip
+            layer, matrix, plan, rows, chosen, noun_data, settings
+        )
     return done
 
 
@@ -411,31 +408,32 @@ def profession_counts(sentences: Iterable[str], professions: set[str]) -> dict[s
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
+def _svm_train_size(n_train: int, words: Sequence[str]) -> int:
+    """Training words of an SVM run (Exp. 4, 9): ``n_train``, or half the distinct words
+    where ``n_train`` would leave fewer than two to test."""
+    n_words = len(set(words))
+    return n_train if n_train <= n_words - 2 else n_words // 2
+
+
 def _grammatical_gender_probes(
     layer: str,
     matrix: np.ndarray,
     plan: ProbePlan,
     rows: list,
-    experiments: Sequence[int],
-    direct_idx: np.ndarray,
-    direct_words: Sequence[str],
+    chosen: _Selection,
     data: Mapping,
-    *,
-    runs: int,
-    seed: int,
-    n_components: int,
-    n_lda_train: int,
-    n_train: int,
-    svm_gamma: str | float,
+    settings: ProbeSettings,
 ) -> dict:
     """Exp. 6–9 in one layer; appends their rows, returns their summary."""
+    experiments, runs, seed = settings.experiments, settings.runs, settings.seed
+    direct_idx, direct_words = chosen.direct_idx, chosen.direct_words
     done: dict = {}
     if 6 in experiments or 7 in experiments:
         noun_idx, noun_words, noun_male = data["nouns"]
         directions = grammatical_gender_directions(
             matrix[plan.pca_female], matrix[plan.pca_male], matrix[noun_idx], noun_words,
-            noun_male, n_components=n_components, n_train=n_lda_train, runs=runs,
-            seed=seed,
+            noun_male, n_components=settings.n_components, n_train=settings.n_lda_train,
+            runs=runs, seed=seed,
         )  # fmt: skip
         done["directions"] = directions.to_dict()
         n_pairs = len(plan.pca_female)
@@ -482,11 +480,10 @@ def _grammatical_gender_probes(
             done[f"clustering_{name}"] = result.to_dict()
             rows.append(_row(layer, "clustering_lists", name, result))
         if 9 in experiments:
-            n_words = len(set(words))
-            train = n_train if n_train <= n_words - 2 else n_words // 2
             result = classification_experiment(
-                matrix[idx], words, labels, n_train=train, runs=runs, seed=seed, gamma=svm_gamma
-            )
+                matrix[idx], words, labels, n_train=_svm_train_size(settings.n_train, words),
+                runs=runs, seed=seed, gamma=settings.svm_gamma,
+            )  # fmt: skip
             done[f"classification_{name}"] = result.to_dict()
             rows.append(_row(layer, "classification_lists", name, result))
     return done
