@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
+from collections.abc import Iterable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -55,9 +56,13 @@ def snakemake(
     script jobs in :func:`job_python` unless it is a dry run."""
     command = ["-s", "Snakefile", "--configfile", config, "--cores", "2", *args]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    dry = {"-n", "--dry-run", "--dryrun"} & set(args)
-    python = None if dry else job_python()
-    return run_snakemake(command, cwd=workdir, env=env, timeout=timeout, python=python)
+    return run_snakemake(command, cwd=workdir, env=env, timeout=timeout, python=jobs_python(args))
+
+
+def jobs_python(args: Iterable[str]) -> str | None:
+    """The interpreter for the script jobs of ``snakemake *args``: :func:`job_python`, or
+    ``None`` (this one's, nothing started) for a dry run, which runs no job."""
+    return None if {"-n", "--dry-run", "--dryrun"} & set(args) else job_python()
 
 
 _JOB_SERVER: list[str] = []

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 from fixtures.seed_records import check_seed_records
-from snakerun import job_python, run_snakemake
+from snakerun import jobs_python, run_snakemake
 from transformers import AutoTokenizer
 
 from mgbias.demo.lexicon import first_names
@@ -46,9 +46,7 @@ def snakemake(workdir: Path, *args: str, timeout: int = 2400) -> subprocess.Comp
         DEMO_JOBS,
         *args,
     ]
-    dry = {"-n", "--dry-run", "--dryrun"} & set(args)
-    python = None if dry else job_python()
-    return run_snakemake(command, cwd=REPO, timeout=timeout, python=python)
+    return run_snakemake(command, cwd=REPO, timeout=timeout, python=jobs_python(args))
 
 
 @pytest.fixture(scope="session")
