@@ -351,7 +351,7 @@ def _check_scoring_together(config: Mapping[str, Any]) -> Iterator[ConfigError]:
     together = scored_together(config)
     known = [name for name in together if name in config["models"]]
     for index, name in enumerate(together):
-        key = f"scoring.together[{index}]"
+        key = f"scoring.together.{index}"
         if name not in config["models"]:
             yield ConfigError(
                 f"key '{key}': {name!r} is not a model of 'models' {list(config['models'])}",

@@ -93,7 +93,7 @@ def test_models_scored_together_are_configured_and_scored_on_the_same_data(demo_
     demo_config["scoring"]["together"] = ["demo-planted", "demo-balanced"]
     validate_config(copy.deepcopy(demo_config), SCHEMA)
     demo_config["scoring"]["together"] = ["demo-planted", "nowhere"]
-    with pytest.raises(ConfigError, match=r"key 'scoring.together\[1\]': 'nowhere' is not a model"):
+    with pytest.raises(ConfigError, match=r"key 'scoring.together.1': 'nowhere' is not a model"):
         validate_config(copy.deepcopy(demo_config), SCHEMA)
     # a probe model scores neither pairs nor mined sentences: not the demo models' data
     demo_config["scoring"]["together"] = ["demo-planted", "probe-planted-en"]
