@@ -40,7 +40,7 @@ with job_log(smk.log[0] if smk.log else None) as log, job_provenance(smk) as use
         read_word_vectors(smk.input.vectors),
         ProbePlan.from_dict(planned),
         lists,
-        ProbeSettings.of(options),
+        ProbeSettings.from_mapping(options),
         static=StaticLists.from_dict(static) if static else None,
     )
     write_csv(results.frame(), smk.output.table)

@@ -37,7 +37,7 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 with job_log(smk.log[0]) as log, job_provenance(smk):
     torch.set_num_threads(max(1, int(smk.threads)))
-    settings = ClassifierSettings.from_config(dict(smk.params.settings))
+    settings = ClassifierSettings.from_mapping(dict(smk.params.settings))
     with open(smk.input.split, encoding="utf-8") as handle:
         parts = apply_split(read_records(smk.input.dataset), json.load(handle), smk.input.split)
     space = load_space(smk.params.encoder, smk.input, "vectors", settings.device)

@@ -45,7 +45,7 @@ def parts(dataset: str, split: str) -> dict:
 
 with job_log(smk.log[0]) as log, job_provenance(smk):
     torch.set_num_threads(max(1, int(smk.threads)))
-    settings = ClassifierSettings.from_config(dict(smk.params.settings))
+    settings = ClassifierSettings.from_mapping(dict(smk.params.settings))
     transfer = dict(smk.params.transfer)
     share = 1.0 if smk.params.tgt in transfer["full"] else float(transfer["share"])
     labels = transfer_labels(

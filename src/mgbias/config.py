@@ -16,6 +16,7 @@ those the ``_check_*`` generators yield, joined in one :class:`ConfigError` whos
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import re
@@ -28,6 +29,8 @@ from mgbias.errors import InputError
 from mgbias.files.yaml_lines import YAMLDocument, YAMLInputError, read_yaml
 from mgbias.languages import ISO_639_1, PIVOT
 from mgbias.pairs.benchmarks import benchmark_checksums, load_benchmarks
+from mgbias.settings import SECTIONS as SETTINGS_SECTIONS
+from mgbias.settings import section_class, unknown_keys
 from mgbias.workflow.config_locations import as_url as as_url  # where it was first defined
 from mgbias.workflow.config_locations import localize, missing_locations
 from mgbias.workflow.core import (
@@ -43,6 +46,8 @@ from mgbias.workflow.core import (
     pair_jobs,
     scored_together,
     scoring_items,
+    trained_models,
+    training_settings,
 )
 from mgbias.workflow.schema import (
     filled_entry as filled_entry,
@@ -715,6 +720,57 @@ def _check_zhao2020(config: dict) -> Iterator[ConfigError]:
         )
 
 
+def _settings_at(config: Mapping[str, Any], section: str) -> Any:
+    """The value of the dotted key ``section`` in ``config``; None where it is absent."""
+    value: Any = config
+    for name in section.split("."):
+        if not isinstance(value, Mapping) or name not in value:
+            return None
+        value = value[name]
+    return value
+
+
+def _settings_errors(cls: type, values: Mapping[str, Any], key: str) -> list[ConfigError]:
+    """What the settings class ``cls`` finds wrong with ``values``, the settings of
+    ``key``: each unknown key at its own line, else the first bad value."""
+    unknown = unknown_keys(cls, values, cls.ignored_keys)
+    if unknown:
+        allowed = sorted({f.name for f in dataclasses.fields(cls) if f.init} | cls.ignored_keys)
+        return [
+            ConfigError(
+                f"key '{key}.{name}': unknown key; expected among {allowed} ({cls.__name__})",
+                key=f"{key}.{name}",
+            )
+            for name in unknown
+        ]
+    try:
+        cls.from_mapping(values, where=f"key '{key}'")
+    except (InputError, ValueError, TypeError) as error:
+        message = str(error)
+        if not message.startswith("key '"):
+            message = f"key '{key}': {message}"
+        return [ConfigError(message, key=key)]
+    return []
+
+
+def _check_settings(config: dict) -> Iterator[ConfigError]:
+    """Every section read as settings (:data:`mgbias.settings.SECTIONS`), and each
+    trained model's training settings, hold the keys and values their class accepts, so
+    that a misspelt fine-tuning, RCSLS or fastText setting stops the check, not a job.
+    A section the schema rejects is left to the schema's message."""
+    schema = _load_schema()
+    sections = [(section, section, _settings_at(config, section)) for section in SETTINGS_SECTIONS]
+    sections += [
+        ("mlm_training", f"models.{model}.train", training_settings(config, model))
+        for model in trained_models(config)
+        if set(config["models"][model]["train"]) - {"world", "languages"}
+    ]
+    for section, key, values in sections:
+        node = _settings_at(schema, "properties." + section.replace(".", ".properties."))
+        if isinstance(values, Mapping) and _validator_class()(node).is_valid(values):
+            yield from _settings_errors(section_class(section), values, key)
+
+
 def validate_config(
     config: dict, schema: dict | str | Path | None = None, *, check_files: bool = False
 ) -> dict:
@@ -808,6 +864,7 @@ _CHECKS = (
     _check_zhao2020,
     _check_basta2020,
     _check_bios,
+    _check_settings,
 )
 
 

@@ -1,4 +1,14 @@
-"""Settings dataclasses built from a mapping (a config section, a JSON record).
+"""Settings: one dataclass per configuration section, its defaults from the schema.
+
+A section's settings are a dataclass declared with :func:`schema_settings`: a field the
+schema gives a default takes it from the schema (``mgbias/resources/schema.yaml``) and
+states none of its own, so that the workflow, the command line, the API and a script
+read one value; a field the schema gives no default to (a section the schema leaves
+open, e.g. ``kaneko2023.finetune``, whose keys the workflow passes to its jobs as
+written) states it in the class. A default stated in both places is an error when the
+class is defined. :data:`SECTIONS` names each section's class, so that
+``mgbias check-config`` checks every section's keys and values with the class that
+reads them, before a job runs.
 
 :func:`settings_from_mapping` is the one place that checks a mapping's keys against a
 dataclass's fields: an unknown key is an :class:`~mgbias.errors.InputError` naming where
@@ -9,15 +19,118 @@ themselves are the dataclass's to check (its ``__post_init__``).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
-from collections.abc import Iterable, Mapping
+import functools
+import importlib
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from mgbias.errors import InputError
+from mgbias.workflow.schema import load_schema
 
-__all__ = ["settings_from_mapping"]
+__all__ = [
+    "SECTIONS",
+    "schema_settings",
+    "section_class",
+    "settings_from_mapping",
+    "unknown_keys",
+]
 
 T = TypeVar("T")
+
+#: Each configuration section read as settings -> the class that reads it
+#: (``module:Class``, imported only where the section is checked).
+SECTIONS: dict[str, str] = {
+    "mlm_training": "mgbias.mlm.settings:MLMTrainingConfig",
+    "kaneko2023.finetune": "mgbias.finetune.settings:FineTuneConfig",
+    "zhao2020.vectors.train": "mgbias.embeddings.train:SkipgramConfig",
+    "zhao2020.rcsls": "mgbias.embeddings.rcsls_config:RCSLSConfig",
+    "basta2020.probes": "mgbias.contextual.settings:ProbeSettings",
+    "bios.classifier": "mgbias.bios.experiment:ClassifierSettings",
+    "bios.classifier.encoder": "mgbias.bios.encoder:EncoderSettings",
+}
+
+
+def section_class(section: str) -> type:
+    """The settings class of the configuration section ``section`` (a key of
+    :data:`SECTIONS`)."""
+    module, _, name = SECTIONS[section].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _schema_properties(section: str) -> dict[str, Any]:
+    """The schema's entries of the keys of ``section`` (dotted); KeyError naming it."""
+    node: Any = load_schema()
+    try:
+        for name in section.split("."):
+            node = node["properties"][name]
+    except KeyError:
+        raise KeyError(f"the configuration schema has no section {section!r}") from None
+    return node.get("properties", {})
+
+
+def schema_settings(
+    section: str, *, ignore: Iterable[str] = (), what: str = "keys", frozen: bool = True
+) -> Callable[[type[T]], type[T]]:
+    """Declare the settings dataclass of the configuration section ``section``.
+
+    Use in place of ``@dataclass``: each annotated field whose key the schema gives a
+    default takes that default (a copy per instance where it is a list or a mapping);
+    such a field must state no default of its own (a ``TypeError`` when the class is
+    defined says which). The class gets ``section``, and a classmethod
+    ``from_mapping(values=None, where=section, **given)`` unless it defines one:
+    :func:`settings_from_mapping` of ``values`` and ``given``, unknown keys called
+    ``what``. ``ignore``: keys of the section that are another reader's (not fields).
+    """
+
+    def declare(cls: type[T]) -> type[T]:
+        properties = _schema_properties(section)
+        for name in cls.__dict__.get("__annotations__", {}):
+            if "default" not in properties.get(name, {}):
+                continue
+            default = properties[name]["default"]
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__}.{name} states a default ({cls.__dict__[name]!r}), but "
+                    f"the schema's {section}.{name} states one ({default!r}): state it once, "
+                    "in the schema"
+                )
+            if isinstance(default, list | dict):
+                default = dataclasses.field(
+                    default_factory=functools.partial(copy.deepcopy, default)
+                )
+            setattr(cls, name, default)
+        cls = dataclasses.dataclass(frozen=frozen)(cls)
+        cls.section = section
+        cls.ignored_keys = frozenset(ignore)
+        cls.unknown_key_name = what
+        if "from_mapping" not in cls.__dict__:
+            cls.from_mapping = classmethod(_from_mapping)
+        return cls
+
+    return declare
+
+
+def _from_mapping(cls, values: Mapping[str, Any] | None = None, where: str | None = None, **given):
+    """The settings ``values`` and ``given`` name, every other one at its default;
+    ``where`` (default: the section) begins the error of an unknown key."""
+    if given:
+        values = {**(values or {}), **given} if isinstance(values, Mapping | None) else values
+    return settings_from_mapping(
+        cls,
+        values,
+        where or cls.section,
+        what=cls.unknown_key_name,
+        ignore=cls.ignored_keys,
+    )
+
+
+def unknown_keys(cls: type, mapping: Mapping[str, Any], ignore: Iterable[str] = ()) -> list[str]:
+    """The keys of ``mapping`` that are neither an ``__init__`` field of the dataclass
+    ``cls`` nor in ``ignore``, as sorted strings."""
+    names = {field.name for field in dataclasses.fields(cls) if field.init} | set(ignore)
+    return sorted(str(key) for key in mapping if key not in names)
 
 
 def settings_from_mapping(
@@ -83,7 +196,7 @@ def settings_from_mapping(
     fields = [field for field in dataclasses.fields(cls) if field.init]
     names = {field.name for field in fields}
     ignored = set(ignore)
-    unknown = sorted(str(key) for key in mapping if key not in names and key not in ignored)
+    unknown = unknown_keys(cls, mapping, ignored)
     if unknown:
         raise InputError(
             f"{where}: unknown {what} {unknown}; expected among {sorted(names | ignored)}"

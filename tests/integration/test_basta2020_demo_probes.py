@@ -187,7 +187,7 @@ def probe(model_dir, kind: str, lang: str, seed: int):
     vectors = extract_word_vectors(
         model, tokenizer, plan.sentences, plan.targets, layers=LAYERS, progress=False
     )
-    settings = ProbeSettings.of(runs=10, seed=seed, knn_k=5, n_permutations=100)
+    settings = ProbeSettings.from_mapping(runs=10, seed=seed, knn_k=5, n_permutations=100)
     results = run_probes(vectors, plan, lists, settings, layers=LAYERS)
     frame = results.frame().set_index(["layer", "experiment", "measure"])
     return frame, results

@@ -237,3 +237,43 @@ def test_a_syntax_error_snakemake_reads_first_is_placed_by_check_config(tmp_path
     assert "Config file is not valid JSON or YAML" in result.stdout + result.stderr
     assert main(["check-config", str(config)]) == 2
     assert capsys.readouterr().err.startswith(f"mgbias: {config}:2:7: ")
+
+
+def test_settings_a_job_reads_are_checked_with_their_class_at_their_lines(tmp_path):
+    """A misspelt fine-tuning setting, a bad fastText setting and a model's training
+    settings that cannot build its BERT are named before any job runs, each at its line."""
+    text = (REPO / "config" / "config.yaml").read_text(encoding="utf-8")
+    changes = {
+        "    seed: 42\n  pair_dataset": "    seed: 42\n    learning_rte: 0.1\n  pair_dataset",
+        "train: {dim: 50, epoch: 20,": "train: {dim: 50, epoch: 0,",
+        "      dropout: 0.0\n": "      dropout: 0.0\n      hidden_size: 9\n",
+    }
+    for old, new in changes.items():
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path = write(tmp_path, text)
+    lines = text.splitlines()
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    errors = [str(error) for error in caught.value.errors]
+    assert len(errors) == 3, errors
+    finetune, model, vectors = sorted(errors, key=lambda e: e.split(": key ")[1])
+    line = lines.index("    learning_rte: 0.1") + 1
+    assert finetune.startswith(
+        f"{path}:{line}: key 'kaneko2023.finetune.learning_rte': unknown key; expected among "
+        "['adam_beta1',"
+    ), finetune
+    assert finetune.endswith("(FineTuneConfig)")
+    line = next(i for i, text in enumerate(lines, 1) if "epoch: 0" in text)
+    assert vectors == (
+        f"{path}:{line}: key 'zhao2020.vectors.train': SkipgramConfig.epoch must be an "
+        "integer >= 1, got 0"
+    )
+    line = lines.index("  probe-planted-en:") + 2  # its train: key
+    assert model == (
+        f"{path}:{line}: key 'models.probe-planted-en.train': MLMTrainingConfig.hidden_size "
+        "(9) must be divisible by num_attention_heads (2)"
+    )
+    # the shipped configs pass the same checks
+    for name in ("config.yaml", "demo-full.yaml", "paper.yaml"):
+        load_config(REPO / "config" / name)

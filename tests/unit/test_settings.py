@@ -7,7 +7,8 @@ import dataclasses
 import pytest
 
 from mgbias.errors import InputError
-from mgbias.settings import settings_from_mapping
+from mgbias.settings import SECTIONS, schema_settings, section_class, settings_from_mapping
+from mgbias.workflow.schema import load_schema
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,3 +91,67 @@ def test_a_mapping_and_a_dataclass_are_required():
         settings_from_mapping(dict, {}, "d")
     with pytest.raises(TypeError, match="is not a dataclass"):
         settings_from_mapping(Defaults(), {}, "d")
+
+
+# ------------------------------------------------------------ settings of a config section
+
+
+def schema_node(section: str) -> dict:
+    node = load_schema()
+    for name in section.split("."):
+        node = node["properties"][name]
+    return node
+
+
+def test_a_field_the_schema_gives_a_default_takes_it_and_a_list_is_copied():
+    @schema_settings("basta2020.probes", ignore=("lists",))
+    class Probes:
+        runs: int
+        experiments: list
+        n_components: int = 10
+
+    schema = schema_node("basta2020.probes")["properties"]
+    first, second = Probes(), Probes.from_mapping({"runs": 3, "lists": "demo"})
+    assert (first.runs, first.experiments) == (
+        schema["runs"]["default"],
+        [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    )
+    assert (second.runs, second.n_components, Probes.section) == (3, 10, "basta2020.probes")
+    first.experiments.append(10)
+    assert Probes().experiments == schema["experiments"]["default"]  # a copy each
+    with pytest.raises(InputError, match=r"^basta2020.probes: unknown keys \['run'\]"):
+        Probes.from_mapping(run=3)
+    with pytest.raises(InputError, match=r"^here: unknown keys \['run'\]"):
+        Probes.from_mapping({"run": 3}, where="here")
+
+
+def test_a_default_stated_in_the_class_and_in_the_schema_is_refused():
+    with pytest.raises(
+        TypeError,
+        match=r"Twice.steps states a default \(10\), but the schema's "
+        r"mlm_training.steps states one \(3000\)",
+    ):
+
+        @schema_settings("mlm_training")
+        class Twice:
+            steps: int = 10
+
+    with pytest.raises(KeyError, match="no section 'mlm_trainin'"):
+        schema_settings("mlm_trainin")(type("Typo", (), {}))
+
+
+@pytest.mark.parametrize("section", sorted(SECTIONS))
+def test_each_section_is_read_by_its_class_and_the_class_reads_every_key(section):
+    cls = section_class(section)
+    assert cls.section == section
+    fields = {field.name: field for field in dataclasses.fields(cls) if field.init}
+    properties = schema_node(section).get("properties", {})
+    # every key the schema allows is a setting of the class or another reader's
+    assert set(properties) <= set(fields) | cls.ignored_keys, section
+    for name, entry in properties.items():
+        if "default" in entry and name in fields:
+            field = fields[name]
+            default = (
+                field.default_factory() if field.default is dataclasses.MISSING else field.default
+            )
+            assert default == entry["default"], (section, name)

@@ -28,12 +28,13 @@ def digest_lines(workdir: Path, digest: str) -> dict[str, str]:
     return dict(line.split(" ") for line in lines)
 
 
-def test_every_jobs_code_input_is_the_meaning_of_its_scripts_import_closure(tmp_path):
-    workdir = copy_workflow(tmp_path / "run")
-    # the full demo configuration plans every rule
-    result = checked(snakemake(workdir, "-n", "--forceall", config="config/demo-full.yaml"))
+def checked_rules(workdir: Path, config: str, meanings: dict[str, str]) -> tuple[set, set]:
+    """The rules of a dry run with ``--forceall`` of ``config`` whose jobs have a code
+    digest, each checked against its script's import closure; and those with a perturbed
+    variant."""
+    result = checked(snakemake(workdir, "-n", "--forceall", config=config))
     src = workdir / "src"
-    seen, perturbed, meanings = set(), set(), {}
+    seen, perturbed = set(), set()
     for rule, wildcards, inputs in planned_job_inputs(result.stdout):
         assert not [p for p in inputs if p.startswith("src/mgbias/") and p.endswith(".py")], (
             f"{rule}: a library file is an input itself (its meaning digest is)"
@@ -61,6 +62,14 @@ def test_every_jobs_code_input_is_the_meaning_of_its_scripts_import_closure(tmp_
                 meanings[name] = meaning_digest((workdir / name).read_bytes())
             assert digest_of_file == meanings[name], name
         seen.add(rule)
+    return seen, perturbed
+
+
+def test_every_jobs_code_input_is_the_meaning_of_its_scripts_import_closure(tmp_path):
+    workdir = copy_workflow(tmp_path / "run")
+    meanings: dict[str, str] = {}
+    # the full demo configuration plans every rule but the scoring of models together
+    seen, perturbed = checked_rules(workdir, "config/demo-full.yaml", meanings)
     assert "score_pairs" in perturbed
     # every rule with a script but those a dry run of the demo cannot plan (the bios
     # checkpoint's jobs, the downloads for Zhao et al. (2020), §3, the title lexicons,
@@ -69,6 +78,9 @@ def test_every_jobs_code_input_is_the_meaning_of_its_scripts_import_closure(tmp_
     # same script, in the paper's plan)
     assert len(seen) >= 50
     assert {"train_mlm", "kaneko2023_finetune_grid", "pair_measures", "mbe"} <= seen
+    # the default demo scores its two models together (scoring.together)
+    together, _ = checked_rules(workdir, "config/config.yaml", meanings)
+    assert {"score_unmasked_together", "score_pairs_together"} <= together
 
 
 def test_a_comment_docstring_or_formatting_edit_plans_nothing(tiny_copy):

@@ -345,7 +345,7 @@ def probe(
     check_precision(precision, device)
     if isinstance(experiments, str):
         experiments = [int(e) for e in experiments.split(",") if e.strip()]
-    settings = ProbeSettings.of(
+    settings = ProbeSettings.from_mapping(
         where="mgbias.probe",
         experiments=experiments,
         runs=runs,

@@ -40,14 +40,13 @@ this module imports nothing of :mod:`mgbias.bios` but the disk cache
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mgbias.mlm.precision_names import PRECISION_NAMES
-from mgbias.settings import settings_from_mapping
+from mgbias.settings import schema_settings
 
 if TYPE_CHECKING:
     import torch
@@ -60,7 +59,7 @@ PAPER_ENCODER = "bert-base-multilingual-cased"
 LABEL_SETS = ("transfer", "all")
 
 
-@dataclass(frozen=True)
+@schema_settings("bios.classifier.encoder")
 class EncoderSettings:
     """The encoder of the classifier's encoder space (defaults: the authors')."""
 
@@ -87,7 +86,7 @@ class EncoderSettings:
             return None
         if isinstance(section, Mapping) and "model" not in section:
             raise ValueError(f"{where}: no 'model' (a key of models:)")
-        settings = settings_from_mapping(cls, section, where)
+        settings = cls.from_mapping(section, where)
         if settings.labels not in LABEL_SETS:
             raise ValueError(f"{where}.labels: {settings.labels!r} is not one of {LABEL_SETS}")
         if not isinstance(settings.disk_cache, bool):

@@ -1,7 +1,7 @@
 """One run of the occupation classifier of Zhao et al. (2020), §4.1, on a bios dataset.
 
 - :class:`ClassifierSettings`: the ``bios: classifier:`` settings (the authors' values by
-  default, from their released code); :meth:`ClassifierSettings.from_config` rejects unknown keys.
+  default, from their released code); :meth:`ClassifierSettings.from_mapping` rejects unknown keys.
 - :func:`split_ids` / :func:`apply_split`: the seeded 60/20/20 split by title
   (:func:`mgbias.bios.fairness.split_by_title`) kept as bio ids, and the parts it names.
 - the spaces (:mod:`mgbias.bios.spaces`): a run's token features, the frozen fixed-size
@@ -34,7 +34,7 @@ from mgbias.bios.fairness import balance_genders, gender_gap, split_by_title
 from mgbias.bios.spaces import as_space
 from mgbias.bios.training import TrainSettings
 from mgbias.seeds import check_seed, derive_seed
-from mgbias.settings import settings_from_mapping
+from mgbias.settings import schema_settings
 
 #: The texts a run can train on: the scrubbed bio (``bio``) or the unscrubbed one (``raw``).
 TEXTS = {"scrubbed": "bio", "raw": "raw"}
@@ -44,9 +44,17 @@ SAMPLINGS = ("original", "balanced")
 METRICS = ("avg", "female", "male", "diff")
 
 
-@dataclass(frozen=True)
+#: The keys of ``bios.classifier`` that are not the classifier's settings: the experiment
+#: grid's and the encoder's (:class:`mgbias.bios.encoder.EncoderSettings`).
+GRID_KEYS = ("worlds", "monolingual", "texts", "samplings", "variants", "runs", "transfer")
+
+
+@schema_settings("bios.classifier", ignore=(*GRID_KEYS, "encoder"))
 class ClassifierSettings:
-    """Vocabulary, network and training settings (defaults: the authors')."""
+    """Vocabulary, network and training settings of ``bios.classifier`` (defaults: the
+    authors'); ``ClassifierSettings.from_mapping(section)`` reads the section, whose
+    keys of the experiment grid (:data:`GRID_KEYS`) and ``encoder`` are another
+    reader's."""
 
     min_df: float = 20
     max_df: float = 0.8
@@ -67,19 +75,8 @@ class ClassifierSettings:
     skip: tuple[str, ...] = ("accountant", "dentist")
     device: str = "auto"
 
-    @classmethod
-    def from_config(
-        cls, section: Mapping | None, where: str = "bios.classifier"
-    ) -> ClassifierSettings:
-        """The settings of a config section; keys not named here are ignored only if
-        they are the experiment grid's (``worlds``, ``monolingual``, ``texts``,
-        ``samplings``, ``variants``, ``runs``, ``transfer``) or the encoder's
-        (``encoder``: :class:`mgbias.bios.encoder.EncoderSettings`)."""
-        values = dict(section or {})
-        grid = {"worlds", "monolingual", "texts", "samplings", "variants", "runs", "transfer"}
-        if "skip" in values:
-            values["skip"] = tuple(values["skip"])
-        return settings_from_mapping(cls, values, where, ignore=grid | {"encoder"})
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "skip", tuple(self.skip))
 
     def train_settings(self, seed: int) -> TrainSettings:
         """The :class:`mgbias.bios.training.TrainSettings` of one run."""

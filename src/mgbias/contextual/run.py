@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -56,10 +55,9 @@ from mgbias.contextual.grammatical_gender import (
 )
 from mgbias.contextual.lists import ProbeLists
 from mgbias.contextual.plan import ProbePlan
+from mgbias.contextual.settings import ProbeSettings
 from mgbias.contextual.vectors import WordVectors
 from mgbias.contextual.words import words as split_words
-from mgbias.settings import settings_from_mapping
-from mgbias.workflow.schema import section_defaults
 
 __all__ = [
     "COLUMNS",
@@ -69,55 +67,6 @@ __all__ = [
     "run_probes",
     "stand_in_lists",
 ]
-
-#: The configuration section of :class:`ProbeSettings`, whose schema holds their defaults.
-PROBES_SECTION = "basta2020.probes"
-
-
-@dataclass(frozen=True)
-class ProbeSettings:
-    """How the experiments run: the settings of :data:`PROBES_SECTION` (``lists`` aside)
-    and the seed. Build it with :meth:`of`, which takes the schema's default for every
-    setting not given, so that the workflow, the command line and the API share them.
-
-    ``experiments``: the experiments to run (1-9); ``runs``: repeated runs of the
-    clustering, the SVM and the KNN; ``n_train``: SVM training words; ``knn_k``: KNN
-    neighbours; ``n_knn``: professions per gender of Exp. 5; ``n_permutations``: label
-    permutations of the KNN's test; ``n_bootstrap``: bootstrap resamples of the direct
-    bias; ``svm_gamma``: the RBF kernel's gamma; ``n_lda_train``: noun types per gender
-    of Exp. 6's LDA; ``n_components``: principal components of the gender direction's
-    PCA (Exp. 1, §5.2.2).
-    """
-
-    experiments: tuple[int, ...]
-    runs: int
-    n_train: int
-    knn_k: int
-    n_knn: int
-    n_permutations: int
-    n_bootstrap: int
-    svm_gamma: str | float
-    n_lda_train: int
-    seed: int = 0
-    n_components: int = 10
-
-    def __post_init__(self) -> None:
-        experiments = tuple(sorted(set(self.experiments)))
-        known = EXPERIMENTS + GRAMMATICAL_GENDER_EXPERIMENTS
-        bad = [e for e in experiments if e not in known]
-        if bad:
-            raise ValueError(f"experiments {bad}: expected some of {list(known)}")
-        object.__setattr__(self, "experiments", experiments)
-
-    @classmethod
-    def of(
-        cls, settings: Mapping[str, Any] | None = None, *, where: str = PROBES_SECTION, **given
-    ) -> ProbeSettings:
-        """The settings ``settings`` and ``given`` name (a ``lists`` key is ignored: the
-        word lists are the caller's), every other one at the schema's default; ``where``
-        begins the error of an unknown key."""
-        values = {**section_defaults(PROBES_SECTION), **(settings or {}), **given}
-        return settings_from_mapping(cls, values, where, what="probe settings", ignore=("lists",))
 
 
 @dataclass(frozen=True)

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from mgbias.seeds import check_seed
-from mgbias.settings import settings_from_mapping
+from mgbias.settings import schema_settings
 
 __all__ = ["RCSLSConfig"]
 
 
-@dataclass(frozen=True)
+@schema_settings("zhao2020.rcsls", what="RCSLS setting(s)")
 class RCSLSConfig:
     """Every setting of one RCSLS run; defaults are Zhao et al. (2020)'s.
 
@@ -82,14 +81,6 @@ class RCSLSConfig:
         if self.device not in ("auto", "cpu", "cuda"):
             raise ValueError(f"RCSLSConfig.device must be auto, cpu or cuda, got {self.device!r}")
         check_seed(self.seed)
-
-    @classmethod
-    def from_mapping(
-        cls, values: Mapping[str, Any] | None, where: str = "RCSLSConfig"
-    ) -> RCSLSConfig:
-        """Build from a mapping (a config section, named by ``where``); unknown keys are an
-        error, missing ones take the defaults (:func:`mgbias.settings.settings_from_mapping`)."""
-        return settings_from_mapping(cls, values, where, what="RCSLS setting(s)")
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready values."""

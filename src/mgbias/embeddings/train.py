@@ -25,8 +25,7 @@ import dataclasses
 import gzip
 import logging
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +34,14 @@ import numpy as np
 from mgbias.embeddings.vectors import Vectors
 from mgbias.files.atomic import atomic_path
 from mgbias.seeds import check_seed
-from mgbias.settings import settings_from_mapping
+from mgbias.settings import schema_settings
 
 __all__ = ["SkipgramConfig", "concatenate_corpus", "train_skipgram", "zero_filled_allocations"]
 
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@schema_settings("zhao2020.vectors.train", what="fastText setting(s)")
 class SkipgramConfig:
     """Settings of ``fasttext.train_unsupervised``; defaults are fastText's own.
 
@@ -89,14 +88,6 @@ class SkipgramConfig:
         if not self.lr > 0:
             raise ValueError(f"SkipgramConfig.lr must be > 0, got {self.lr!r}")
         check_seed(self.seed)
-
-    @classmethod
-    def from_mapping(
-        cls, values: Mapping[str, Any] | None, where: str = "SkipgramConfig"
-    ) -> SkipgramConfig:
-        """Build from a mapping (a config section, named by ``where``); unknown keys are an
-        error, missing ones take the defaults (:func:`mgbias.settings.settings_from_mapping`)."""
-        return settings_from_mapping(cls, values, where, what="fastText setting(s)")
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as keyword arguments of ``fasttext.train_unsupervised``."""

@@ -8,19 +8,18 @@ imports no model library.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 from mgbias.finetune import TRAINER_SEED
 from mgbias.mlm.precision_names import PRECISION_NAMES
 from mgbias.seeds import check_seed
-from mgbias.settings import settings_from_mapping
+from mgbias.settings import schema_settings
 
 __all__ = ["FineTuneConfig"]
 
 
-@dataclass(frozen=True)
+@schema_settings("kaneko2023.finetune", what="fine-tuning setting(s)")
 class FineTuneConfig:
     """Hyper-parameters of masked-LM fine-tuning; the defaults are the paper's (§3.1).
 
@@ -175,11 +174,3 @@ class FineTuneConfig:
     def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict."""
         return asdict(self)
-
-    @classmethod
-    def from_mapping(
-        cls, values: Mapping[str, Any] | None, where: str = "FineTuneConfig"
-    ) -> FineTuneConfig:
-        """Build from a mapping (a config section, named by ``where``); unknown keys are an
-        error, missing ones take the defaults (:func:`mgbias.settings.settings_from_mapping`)."""
-        return settings_from_mapping(cls, values, where, what="fine-tuning setting(s)")

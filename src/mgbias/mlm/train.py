@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import torch
@@ -33,101 +33,14 @@ from mgbias.mlm.loop import (
     train_steps,
 )
 from mgbias.mlm.sequences import PackedSequences, encode_lines
+from mgbias.mlm.settings import MLMTrainingConfig
 from mgbias.mlm.text_lines import iter_text_lines
 from mgbias.mlm.wordpiece import SPECIAL_TOKENS, tokenizer_from_lines
-from mgbias.seeds import check_seed
 
 # mask_tokens and masked_lm_loss live in mgbias.mlm.loop and are importable from here too.
 __all__ = ["MLMTrainingConfig", "bert_config", "mask_tokens", "masked_lm_loss", "train_mlm"]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class MLMTrainingConfig:
-    """Hyper-parameters of the demo MLM (tokenizer + model + optimisation).
-
-    Attributes
-    ----------
-    seed : int
-        Seeds weight initialisation, batch sampling, masking and dropout.
-    vocab_size : int
-        Target WordPiece vocabulary size (special tokens included); the
-        vocabulary is smaller when the corpus has fewer useful merges.
-    hidden_size, num_hidden_layers, num_attention_heads, intermediate_size : int
-        BERT shape; ``hidden_size`` must be divisible by ``num_attention_heads``.
-    max_length : int
-        Longest sequence in tokens, special tokens included. Longer lines are
-        truncated; it is also the model's ``max_position_embeddings`` and the
-        tokenizer's ``model_max_length``.
-    batch_size : int
-        Sentences per optimisation step.
-    steps : int
-        Optimisation steps (batches are sampled with replacement).
-    learning_rate : float
-        Peak AdamW learning rate (linear warm-up over the first 5% of the
-        steps, then linear decay to zero).
-    mlm_probability : float
-        Share of non-special tokens selected for prediction.
-    dropout : float
-        Dropout on hidden states and attention probabilities (BERT's
-        ``hidden_dropout_prob`` and ``attention_probs_dropout_prob``; 0.1 in
-        Devlin et al. 2019).
-    threads : int
-        ``torch.set_num_threads`` during training (restored afterwards).
-    """
-
-    seed: int = 0
-    vocab_size: int = 1000
-    hidden_size: int = 64
-    num_hidden_layers: int = 2
-    num_attention_heads: int = 2
-    intermediate_size: int = 128
-    max_length: int = 32
-    batch_size: int = 64
-    steps: int = 3000
-    learning_rate: float = 5e-4
-    mlm_probability: float = 0.15
-    dropout: float = 0.1
-    threads: int = 2
-
-    def __post_init__(self) -> None:
-        check_seed(self.seed, "MLMTrainingConfig.seed")
-        for name in (
-            "vocab_size",
-            "hidden_size",
-            "num_hidden_layers",
-            "num_attention_heads",
-            "intermediate_size",
-            "batch_size",
-            "steps",
-            "threads",
-        ):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
-                raise ValueError(
-                    f"MLMTrainingConfig.{name} must be a positive integer, got {value!r}"
-                )
-        if self.max_length < 3:
-            raise ValueError(
-                f"MLMTrainingConfig.max_length must be at least 3 ([CLS], one token, [SEP]), "
-                f"got {self.max_length!r}"
-            )
-        if self.hidden_size % self.num_attention_heads:
-            raise ValueError(
-                f"MLMTrainingConfig.hidden_size ({self.hidden_size}) must be divisible by "
-                f"num_attention_heads ({self.num_attention_heads})"
-            )
-        if not 0.0 < self.mlm_probability < 1.0:
-            raise ValueError(
-                f"MLMTrainingConfig.mlm_probability must be in (0, 1), got {self.mlm_probability!r}"
-            )
-        if not 0.0 <= self.dropout < 1.0:
-            raise ValueError(f"MLMTrainingConfig.dropout must be in [0, 1), got {self.dropout!r}")
-        if not self.learning_rate > 0.0:
-            raise ValueError(
-                f"MLMTrainingConfig.learning_rate must be positive, got {self.learning_rate!r}"
-            )
 
 
 # --------------------------------------------------------------------------- model

@@ -175,7 +175,7 @@ def classifier_settings(config: Mapping[str, Any]) -> dict[str, Any]:
     """The classifier's settings, the authors' defaults completed (checked keys)."""
     from mgbias.bios.experiment import ClassifierSettings
 
-    return asdict(ClassifierSettings.from_config(classifier_section(config)))
+    return asdict(ClassifierSettings.from_mapping(classifier_section(config)))
 
 
 def classifier_worlds(config: Mapping[str, Any]) -> list[str]:

@@ -164,7 +164,7 @@ def test_settings_from_config():
         EncoderSettings.from_config({"model": "mbert", "max_len": 100})
     with pytest.raises(ValueError, match="no 'model'"):
         EncoderSettings.from_config({"name": "mbert"})
-    assert ClassifierSettings.from_config({"encoder": {"model": "mbert"}}).device == "auto"
+    assert ClassifierSettings.from_mapping({"encoder": {"model": "mbert"}}).device == "auto"
 
 
 def bios(n_per_group: int, seed: int, prefix: str = "") -> list[dict]:

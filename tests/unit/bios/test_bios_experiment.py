@@ -27,7 +27,7 @@ from mgbias.embeddings.vectors import read_vec
 
 
 def test_settings_default_to_the_authors_and_reject_unknown_keys():
-    settings = ClassifierSettings.from_config({"runs": 3, "monolingual": {"de": ["de"]}})
+    settings = ClassifierSettings.from_mapping({"runs": 3, "monolingual": {"de": ["de"]}})
     assert (settings.min_df, settings.max_df, settings.max_len, settings.rows) == (
         20,
         0.8,
@@ -50,7 +50,7 @@ def test_settings_default_to_the_authors_and_reject_unknown_keys():
     )
     assert settings.skip == ("accountant", "dentist")
     with pytest.raises(ValueError, match="bios.classifier: unknown keys \\['epochs'\\]"):
-        ClassifierSettings.from_config({"epochs": 3})
+        ClassifierSettings.from_mapping({"epochs": 3})
 
 
 def bios(counts: dict[tuple[str, str], int], seed: int = 0) -> list[dict]:

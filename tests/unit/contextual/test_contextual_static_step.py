@@ -121,7 +121,7 @@ def test_grammatical_gender_lists_come_from_the_static_vectors_and_reach_the_exp
         vectors,
         ProbePlan.from_dict(plan.to_dict()),
         lists,
-        ProbeSettings.of(experiments=[6, 8], runs=2, n_lda_train=5),
+        ProbeSettings.from_mapping(experiments=[6, 8], runs=2, n_lda_train=5),
         static=static,
     )
     assert results.summary["grammatical_gender_lists"] == "static vectors"

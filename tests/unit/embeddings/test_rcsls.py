@@ -147,7 +147,9 @@ def test_maxload_caps_the_vocabulary_and_maxsup_the_pairs():
 
 
 def test_config_rejects_unknown_and_bad_settings():
-    with pytest.raises(ValueError, match=r"^RCSLSConfig: unknown RCSLS setting\(s\) \['learning_"):
+    with pytest.raises(
+        ValueError, match=r"^zhao2020.rcsls: unknown RCSLS setting\(s\) \[.learning_"
+    ):
         RCSLSConfig.from_mapping({"learning_rate": 1.0})
     assert RCSLSConfig.from_mapping({"knn": 5}, where="zhao2020.rcsls") == RCSLSConfig(knn=5)
     with pytest.raises(ValueError, match="knn must be an integer >= 1"):
