@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from mgbias.measures import pair
 from mgbias.measures.measure import MBE_RESULT_COLUMNS, PAIR_SCORE_COLUMNS
 from mgbias.measures.registry import LengthLean, verdict
+from mgbias.workflow.schema import key_default as _setting
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -455,13 +456,13 @@ def score_pairs(
     lang: str | None = None,
     bias_type: str = "gender",
     seed: int = 0,
-    tie_rule: str = "neutral",
-    alpha: float = 0.05,
-    batch_size: int = 64,
-    max_length: int | None = None,
+    tie_rule: str = _setting("pair_tie_rule"),
+    alpha: float = _setting("pair_alpha"),
+    batch_size: int = _setting("scoring.batch_size"),
+    max_length: int | None = _setting("scoring.max_length"),
     perturb: bool = False,
     revision: str | None = None,
-    device: str = "auto",
+    device: str = _setting("scoring.device"),
     allow_untrained_head: bool = False,
     config: str | os.PathLike | None = None,
     cache_dir: str | os.PathLike | None = None,
@@ -469,9 +470,9 @@ def score_pairs(
     force_lang: bool = False,
     progress: bool = True,
     cluster: str | None = None,
-    precision: str = "fp32",
+    precision: str = _setting("scoring.precision"),
     tokenizer: str | os.PathLike | None = None,
-    allow_unk: bool = False,
+    allow_unk: bool = _setting("scoring.allow_unk"),
     structural_baseline: bool | int = False,
 ) -> PairsReport:
     """Every pair measure of a model on a pair benchmark: what ``mgbias score`` prints.
@@ -853,23 +854,23 @@ def mbe(
     male: Sequence[str] | str | os.PathLike,
     female: Sequence[str] | str | os.PathLike,
     *,
-    weighting: str = "cosine",
-    permutations: int = 999,
+    weighting: str = _setting("mbe.weighting"),
+    permutations: int = _setting("mbe.permutations"),
     seed: int = 0,
-    alpha: float = 0.05,
-    test: str = "permutation",
-    chunk_size: int = 2048,
-    batch_size: int = 64,
-    max_length: int | None = None,
+    alpha: float = _setting("mbe.alpha"),
+    test: str = _setting("mbe.test"),
+    chunk_size: int = _setting("mbe.chunk_size"),
+    batch_size: int = _setting("scoring.batch_size"),
+    max_length: int | None = _setting("scoring.max_length"),
     revision: str | None = None,
-    device: str = "auto",
+    device: str = _setting("scoring.device"),
     allow_untrained_head: bool = False,
     progress: bool = True,
     male_clusters: Sequence[str] | None = None,
     female_clusters: Sequence[str] | None = None,
-    precision: str = "fp32",
+    precision: str = _setting("scoring.precision"),
     tokenizer: str | os.PathLike | None = None,
-    allow_unk: bool = False,
+    allow_unk: bool = _setting("scoring.allow_unk"),
 ) -> MBEReport:
     """MBE (Kaneko et al. 2022, §3, Eq. 2) of a model on male and female sentences.
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mgbias.workflow.schema import key_default as _setting
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -251,30 +253,30 @@ def probe(
     corpus: _Path,
     *,
     lang: str = "en",
-    experiments: Sequence[int] | str = (1, 2, 3, 4, 5, 6, 7, 8, 9),
-    layers: str = "all",
+    experiments: Sequence[int] | str = tuple(_setting("basta2020.probes.experiments")),
+    layers: str = _setting("basta2020.vectors.layers"),
     vectors: _Path | None = None,
-    n_biased: int = 500,
-    n_extended: int = 2500,
-    top_n: int = 50_000,
+    n_biased: int = _setting("basta2020.static.n_biased"),
+    n_extended: int = _setting("basta2020.static.n_extended"),
+    top_n: int = _setting("basta2020.static.top_n"),
     spacy: str | None = None,
     cache: _Path | None = None,
-    runs: int = 10,
+    runs: int = _setting("basta2020.probes.runs"),
     seed: int = 0,
-    n_train: int = 1000,
-    knn_k: int = 100,
-    n_knn: int = 100,
-    n_bootstrap: int = 1000,
-    n_pca_sentences: int = 1000,
-    max_per_word: int = 20,
+    n_train: int = _setting("basta2020.probes.n_train"),
+    knn_k: int = _setting("basta2020.probes.knn_k"),
+    n_knn: int = _setting("basta2020.probes.n_knn"),
+    n_bootstrap: int = _setting("basta2020.probes.n_bootstrap"),
+    n_pca_sentences: int = _setting("basta2020.vectors.n_pca_sentences"),
+    max_per_word: int = _setting("basta2020.vectors.max_per_word"),
     max_sentences: int = 0,
-    pooling: str = "mean",
-    dtype: str = "float32",
-    batch_size: int = 64,
+    pooling: str = _setting("basta2020.vectors.pooling"),
+    dtype: str = _setting("basta2020.vectors.dtype"),
+    batch_size: int = _setting("basta2020.vectors.batch_size"),
     max_length: int | None = None,
     revision: str | None = None,
-    device: str = "auto",
-    precision: str = "fp32",
+    device: str = _setting("basta2020.vectors.device"),
+    precision: str = _setting("basta2020.vectors.precision"),
 ) -> ProbeReport:
     """Contextual-embedding probes of one encoder on one corpus (Basta et al. 2020, §5),
     per layer.

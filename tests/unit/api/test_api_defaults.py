@@ -41,9 +41,18 @@ SETTINGS = {
         },
         **{
             name: f"basta2020.vectors.{name}"
-            for name in ("n_pca_sentences", "max_per_word", "pooling", "dtype", "batch_size")
+            for name in (
+                "n_pca_sentences",
+                "max_per_word",
+                "pooling",
+                "dtype",
+                "batch_size",
+                "layers",
+                "device",
+                "precision",
+            )
         },
-        "precision": "basta2020.vectors.precision",
+        **{name: f"basta2020.static.{name}" for name in ("n_biased", "n_extended", "top_n")},
     },
 }
 
@@ -53,3 +62,6 @@ def test_api_defaults_are_the_settings_defaults(function):
     parameters = inspect.signature(getattr(mgbias, function)).parameters
     for name, key in SETTINGS[function].items():
         assert parameters[name].default == key_default(key), (function, name, key)
+    if function == "probe":
+        experiments = parameters["experiments"].default
+        assert list(experiments) == key_default("basta2020.probes.experiments")
