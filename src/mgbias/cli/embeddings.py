@@ -151,9 +151,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def _add_align(commands: argparse._SubParsersAction) -> None:
     """The ``align`` command."""
-    from mgbias.embeddings.rcsls_config import RCSLSConfig
-
-    defaults = RCSLSConfig()
     align = commands.add_parser(
         "align",
         help="align two word-vector spaces with RCSLS (fastText's align.py, in torch)",
@@ -161,85 +158,95 @@ def _add_align(commands: argparse._SubParsersAction) -> None:
         "Zhao et al. (2020)'s (align.py's own defaults are --batch-size 10000 --no-sgd "
         "--maxsup -1). Writes the full source vocabulary mapped and normalised, and R.",
     )
-    align.add_argument(
+    spaces = align.add_argument_group("spaces and dictionaries")
+    spaces.add_argument(
         "--source-vectors", dest="src_emb", required=True, type=Path,
         help="source space, .vec or fastText .bin",
     )  # fmt: skip
-    align.add_argument(
+    spaces.add_argument(
         "--target-vectors", dest="tgt_emb", required=True, type=Path,
         help="target space, .vec or fastText .bin",
     )  # fmt: skip
-    align.add_argument("--dico-train", required=True, type=Path, help="MUSE training dictionary")
-    align.add_argument(
+    spaces.add_argument("--dico-train", required=True, type=Path, help="MUSE training dictionary")
+    spaces.add_argument(
         "--dico-test",
         type=Path,
         default=None,
         help="MUSE test dictionary: print CSLS accuracy (default: none)",
     )
-    align.add_argument("--output", required=True, type=output_file, help="aligned .vec to write")
-    align.add_argument(
+    add_duplicates_option(spaces)
+    _add_rcsls_options(align.add_argument_group("RCSLS (zhao2020.rcsls)"))
+    add_hidden_alias(align, "--batch-size", "--batchsize")
+    output = align.add_argument_group("output")
+    output.add_argument("--output", required=True, type=output_file, help="aligned .vec to write")
+    output.add_argument(
         "--matrix", type=output_file, default=None, help="R as .npy (default: OUTPUT-mat.npy)"
     )
-    align.add_argument(
+    output.add_argument(
         "--summary",
         type=output_file,
         default=None,
         help="JSON of losses and settings (default: none)",
     )
-    align.add_argument(
+    align.set_defaults(run=_align)
+    _add_fasttext_aliases(align)
+
+
+def _add_rcsls_options(group) -> None:
+    """RCSLS's settings, each default :class:`~mgbias.embeddings.rcsls_config.RCSLSConfig`'s."""
+    from mgbias.embeddings.rcsls_config import RCSLSConfig
+
+    defaults = RCSLSConfig()
+    group.add_argument(
         "--knn", type=positive_int, default=defaults.knn, help="neighbours k of the CSLS loss"
     )
-    align.add_argument("--lr", type=positive_float, default=defaults.lr, help="learning rate")
-    align.add_argument(
+    group.add_argument("--lr", type=positive_float, default=defaults.lr, help="learning rate")
+    group.add_argument(
         "--niter",
         type=non_negative_int,
         default=defaults.niter,
         help="iterations (niter + 1 gradient steps, as align.py)",
     )
-    align.add_argument(
+    group.add_argument(
         "--maxneg",
         type=positive_int,
         default=defaults.maxneg,
         help="negatives: the first MAXNEG words of each side",
     )
-    align.add_argument(
+    group.add_argument(
         "--maxsup",
         type=int,
         default=defaults.maxsup,
         help="training pairs kept, in file order (0 or less: all)",
     )
-    align.add_argument(
+    group.add_argument(
         "--maxload",
         type=positive_int,
         default=defaults.maxload,
         help="words read from each vector file",
     )
-    align.add_argument(
+    group.add_argument(
         "--batch-size",
         dest="batchsize",
         type=positive_int,
         default=defaults.batchsize,
         help="training pairs per step with --sgd",
     )
-    add_hidden_alias(align, "--batch-size", "--batchsize")
-    align.add_argument(
+    group.add_argument(
         "--sgd",
         action=argparse.BooleanOptionalAction,
         default=defaults.sgd,
         help="mini-batch steps at a constant learning rate; --no-sgd: full batch with "
         "learning-rate halving, as align.py (default: %(default)s)",
     )
-    align.add_argument(
+    group.add_argument(
         "--center",
         action=argparse.BooleanOptionalAction,
-        default=False,
+        default=defaults.center,
         help="mean-centre the vectors after normalising (default: %(default)s)",
     )
-    align.add_argument("--seed", type=int, default=defaults.seed, help="seed of SGD batches")
-    add_device_option(align, "the alignment")
-    add_duplicates_option(align)
-    align.set_defaults(run=_align)
-    _add_fasttext_aliases(align)
+    group.add_argument("--seed", type=int, default=defaults.seed, help="seed of SGD batches")
+    add_device_option(group, "the alignment", default=defaults.device)
 
 
 def _add_bli(commands: argparse._SubParsersAction) -> None:
@@ -283,7 +290,7 @@ def _add_bli(commands: argparse._SubParsersAction) -> None:
         default=setting("zhao2020.bli.center"),
         help="mean-centre the vectors after normalising (default: %(default)s)",
     )
-    add_device_option(bli, "the retrieval")
+    add_device_option(bli, "the retrieval", section="zhao2020.bli")
     bli.add_argument(
         "--output", type=output_file, default=None, help="JSON of the result (default: none)"
     )

@@ -118,54 +118,76 @@ def _add_finetune(commands: argparse._SubParsersAction) -> None:
         f"{PAPER.seed}); devices are emulated by gradient accumulation. A killed run "
         "resumes from the last checkpoint in OUTPUT.checkpoints.",
     )
-    add_model_options(finetune)
-    finetune.add_argument(
+    model = finetune.add_argument_group("model and text")
+    add_model_options(model)
+    add_untrained_head_option(model)
+    model.add_argument(
         "--text", required=True, type=Path, nargs="+", help="training text, one sentence a line"
     )
-    finetune.add_argument(
+    model.add_argument(
         "--dev", type=Path, nargs="*", help="development text for the dev loss (default: none)"
     )
-    finetune.add_argument(
+    model.add_argument(
         "--output", required=True, type=output_directory, help="model directory to write"
     )
-    finetune.add_argument(
+    model.add_argument(
+        "--keep-checkpoints",
+        action="store_true",
+        help="keep OUTPUT.checkpoints after the run instead of removing it",
+    )
+    _add_training_options(finetune.add_argument_group("fine-tuning (kaneko2023.finetune)"))
+    machine = finetune.add_argument_group("machine")
+    machine.add_argument(
+        "--threads",
+        type=positive_int,
+        default=None,
+        help="CPU threads of torch (default: torch's own choice)",
+    )
+    add_device_option(machine)
+    finetune.set_defaults(run=_finetune)
+
+
+def _add_training_options(group) -> None:
+    """The fine-tuning's settings: each None unless given, so that FineTuneConfig's
+    default (the paper's, shown in the help) applies."""
+    group.add_argument(
         "--lr",
         type=positive_float,
         default=None,
         help=f"learning rate (default: {PAPER.learning_rate:g})",
     )
-    finetune.add_argument(
+    group.add_argument(
         "--epochs",
         type=positive_int,
         default=None,
         help=f"passes over the text (default: {PAPER.epochs})",
     )
-    finetune.add_argument(
+    group.add_argument(
         "--batch-size",
         type=positive_int,
         default=None,
         help=f"examples per device (default: {PAPER.batch_size})",
     )
-    finetune.add_argument(
+    group.add_argument(
         "--devices",
         type=positive_int,
         default=None,
         help=f"emulated devices (default: {PAPER.devices})",
     )
-    finetune.add_argument(
+    group.add_argument(
         "--gradient-accumulation",
         type=positive_int,
         default=None,
         help="steps accumulated per update, on top of the emulated devices "
         f"(default: {PAPER.gradient_accumulation})",
     )
-    finetune.add_argument(
+    group.add_argument(
         "--micro-batch-size",
         type=positive_int,
         default=None,
         help="examples per forward pass, a multiple of --batch-size (default: --batch-size)",
     )
-    finetune.add_argument(
+    group.add_argument(
         "--block-size",
         "--max-seq-length",
         dest="max_seq_length",
@@ -174,62 +196,48 @@ def _add_finetune(commands: argparse._SubParsersAction) -> None:
         help="tokens per block, or per line with --line-by-line (default: the tokenizer's "
         "maximum, at most 1024)",
     )
-    finetune.add_argument(
+    group.add_argument(
         "--line-by-line",
         action="store_true",
         default=None,
         help="one example per line instead of concatenated blocks",
     )
-    finetune.add_argument(
+    group.add_argument(
         "--seed", type=int, default=None, help=f"random seed (default: {PAPER.seed})"
     )
-    finetune.add_argument(
+    group.add_argument(
         "--checkpoint-every",
         type=non_negative_int,
         default=None,
         help=f"optimizer steps between checkpoints, 0 for none (default: {PAPER.checkpoint_every})",
     )
-    finetune.add_argument(
-        "--keep-checkpoints",
-        action="store_true",
-        help="keep OUTPUT.checkpoints after the run instead of removing it",
-    )
-    finetune.add_argument(
+    group.add_argument(
         "--precision",
         choices=PRECISION_NAMES,
         default=None,
         help=f"training precision (default: {PAPER.precision})",
     )
-    finetune.add_argument(
+    group.add_argument(
         "--deterministic",
         action=argparse.BooleanOptionalAction,
         default=None,
         help="deterministic algorithms: a run repeats bit for bit "
         f"(default: {_on(PAPER.deterministic)})",
     )
-    finetune.add_argument(
+    group.add_argument(
         "--group-by-length",
         action="store_true",
         default=None,
         help="batch lines of similar length together "
         f"(default: {_on(PAPER.group_by_length)}; changes the weights)",
     )
-    finetune.add_argument(
+    group.add_argument(
         "--compile",
         action="store_true",
         default=None,
         help=f"run the model under torch.compile (default: {_on(PAPER.compile)})",
     )
-    finetune.add_argument("--no-clip", action="store_true", help="no gradient-norm clipping")
-    finetune.add_argument(
-        "--threads",
-        type=positive_int,
-        default=None,
-        help="CPU threads of torch (default: torch's own choice)",
-    )
-    add_device_option(finetune)
-    add_untrained_head_option(finetune)
-    finetune.set_defaults(run=_finetune)
+    group.add_argument("--no-clip", action="store_true", help="no gradient-norm clipping")
 
 
 def _add_gendered_text(commands: argparse._SubParsersAction) -> None:

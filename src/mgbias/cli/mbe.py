@@ -7,9 +7,12 @@ import sys
 from pathlib import Path
 
 from mgbias.cli.options import (
+    add_batch_options,
     add_device_option,
     add_gate_options,
+    add_model_options,
     add_precision_option,
+    add_untrained_head_option,
     check_alpha,
     check_outputs,
     open_probability,
@@ -166,8 +169,6 @@ def _write(report, args: argparse.Namespace) -> None:
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
-    from mgbias.api.mlm import DEFAULT_FEMALE_WORDS, DEFAULT_MALE_WORDS
-
     mbe = commands.add_parser(
         "mbe",
         help="MBE of one model on male and female sentences, or on a parallel corpus "
@@ -177,14 +178,47 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "Eq. 2): above 50 the model prefers the male sentences. The same numbers as the "
         "workflow's mbe rule for the same sentences, seed and settings.",
     )
-    mbe.add_argument("--model", required=True, help="Hugging Face hub id or local directory")
-    mbe.add_argument(
-        "--revision", default=None, help="hub branch, tag or commit (default: the latest)"
+    _add_model_options(mbe.add_argument_group("model"))
+    _add_sentence_options(
+        mbe.add_argument_group(
+            "sentences",
+            "either --male and --female, or --source, --target and --lang, or --sentences",
+        )
     )
-    sentences = mbe.add_argument_group(
-        "sentences",
-        "either --male and --female, or --source, --target and --lang, or --sentences",
+    _add_test_options(mbe.add_argument_group("MBE and its permutation test (mbe)"))
+    output = mbe.add_argument_group("output")
+    output.add_argument(
+        "--output",
+        type=output_file,
+        default=None,
+        help="CSV of the result: mbe, p_value, preferred (male or female when "
+        "significant, else none), shf, shf_p_value, n_male, n_female, settings, verdict "
+        "(default: none)",
     )
+    output.add_argument(
+        "--per-sentence",
+        type=output_file,
+        default=None,
+        help="CSV with one row per sentence: gender, sentence, aula, and cluster (its "
+        "gender words) with --units gender-words (default: none)",
+    )
+    mbe.set_defaults(run=_mbe)
+
+
+def _add_model_options(group) -> None:
+    """The model, its forward passes and its gate."""
+    add_model_options(group)
+    add_batch_options(group)
+    add_untrained_head_option(group)
+    add_gate_options(group)
+    add_device_option(group)
+    add_precision_option(group)
+
+
+def _add_sentence_options(sentences) -> None:
+    """The male and female sentences: files, a parallel corpus to mine, or mined ones."""
+    from mgbias.api.mlm import DEFAULT_FEMALE_WORDS, DEFAULT_MALE_WORDS
+
     sentences.add_argument(
         "--male", type=Path, default=None, help="male sentences, UTF-8, one a line (default: none)"
     )
@@ -235,20 +269,24 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         default=None,
         help="seed of the mining's downsampling to equal sizes (default: --seed)",
     )
-    mbe.add_argument(
+
+
+def _add_test_options(group) -> None:
+    """MBE's weighting and its permutation test (``mbe``)."""
+    group.add_argument(
         "--weighting",
         choices=["cosine", "dot"],
         default=setting("mbe.weighting"),
         help="pair weight C(m, f): the paper's cosine or the published code's dot product "
         "(default: %(default)s)",
     )
-    mbe.add_argument(
+    group.add_argument(
         "--permutations",
         type=positive_int,
         default=setting("mbe.permutations"),
         help="random relabellings of the permutation test (default: %(default)s)",
     )
-    mbe.add_argument(
+    group.add_argument(
         "--units",
         choices=["gender-words", "sentences"],
         default=None,
@@ -258,52 +296,15 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "(default: gender-words with --source/--target or --sentences, sentences with "
         "--male/--female)",
     )
-    mbe.add_argument(
+    group.add_argument(
         "--seed",
         type=int,
         default=0,
         help="seed of the permutation test and the Shf split (default: %(default)s)",
     )
-    mbe.add_argument(
+    group.add_argument(
         "--alpha",
         type=open_probability,
         default=setting("mbe.alpha"),
         help="significance level (default: %(default)s)",
     )
-    mbe.add_argument(
-        "--output",
-        type=output_file,
-        default=None,
-        help="CSV of the result: mbe, p_value, preferred (male or female when "
-        "significant, else none), shf, shf_p_value, n_male, n_female, settings, verdict "
-        "(default: none)",
-    )
-    mbe.add_argument(
-        "--per-sentence",
-        type=output_file,
-        default=None,
-        help="CSV with one row per sentence: gender, sentence, aula, and cluster (its "
-        "gender words) with --units gender-words (default: none)",
-    )
-    mbe.add_argument(
-        "--batch-size",
-        type=positive_int,
-        default=setting("scoring.batch_size"),
-        help="sentences per forward pass (default: %(default)s)",
-    )
-    mbe.add_argument(
-        "--max-length",
-        type=positive_int,
-        default=None,
-        help="token limit (default: the model's)",
-    )
-    mbe.add_argument(
-        "--allow-untrained-head",
-        action="store_true",
-        help="score a model whose checkpoint lacks MLM head weights (noise) with a warning "
-        "instead of refusing it (default: refuse)",
-    )
-    add_gate_options(mbe)
-    add_device_option(mbe)
-    add_precision_option(mbe)
-    mbe.set_defaults(run=_mbe)

@@ -64,12 +64,16 @@ HIDDEN_ALIASES: dict[str, dict[str, str]] = {}
 
 
 class HelpFormatter(RichHelpFormatter):
-    """Rich help output with every option's default shown.
+    """Rich help output with every option's default shown, options in titled groups.
 
     ``(default: X)`` is appended unless the help already says what the default is
     (the word "default"), the option is required, or it is a flag; an option whose
     default is ``None`` says in its help what happens without it.
     """
+
+    #: a group's title as written, first letter capitalised ("Word vectors
+    #: (basta2020.vectors)"), not title-cased: a setting's key keeps its spelling
+    group_name_formatter = staticmethod(lambda title: title[:1].upper() + title[1:])
 
     def _get_default_metavar_for_optional(self, action: argparse.Action) -> str:
         # the option's own name, not its destination (--source-vectors SOURCE_VECTORS)
@@ -94,24 +98,34 @@ def setting(key: str) -> Any:
     return key_default(key)
 
 
-def add_device_option(parser: argparse.ArgumentParser, what: str = "the model") -> None:
-    """``--device auto|cpu|cuda``: where ``what`` runs; auto is CUDA when available."""
+def add_device_option(
+    parser: argparse.ArgumentParser,
+    what: str = "the model",
+    *,
+    section: str = "scoring",
+    default: str | None = None,
+) -> None:
+    """``--device auto|cpu|cuda``: where ``what`` runs; auto is CUDA when available. Its
+    default is ``default``, else that of the setting ``<section>.device``."""
     parser.add_argument(
         "--device",
         choices=DEVICE_CHOICES,
-        default=setting("scoring.device"),
+        default=default or setting(f"{section}.device"),
         help=f"where {what} runs: auto (CUDA when available, else CPU), cpu or cuda "
         "(default: %(default)s)",
     )
 
 
-def add_precision_option(parser: argparse.ArgumentParser, what: str = "the model") -> None:
+def add_precision_option(
+    parser: argparse.ArgumentParser, what: str = "the model", *, section: str = "scoring"
+) -> None:
     """``--precision fp32|bf16|fp16``: of the forward passes of ``what`` (autocast below fp32,
-    everything after the forward pass in float32; :mod:`mgbias.mlm.precision`)."""
+    everything after the forward pass in float32; :mod:`mgbias.mlm.precision`); its
+    default is that of the setting ``<section>.precision``."""
     parser.add_argument(
         "--precision",
         choices=PRECISION_NAMES,
-        default=setting("scoring.precision"),
+        default=setting(f"{section}.precision"),
         help=f"precision of the forward passes of {what}: fp32 (the papers' numbers), or "
         "autocast to bf16 or fp16 (CUDA only) with log-probabilities and hidden states "
         "still computed in float32 (default: %(default)s)",
@@ -305,12 +319,13 @@ def add_gate_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_batch_options(parser: argparse.ArgumentParser) -> None:
-    """``--batch-size`` (the workflow's ``scoring.batch_size``) and ``--max-length``."""
+def add_batch_options(parser: argparse.ArgumentParser, *, section: str = "scoring") -> None:
+    """``--batch-size`` (default: the setting ``<section>.batch_size``) and
+    ``--max-length``."""
     parser.add_argument(
         "--batch-size",
         type=positive_int,
-        default=setting("scoring.batch_size"),
+        default=setting(f"{section}.batch_size"),
         help="sentences per forward pass",
     )
     parser.add_argument(

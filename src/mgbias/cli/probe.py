@@ -76,26 +76,92 @@ def add_command(commands) -> None:
         "encoder and corpus. Layers: indices of hidden_states (0 = embeddings), 'last', "
         "'concat' (all joined; the paper's ELMo 'concatenation'), or 'all'.",
     )
-    add_model_options(probe, what="encoder")
-    probe.add_argument(
+    _add_input_options(probe.add_argument_group("encoder and corpus"))
+    add_hidden_alias(probe, "--text", "--corpus")
+    _add_experiment_options(probe.add_argument_group("experiments (basta2020.probes)"))
+    _add_list_options(probe.add_argument_group("word lists from static vectors (basta2020.static)"))
+    _add_vector_options(probe.add_argument_group("word vectors (basta2020.vectors)"))
+    output = probe.add_argument_group("output")
+    output.add_argument(
+        "--output",
+        type=output_file,
+        default=None,
+        help="CSV, one row per layer, experiment and measure (default: none)",
+    )
+    output.add_argument(
+        "--summary", type=output_file, default=None, help="JSON of every result (default: none)"
+    )
+    probe.set_defaults(run=_probe)
+
+
+def _add_input_options(group) -> None:
+    """The encoder, the corpus, its language and its token analyser."""
+    add_model_options(group, what="encoder")
+    group.add_argument(
         "--text", dest="corpus", required=True, type=Path, help="corpus, one sentence a line"
     )
-    add_hidden_alias(probe, "--text", "--corpus")
-    probe.add_argument(
+    group.add_argument(
         "--lang", default="en", help="language of the shipped word lists: en, es, fr or de"
     )
-    probe.add_argument(
+    group.add_argument(
+        "--spacy",
+        default=None,
+        help="token analyser of the swap's agreement and "
+        "the nouns: a spaCy pipeline (es_core_news_sm, fr_core_news_sm, ...) "
+        "or demo (the demo grammar's) (default: none; no Exp. 6-9)",
+    )
+    group.add_argument(
+        "--max-sentences",
+        type=non_negative_int,
+        default=0,
+        help="sentences read from the corpus (0: all)",
+    )
+
+
+def _add_experiment_options(group) -> None:
+    """Which experiments run, how often, and their sizes (``basta2020.probes``)."""
+    group.add_argument(
         "--experiments",
         default=",".join(map(str, setting("basta2020.probes.experiments"))),
         help="comma-separated experiments; Exp. 6-9 (directions, Table 6, Table 7) run where "
         "the corpus has nouns of grammatical gender (--lang es, fr or de, with --spacy)",
     )
-    probe.add_argument(
-        "--layers",
-        default=setting("basta2020.vectors.layers"),
-        help="layers: comma-separated indices, last, concat or all",
+    group.add_argument(
+        "--runs",
+        type=positive_int,
+        default=setting("basta2020.probes.runs"),
+        help="repeated runs of the clustering and the SVM",
     )
-    probe.add_argument(
+    group.add_argument("--seed", type=int, default=0, help="seed of the sampling and classifiers")
+    group.add_argument(
+        "--n-train",
+        type=positive_int,
+        default=setting("basta2020.probes.n_train"),
+        help="SVM training words",
+    )
+    group.add_argument(
+        "--knn-k",
+        type=positive_int,
+        default=setting("basta2020.probes.knn_k"),
+        help="neighbours of the KNN classifier",
+    )
+    group.add_argument(
+        "--n-knn",
+        type=positive_int,
+        default=setting("basta2020.probes.n_knn"),
+        help="professions per gender (Exp. 5)",
+    )
+    group.add_argument(
+        "--n-bootstrap",
+        type=non_negative_int,
+        default=setting("basta2020.probes.n_bootstrap"),
+        help="bootstrap resamples",
+    )
+
+
+def _add_list_options(group) -> None:
+    """The biased and extended lists derived from static vectors (``basta2020.static``)."""
+    group.add_argument(
         "--vectors",
         type=Path,
         default=None,
@@ -103,108 +169,63 @@ def add_command(commands) -> None:
         "the professions' bias and, in es, fr or de (with --spacy), the semantic and grammar "
         "lists (default: professions by the sign of their score)",
     )
-    probe.add_argument(
+    group.add_argument(
         "--n-biased",
         type=positive_int,
-        default=500,
+        default=setting("basta2020.static.n_biased"),
         help="biased words per gender (with --vectors)",
     )
-    probe.add_argument(
+    group.add_argument(
         "--n-extended",
         type=non_negative_int,
-        default=2500,
+        default=setting("basta2020.static.n_extended"),
         help="extended-list words per gender, after the biased ones (with --vectors)",
     )
-    probe.add_argument(
+    group.add_argument(
         "--top-n",
         type=positive_int,
-        default=50_000,
+        default=setting("basta2020.static.top_n"),
         help="most frequent words ranked (with --vectors)",
     )
-    probe.add_argument(
-        "--spacy",
-        default=None,
-        help="token analyser of the swap's agreement and "
-        "the nouns: a spaCy pipeline (es_core_news_sm, fr_core_news_sm, ...) "
-        "or demo (the demo grammar's) (default: none; no Exp. 6-9)",
+
+
+def _add_vector_options(group) -> None:
+    """How the encoder's word vectors are taken and cached (``basta2020.vectors``)."""
+    group.add_argument(
+        "--layers",
+        default=setting("basta2020.vectors.layers"),
+        help="layers: comma-separated indices, last, concat or all",
     )
-    probe.add_argument(
-        "--cache",
-        type=Path,
-        default=None,
-        help="word-vector cache to reuse (default: a temporary one)",
-    )
-    probe.add_argument(
-        "--output",
-        type=output_file,
-        default=None,
-        help="CSV, one row per layer, experiment and measure (default: none)",
-    )
-    probe.add_argument(
-        "--summary", type=output_file, default=None, help="JSON of every result (default: none)"
-    )
-    probe.add_argument(
-        "--runs",
-        type=positive_int,
-        default=setting("basta2020.probes.runs"),
-        help="repeated runs of the clustering and the SVM",
-    )
-    probe.add_argument("--seed", type=int, default=0, help="seed of the sampling and classifiers")
-    probe.add_argument(
-        "--n-train",
-        type=positive_int,
-        default=setting("basta2020.probes.n_train"),
-        help="SVM training words",
-    )
-    probe.add_argument(
-        "--knn-k",
-        type=positive_int,
-        default=setting("basta2020.probes.knn_k"),
-        help="neighbours of the KNN classifier",
-    )
-    probe.add_argument(
-        "--n-knn",
-        type=positive_int,
-        default=setting("basta2020.probes.n_knn"),
-        help="professions per gender (Exp. 5)",
-    )
-    probe.add_argument(
-        "--n-bootstrap",
-        type=non_negative_int,
-        default=setting("basta2020.probes.n_bootstrap"),
-        help="bootstrap resamples",
-    )
-    probe.add_argument(
+    group.add_argument(
         "--n-pca-sentences",
         type=positive_int,
         default=setting("basta2020.vectors.n_pca_sentences"),
         help="sentences of the gender direction's PCA",
     )
-    probe.add_argument(
+    group.add_argument(
         "--max-per-word",
         type=int,
         default=setting("basta2020.vectors.max_per_word"),
         help="occurrences kept per word, a seeded sample (0: all)",
     )
-    probe.add_argument(
-        "--max-sentences",
-        type=non_negative_int,
-        default=0,
-        help="sentences read from the corpus (0: all)",
-    )
-    probe.add_argument(
+    group.add_argument(
         "--pooling",
         choices=["mean", "first"],
         default=setting("basta2020.vectors.pooling"),
         help="how a word's pieces become one vector",
     )
-    probe.add_argument(
+    group.add_argument(
         "--dtype",
         choices=["float32", "float16"],
         default=setting("basta2020.vectors.dtype"),
         help="dtype of the cached vectors",
     )
-    add_batch_options(probe)
-    add_device_option(probe, "the encoder")
-    add_precision_option(probe, "the encoder")
-    probe.set_defaults(run=_probe)
+    group.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="word-vector cache to reuse (default: a temporary one)",
+    )
+    add_batch_options(group, section="basta2020.vectors")
+    add_device_option(group, "the encoder", section="basta2020.vectors")
+    add_precision_option(group, "the encoder", section="basta2020.vectors")

@@ -17,6 +17,7 @@ from mgbias.cli.options import (
     check_outputs,
     open_probability,
     output_file,
+    setting,
 )
 from mgbias.config import ConfigError
 from mgbias.measures import pair
@@ -89,22 +90,54 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         description="Scores are percent of pairs preferring the stereotypical sentence, "
         "except sjsd (raw mean; negative = stereotypical sentence preferred).",
     )
-    add_model_options(score)
-    score.add_argument(
+    _add_model_options(score.add_argument_group("model"))
+    _add_pair_options(score.add_argument_group("pairs"))
+    _add_measure_options(score.add_argument_group("measures and their statistics"))
+    output = score.add_argument_group("output")
+    output.add_argument(
+        "--output",
+        type=output_file,
+        default=None,
+        help="CSV: bias_type, measure, score, se, p_value, significant, n, n_edge, n_ties, "
+        "n_clusters, verdict (default: none)",
+    )
+    output.add_argument(
+        "--per-pair",
+        type=output_file,
+        default=None,
+        help="CSV with one row per pair: both sentences, bias_type, every measure's sentence "
+        "scores, the pair's S_JSD, token counts and edge-case flags (default: none)",
+    )
+    score.set_defaults(run=_score)
+
+
+def _add_model_options(group) -> None:
+    """The model, its forward passes and its gate."""
+    add_model_options(group)
+    add_batch_options(group)
+    add_untrained_head_option(group)
+    add_gate_options(group)
+    add_device_option(group)
+    add_precision_option(group)
+
+
+def _add_pair_options(group) -> None:
+    """The pair dataset: a file or a named one, its language, bias type and variant."""
+    group.add_argument(
         "--data",
         required=True,
         help="a CrowS-Pairs / multilingual CrowS-Pairs CSV or StereoSet JSON file, or the "
         "name of a shipped public benchmark (crows_pairs, multilingual_crows_pairs, "
         "stereoset) or of a pair dataset of --config, downloaded once into --cache-dir",
     )
-    score.add_argument(
+    group.add_argument(
         "--config",
         type=Path,
         default=None,
         help="a workflow configuration whose pair_datasets name the datasets "
         "(default: the shipped benchmarks)",
     )
-    score.add_argument(
+    group.add_argument(
         "--mirror",
         default=None,
         metavar="URL",
@@ -112,68 +145,58 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "(e.g. a local copy of raw.githubusercontent.com); its pinned checksum still applies "
         "(default: the original host)",
     )
-    score.add_argument(
+    group.add_argument(
         "--cache-dir",
         type=Path,
         default=DEFAULT_CACHE,
         help="where named datasets are downloaded (default: %(default)s)",
     )
-    score.add_argument(
-        "--measures",
-        default=",".join(pair.names()),
-        help="comma-separated pair measures (default: %(default)s; docs/measures.md)",
-    )
-    score.add_argument(
+    group.add_argument(
         "--lang",
         default=None,
         help="language of a multilingual CrowS-Pairs file (default: from its file name)",
     )
-    score.add_argument(
+    group.add_argument(
         "--force-lang",
         action="store_true",
         help="score a multilingual CrowS-Pairs file as --lang although its name says "
         "another language",
     )
-    score.add_argument(
+    group.add_argument(
         "--bias-type",
         default="gender",
         help="the benchmark's name of one bias type, or 'all': a row per bias type, then "
         "the rows over every pair (default: %(default)s)",
     )
-    score.add_argument(
-        "--output",
-        type=output_file,
-        default=None,
-        help="CSV: bias_type, measure, score, se, p_value, significant, n, n_edge, n_ties, "
-        "n_clusters, verdict (default: none)",
-    )
-    score.add_argument(
-        "--per-pair",
-        type=output_file,
-        default=None,
-        help="CSV with one row per pair: both sentences, bias_type, every measure's sentence "
-        "scores, the pair's S_JSD, token counts and edge-case flags (default: none)",
-    )
-    score.add_argument("--seed", type=int, default=0, help="seed of the bootstrap standard errors")
-    score.add_argument(
-        "--tie-rule",
-        choices=["neutral", "half", "exclude"],
-        default="neutral",
-        help="a tie counts as no win (neutral), half a win, or is dropped with the measure's "
-        "edge-case pairs (exclude) (default: %(default)s)",
-    )
-    score.add_argument(
-        "--alpha",
-        type=open_probability,
-        default=0.05,
-        help="significance level of the p-values' mark, in (0, 1) (default: %(default)s)",
-    )
-    score.add_argument(
+    group.add_argument(
         "--perturb",
         action="store_true",
         help="remove the final character of every sentence (Steinborn et al. 2022, Table 3)",
     )
-    score.add_argument(
+
+
+def _add_measure_options(group) -> None:
+    """The measures, their tie rule, significance level and units of uncertainty."""
+    group.add_argument(
+        "--measures",
+        default=",".join(pair.names()),
+        help="comma-separated pair measures (default: %(default)s; docs/measures.md)",
+    )
+    group.add_argument("--seed", type=int, default=0, help="seed of the bootstrap standard errors")
+    group.add_argument(
+        "--tie-rule",
+        choices=["neutral", "half", "exclude"],
+        default=setting("pair_tie_rule"),
+        help="a tie counts as no win (neutral), half a win, or is dropped with the measure's "
+        "edge-case pairs (exclude) (default: %(default)s)",
+    )
+    group.add_argument(
+        "--alpha",
+        type=open_probability,
+        default=setting("pair_alpha"),
+        help="significance level of the p-values' mark, in (0, 1) (default: %(default)s)",
+    )
+    group.add_argument(
         "--cluster",
         metavar="COLUMN",
         help="a column of the data shared by pairs with a common cause (e.g. target, the "
@@ -181,7 +204,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "(cluster sign-flip test, cluster bootstrap); scores are unchanged "
         "(default: the pairs are the units)",
     )
-    score.add_argument(
+    group.add_argument(
         "--structural-baseline",
         action="store_true",
         help="also score the pairs with a randomly initialised copy of the model (same "
@@ -189,9 +212,3 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "learned knowledge, printed beside the model's scores; --output then holds both, "
         "told apart by its first column run (model, structural_baseline)",
     )
-    add_batch_options(score)
-    add_untrained_head_option(score)
-    add_gate_options(score)
-    add_device_option(score)
-    add_precision_option(score)
-    score.set_defaults(run=_score)

@@ -18,7 +18,7 @@ from mgbias.cli.main import build_parser
 from mgbias.embeddings.rcsls_config import RCSLSConfig
 from mgbias.finetune.settings import FineTuneConfig
 from mgbias.measures.inbias import STRONG_PAIRS_EN
-from mgbias.workflow.schema import section_defaults
+from mgbias.workflow.schema import key_default, section_defaults
 
 
 def schema(key: str):
@@ -32,6 +32,8 @@ SETTINGS = {
     **{(command, "device"): schema("scoring.device") for command in ("score", "tbs", "mbe")},
     **{(command, "precision"): schema("scoring.precision") for command in ("score", "tbs", "mbe")},
     ("mbe", "batch_size"): schema("scoring.batch_size"),
+    ("score", "tie_rule"): key_default("pair_tie_rule"),
+    ("score", "alpha"): key_default("pair_alpha"),
     ("mbe", "weighting"): schema("mbe.weighting"),
     ("mbe", "permutations"): schema("mbe.permutations"),
     ("mbe", "alpha"): schema("mbe.alpha"),
@@ -41,6 +43,10 @@ SETTINGS = {
     **{
         ("probe", key): schema(f"basta2020.probes.{key}")
         for key in ("runs", "n_train", "knn_k", "n_knn", "n_bootstrap")
+    },
+    **{
+        ("probe", key): schema(f"basta2020.static.{key}")
+        for key in ("n_biased", "n_extended", "top_n")
     },
     **{
         ("probe", key): schema(f"basta2020.vectors.{key}")
@@ -65,7 +71,9 @@ SETTINGS = {
     **{
         ("align", field.name): field.default
         for field in dataclasses.fields(RCSLSConfig)
-        if field.name in ("knn", "lr", "niter", "maxneg", "maxsup", "maxload", "sgd", "seed")
+        if field.name
+        in ("knn", "lr", "niter", "maxneg", "maxsup", "maxload", "batchsize", "sgd", "center")
+        + ("seed", "device")
     },
 }
 #: ``mgbias finetune``'s options default to None (FineTuneConfig fills them in); their
