@@ -7,12 +7,7 @@ import sys
 from pathlib import Path
 
 from mgbias.cli.options import (
-    add_batch_options,
-    add_device_option,
-    add_gate_options,
-    add_model_options,
-    add_precision_option,
-    add_untrained_head_option,
+    add_masked_lm_options,
     check_alpha,
     check_outputs,
     open_probability,
@@ -178,7 +173,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "Eq. 2): above 50 the model prefers the male sentences. The same numbers as the "
         "workflow's mbe rule for the same sentences, seed and settings.",
     )
-    _add_model_options(mbe.add_argument_group("model"))
+    add_masked_lm_options(mbe.add_argument_group("model"))
     _add_sentence_options(
         mbe.add_argument_group(
             "sentences",
@@ -203,16 +198,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "gender words) with --units gender-words (default: none)",
     )
     mbe.set_defaults(run=_mbe)
-
-
-def _add_model_options(group) -> None:
-    """The model, its forward passes and its gate."""
-    add_model_options(group)
-    add_batch_options(group)
-    add_untrained_head_option(group)
-    add_gate_options(group)
-    add_device_option(group)
-    add_precision_option(group)
 
 
 def _add_sentence_options(sentences) -> None:

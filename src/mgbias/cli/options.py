@@ -39,6 +39,7 @@ __all__ = [
     "add_duplicates_option",
     "add_gate_options",
     "add_hidden_alias",
+    "add_masked_lm_options",
     "add_model_options",
     "add_precision_option",
     "add_untrained_head_option",
@@ -287,6 +288,18 @@ def add_model_options(parser: argparse.ArgumentParser, what: str = "masked LM") 
         help="hub branch, tag or commit; ignored for a local directory (default: the hub's "
         "default branch)",
     )
+
+
+def add_masked_lm_options(parser: argparse.ArgumentParser) -> None:
+    """What every command that scores sentences with a masked LM takes (``score``,
+    ``mbe``, ``tbs``): the model (:func:`add_model_options`), its batches, its head and
+    its gate, and where and in what precision it runs."""
+    add_model_options(parser)
+    add_batch_options(parser)
+    add_untrained_head_option(parser)
+    add_gate_options(parser)
+    add_device_option(parser)
+    add_precision_option(parser)
 
 
 def add_untrained_head_option(parser: argparse.ArgumentParser) -> None:

@@ -7,12 +7,7 @@ import sys
 from pathlib import Path
 
 from mgbias.cli.options import (
-    add_batch_options,
-    add_device_option,
-    add_gate_options,
-    add_model_options,
-    add_precision_option,
-    add_untrained_head_option,
+    add_masked_lm_options,
     check_alpha,
     check_outputs,
     open_probability,
@@ -90,7 +85,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         description="Scores are percent of pairs preferring the stereotypical sentence, "
         "except sjsd (raw mean; negative = stereotypical sentence preferred).",
     )
-    _add_model_options(score.add_argument_group("model"))
+    add_masked_lm_options(score.add_argument_group("model"))
     _add_pair_options(score.add_argument_group("pairs"))
     _add_measure_options(score.add_argument_group("measures and their statistics"))
     output = score.add_argument_group("output")
@@ -109,16 +104,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "scores, the pair's S_JSD, token counts and edge-case flags (default: none)",
     )
     score.set_defaults(run=_score)
-
-
-def _add_model_options(group) -> None:
-    """The model, its forward passes and its gate."""
-    add_model_options(group)
-    add_batch_options(group)
-    add_untrained_head_option(group)
-    add_gate_options(group)
-    add_device_option(group)
-    add_precision_option(group)
 
 
 def _add_pair_options(group) -> None:

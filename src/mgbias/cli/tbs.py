@@ -6,12 +6,7 @@ import argparse
 from pathlib import Path
 
 from mgbias.cli.options import (
-    add_batch_options,
-    add_device_option,
-    add_gate_options,
-    add_model_options,
-    add_precision_option,
-    add_untrained_head_option,
+    add_masked_lm_options,
     add_word_list_options,
     output_file,
     positive_int,
@@ -56,7 +51,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "neutral occupations and the top predictions of a masked sentence (Kaneko et al. 2023)",
         description="The numbers of the workflow's scripts/kaneko2023_probe.py for one model.",
     )
-    add_model_options(tbs)
+    add_masked_lm_options(tbs.add_argument_group("model"))
     tbs.add_argument("--lang", default="en", help="language of the template (templates.yaml)")
     tbs.add_argument(
         "--targets",
@@ -99,9 +94,4 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         default=None,
         help="CSV of the top predictions (default: none)",
     )
-    add_batch_options(tbs)
-    add_untrained_head_option(tbs)
-    add_gate_options(tbs)
-    add_device_option(tbs)
-    add_precision_option(tbs)
     tbs.set_defaults(run=_tbs)
