@@ -5,7 +5,7 @@ row per pair, for error analysis)."""
 from mgbias.files.tabular import write_csv
 from mgbias.mlm.masked_cache import pairs_sha256, read_pair_cache
 from mgbias.mlm.unmasked_cache import read_score_cache
-from mgbias.pairs.data import cluster_labels, load_pairs, pair_sentences
+from mgbias.pairs.data import cluster_column, cluster_labels, load_pairs, pair_sentences
 from mgbias.pairs.scoring import per_pair_table
 from mgbias.pairs.structure import pair_measures_with_length
 from mgbias.provenance import job_provenance
@@ -20,7 +20,7 @@ with job_log(smk.log[0]) as log, job_provenance(smk):
     expected = pairs_sha256(pair_sentences(frame, perturb=perturb))
     unmasked, stored = read_score_cache(smk.input.unmasked)
     masked, _ = read_pair_cache(smk.input.masked, expected_sha256=expected)
-    cluster = smk.params.cluster
+    cluster = cluster_column(frame, smk.params.cluster)
     table = pair_measures_with_length(
         unmasked,
         masked,

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from mgbias.measures import pair
 from mgbias.measures.measure import MBE_RESULT_COLUMNS, PAIR_SCORE_COLUMNS
 from mgbias.measures.registry import LengthLean, verdict
+from mgbias.workflow.schema import entry_key_default as _entry_setting
 from mgbias.workflow.schema import key_default as _setting
 
 if TYPE_CHECKING:
@@ -469,7 +470,7 @@ def score_pairs(
     mirror: str | None = None,
     force_lang: bool = False,
     progress: bool = True,
-    cluster: str | None = None,
+    cluster: str | None = _entry_setting("pair_datasets", "cluster"),
     precision: str = _setting("scoring.precision"),
     tokenizer: str | os.PathLike | None = None,
     allow_unk: bool = _setting("scoring.allow_unk"),
@@ -518,10 +519,13 @@ def score_pairs(
         For a named dataset (:func:`load_pair_data`).
     progress : bool
         Progress bars (shown only on a terminal).
-    cluster : str, optional
+    cluster : str or None
         A column of the data shared by pairs with a common cause (e.g. ``target``,
         the target word): the p-values and standard errors then take the clusters
         as units (:func:`mgbias.stats.cluster_sign_flip_test`); scores are unchanged.
+        ``"auto"`` (the default, the workflow's): ``target`` where every pair has a
+        target word and some target word holds several pairs, else the pairs
+        (:func:`mgbias.pairs.data.cluster_column`); ``None``: the pairs.
     precision : {"fp32", "bf16", "fp16"}
         The forward passes' precision: ``fp32`` (default; every number reproduced
         from the papers), or autocast to bf16 or fp16 (CUDA only) with the
@@ -552,7 +556,7 @@ def score_pairs(
     """
     from mgbias.datasets.frame import ALL_BIAS_TYPES
     from mgbias.measures.preference import TIE_RULES
-    from mgbias.pairs.data import cluster_labels, pair_sentences
+    from mgbias.pairs.data import cluster_column, cluster_labels, pair_sentences
     from mgbias.pairs.scoring import parse_measures, per_pair_table
     from mgbias.seeds import check_seed
 
@@ -578,6 +582,7 @@ def score_pairs(
     )
     pairs = pair_sentences(frame, perturb=perturb)
     data_name = "DataFrame" if hasattr(data, "columns") else str(data)
+    cluster = cluster_column(frame, cluster)
     clusters = None if cluster is None else cluster_labels(frame, cluster, data_name)
     # torch: loaded once the data are in hand
     from mgbias.pairs.passes import score_pair_passes

@@ -17,6 +17,7 @@ from mgbias.cli.options import (
 from mgbias.config import ConfigError
 from mgbias.measures import pair
 from mgbias.pairs.named import DEFAULT_CACHE
+from mgbias.workflow.schema import entry_key_default
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -56,6 +57,7 @@ def _score(args: argparse.Namespace) -> int:
         print(f"mgbias: {error}", file=sys.stderr)
         return 2
     print(report)
+    args.cluster = report.cluster  # the provenance record names the units the tests took
     from mgbias.files.tabular import write_csv
 
     # outputs; a provenance record of each belongs right after its write
@@ -160,6 +162,11 @@ def _add_pair_options(group) -> None:
     )
 
 
+def _cluster(text: str) -> str | None:
+    """``--cluster``'s value: a column, ``auto``, or ``none`` (the pairs: None)."""
+    return None if text.strip().lower() == "none" else text
+
+
 def _add_measure_options(group) -> None:
     """The measures, their tie rule, significance level and units of uncertainty."""
     group.add_argument(
@@ -184,10 +191,13 @@ def _add_measure_options(group) -> None:
     group.add_argument(
         "--cluster",
         metavar="COLUMN",
+        type=_cluster,
+        default=entry_key_default("pair_datasets", "cluster"),
         help="a column of the data shared by pairs with a common cause (e.g. target, the "
         "target word): p-values and standard errors take these clusters as units "
-        "(cluster sign-flip test, cluster bootstrap); scores are unchanged "
-        "(default: the pairs are the units)",
+        "(cluster sign-flip test, cluster bootstrap); scores are unchanged. auto: the "
+        "target column where target words repeat, else the pairs; none: the pairs "
+        "(default: %(default)s)",
     )
     group.add_argument(
         "--structural-baseline",

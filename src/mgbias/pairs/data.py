@@ -32,7 +32,10 @@ from mgbias.files.textio import decoding, encoding_error
 from mgbias.pairs.perturb import perturb_final_character
 
 __all__ = [
+    "AUTO_CLUSTER",
+    "TARGET_COLUMN",
     "check_file_language",
+    "cluster_column",
     "cluster_labels",
     "load_pairs",
     "pair_data_language",
@@ -51,6 +54,30 @@ def pair_sentences(frame: pd.DataFrame, *, perturb: bool = False) -> list[tuple[
     if perturb:
         pairs = [(perturb_final_character(a), perturb_final_character(b)) for a, b in pairs]
     return pairs
+
+
+#: The ``cluster`` setting that picks the units of the pair tests from the data.
+AUTO_CLUSTER = "auto"
+#: The column of a pair's target word (StereoSet's, the demo pairs'), the units of
+#: :data:`AUTO_CLUSTER` where target words repeat.
+TARGET_COLUMN = "target"
+
+
+def cluster_column(frame: pd.DataFrame, cluster: str | None) -> str | None:
+    """The column whose values are the units of the pair tests, for the setting
+    ``cluster``: a column name as given; ``None`` (the pairs themselves) as given;
+    :data:`AUTO_CLUSTER`: :data:`TARGET_COLUMN` where every pair has a target word and
+    some target word holds several pairs (their preferences share a cause, so the
+    pairs are not independent units: the sign test on them reads a target word's
+    effect, e.g. of its feminine form, as the model's preference), else ``None``."""
+    if cluster != AUTO_CLUSTER:
+        return cluster
+    if TARGET_COLUMN not in frame.columns or frame.empty:
+        return None
+    targets = frame[TARGET_COLUMN]
+    if (targets.isna() | (targets.astype(str).str.strip() == "")).any():
+        return None
+    return TARGET_COLUMN if targets.astype(str).nunique() < len(frame) else None
 
 
 def cluster_labels(frame: pd.DataFrame, column: str, source: str | Path) -> list[str]:

@@ -21,6 +21,7 @@ from mgbias.files.yaml_lines import load_yaml
 from mgbias.resources import resource_path
 
 __all__ = [
+    "entry_key_default",
     "filled_entry",
     "filled_section",
     "key_default",
@@ -126,6 +127,19 @@ def key_default(key: str) -> Any:
         return copy.deepcopy(node["default"])
     except KeyError:
         raise KeyError(f"the configuration schema states no default for {key!r}") from None
+
+
+def entry_key_default(section: str, key: str) -> Any:
+    """The default the schema states for the key ``key`` of each entry of the mapping
+    section ``section`` (``pair_datasets``, ``models``), read as :func:`key_default`
+    reads one; KeyError naming them if it states none."""
+    try:
+        entry = _current_schema()["properties"][section]["additionalProperties"]
+        return copy.deepcopy(entry["properties"][key]["default"])
+    except KeyError:
+        raise KeyError(
+            f"the configuration schema states no default for {key!r} of a {section} entry"
+        ) from None
 
 
 def filled_section(config: Mapping[str, Any], key: str) -> dict:

@@ -294,7 +294,7 @@ def test_score_with_clusters_tests_the_clusters(fixed_bert_dir, tmp_path, capsys
     common = ["score", "--model", str(fixed_bert_dir), "--data", str(data), "--measures", "aul,sss"]
     common += ["--allow-unk"]  # "nurse" is the fixed BERT's [UNK]: 6 of 48 pieces
     plain, clustered = tmp_path / "plain.csv", tmp_path / "clustered_scores.csv"
-    assert main([*common, "--output", str(plain)]) == 0
+    assert main([*common, "--cluster", "none", "--output", str(plain)]) == 0
     assert main([*common, "--cluster", "target", "--output", str(clustered)]) == 0
     plain_table = pd.read_csv(plain).set_index("measure")
     table = pd.read_csv(clustered).set_index("measure")
@@ -312,6 +312,20 @@ def test_score_with_clusters_tests_the_clusters(fixed_bert_dir, tmp_path, capsys
     assert main([*common, "--cluster", "occupation"]) == 2
     error = capsys.readouterr().err
     assert "no column 'occupation' to cluster the pairs by" in error and "target" in error
+    # the default (auto): the target words, as they repeat; the pairs where none repeats
+    auto = tmp_path / "auto.csv"
+    assert main([*common, "--output", str(auto)]) == 0
+    assert pd.read_csv(auto)[["p_value", "n_clusters"]].equals(
+        table[["p_value", "n_clusters"]].reset_index(drop=True)
+    )
+    record = (auto.parent / (auto.name + ".provenance.json")).read_text()
+    assert '"cluster": "target"' in record
+    distinct = pd.read_csv(data)
+    distinct["target"] = [f"t{i}" for i in range(6)]
+    distinct.to_csv(data, index=False)
+    assert main([*common, "--output", str(auto)]) == 0
+    assert pd.read_csv(auto)["n_clusters"].tolist() == [0, 0]
+    assert pd.read_csv(auto)["p_value"].tolist() == pytest.approx([2 / 64, 2 / 64])
 
 
 def test_precision_fp32_writes_the_bytes_of_no_precision(fixed_bert_dir, crows_csv, tmp_path):
