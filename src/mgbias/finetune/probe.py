@@ -94,6 +94,15 @@ def probe_model(
     """
     spec = template_spec(lang, templates, figure3_sentence=sentence)
     target_list = template_targets(targets, lang)
+    # Figure 3's top predictions first: a sentence the model cannot read stops the run
+    # before the targets are scored
+    female_words, male_words = gender_lists(female, male, spec)
+    if not spec.figure3_sentence:
+        raise ValueError(f"no Figure 3 sentence for language {lang!r}; pass one")
+    top = top_predictions(
+        model, tokenizer, spec.figure3_sentence, male_words, female_words, k=k,
+        max_length=max_length, precision=precision,
+    )  # fmt: skip
     logprobs = template_logprobs(
         model,
         tokenizer,
@@ -105,13 +114,6 @@ def probe_model(
     )
     table = tbs_table(logprobs, neutral=target_list["neutral"].to_numpy())
     summary = tbs_summary(table, spec)
-    female_words, male_words = gender_lists(female, male, spec)
-    if not spec.figure3_sentence:
-        raise ValueError(f"no Figure 3 sentence for language {lang!r}; pass one")
-    top = top_predictions(
-        model, tokenizer, spec.figure3_sentence, male_words, female_words, k=k,
-        max_length=max_length, precision=precision,
-    )  # fmt: skip
     summary.update(
         {
             "model": model_name,

@@ -83,7 +83,8 @@ def top_predictions(
     k : int
         How many tokens (default 5, as in Figure 3).
     max_length, precision
-        As for :func:`~mgbias.mlm.masked.masked_logprobs_of`.
+        As for :func:`~mgbias.mlm.masked.masked_logprobs_of`; a sentence longer than
+        ``max_length`` (default: the model's limit) is refused, naming it.
 
     Returns
     -------
@@ -95,11 +96,18 @@ def top_predictions(
         (:func:`gender_class` of ``word``). Ties in probability are broken by
         the lower token id.
     """
-    from mgbias.mlm.masked import masked_logprobs_of
+    from mgbias.mlm.masked import masked_logprobs_of, masked_max_length
 
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"k must be a positive integer, got {k!r}")
     ids, position = _encode(tokenizer, sentence)
+    limit = max_length or masked_max_length(model, tokenizer)
+    if ids.size > limit:
+        raise ValueError(
+            f"the sentence {sentence!r} is {ids.size} tokens long with the special tokens, "
+            f"more than the {limit} the model reads; give a shorter one with one {MASK} "
+            "(mgbias tbs --sentence; kaneko2023.sentences in the workflow)"
+        )
     vocabulary = np.arange(int(model.config.vocab_size), dtype=np.int64)
     logprobs = masked_logprobs_of(
         model,

@@ -243,6 +243,11 @@ def test_top_predictions_by_hand(fixed_bert, tokenizer):
     assert top["rank"].tolist() == [1, 2, 3, 4, 5]
     with pytest.raises(ValueError, match=r"exactly one \[MASK\]"):
         top_predictions(fixed_bert, tokenizer, "he is a doctor.", {"he"}, {"she"})
+    # [CLS] [MASK] is a doctor . [SEP]: 7 tokens; a limit below refuses the sentence
+    assert len(top_predictions(fixed_bert, tokenizer, "[MASK] is a doctor.", {"he"}, {"she"},
+                               max_length=7)) == 5  # fmt: skip
+    with pytest.raises(ValueError, match=r"is 7 tokens long .* more than the 6 the model reads"):
+        top_predictions(fixed_bert, tokenizer, "[MASK] is a doctor.", {"he"}, {"she"}, max_length=6)
 
 
 def test_gender_class():
