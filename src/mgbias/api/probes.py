@@ -237,15 +237,38 @@ class ProbeReport:
         return self.results.table1
 
     def table(self) -> str:
-        """The means, one row per experiment and measure, one column per layer (Markdown)."""
-        pivot = self.frame.pivot_table(
-            index=["experiment", "measure"], columns="layer", values="mean", sort=False
-        )
-        return pivot.to_markdown(floatfmt=".4g")
+        """The means, one row per experiment and measure, one column per layer (Markdown);
+        a measure without a value is a row of ``nan`` (:meth:`unscored` says why)."""
+        import pandas as pd
+
+        frame = self.frame
+        keys = ["experiment", "measure"]
+        pivot = frame.groupby([*keys, "layer"], sort=False)["mean"].mean().unstack("layer")
+        rows = pd.MultiIndex.from_frame(frame[keys].drop_duplicates())  # as computed
+        return pivot.reindex(rows).to_markdown(floatfmt=".4g")
+
+    def unscored(self) -> list[str]:
+        """A line for each experiment and layer that has no value, with why where the
+        experiment says (Exp. 5's ``k`` neighbours among too few professions)."""
+        lines = []
+        missing = self.frame[self.frame["mean"].isna()]
+        for (layer, experiment), rows in missing.groupby(["layer", "experiment"], sort=False):
+            result = self.summary.get("layers", {}).get(str(layer), {}).get(experiment, {})
+            n = int(rows["n_items"].max())
+            if result.get("degenerate"):
+                why = (
+                    f"k = {result['k']} neighbours of {n} professions are all the others, "
+                    "so the score says nothing about the vectors; pass --knn-k (knn_k) "
+                    f"below {n - 1}"
+                )
+            else:
+                why = f"no value from {n} items"
+            lines.append(f"{experiment} (layer {layer}): not scored: {why}")
+        return lines
 
     def __str__(self) -> str:
-        """The table ``mgbias probe`` prints."""
-        return self.table()
+        """The table ``mgbias probe`` prints, then what was not scored and why."""
+        return "\n".join([self.table(), *self.unscored()])
 
 
 def probe(

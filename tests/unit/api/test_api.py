@@ -651,3 +651,32 @@ def test_the_lazy_names_are_their_modules_public_names():
     assert sorted(mgbias.__all__) == sorted(mgbias.api.__all__) == sorted(mgbias.api._MODULES)
     for name in mgbias.__all__:
         assert getattr(mgbias, name) is getattr(mgbias.api, name)
+
+
+def test_a_probe_report_names_what_it_could_not_score_and_why():
+    from mgbias.api.probes import ProbeReport
+    from mgbias.contextual.run import ProbeResults
+
+    nan = float("nan")
+    rows = [
+        (2, "pca", "pc1", 0.86, 0.86, 0.86, 0.0, 330, 1),
+        (2, "knn", "pearson_r", nan, nan, nan, nan, 13, 2),
+        (2, "clustering", "accuracy", nan, nan, nan, nan, 0, 2),
+        (0, "pca", "pc1", 0.5, 0.5, 0.5, 0.0, 330, 1),
+    ]
+    summary = {"layers": {"2": {"knn": {"k": 100, "degenerate": True}}}}
+    report = ProbeReport(results=ProbeResults(rows, summary, {}), cache_hit=False)
+    table = report.table().splitlines()
+    # every measure computed is a row, in the order computed, a missing value as nan
+    assert [line.split("|")[1].strip() for line in table[2:]] == [
+        "('pca', 'pc1')",
+        "('knn', 'pearson_r')",
+        "('clustering', 'accuracy')",
+    ]
+    assert "nan" in table[3]
+    assert report.unscored() == [
+        "knn (layer 2): not scored: k = 100 neighbours of 13 professions are all the others, "
+        "so the score says nothing about the vectors; pass --knn-k (knn_k) below 12",
+        "clustering (layer 2): not scored: no value from 0 items",
+    ]
+    assert str(report).endswith(report.unscored()[-1])
