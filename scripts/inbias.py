@@ -10,9 +10,9 @@ Inputs: ``vec``: the space scored (original, aligned or debiased; .vec);
 optional ``original``: the language's original space, whose vocabulary filters the pairs
 (absent: the scored space's own); optional ``reference``: per-occupation CSV of the space
 to test against (the original space; the ENDEB rows use original EN), for the t-test.
-Outputs: ``json``: inbias, variant, n (pairs scored), n_listed, strong, weak, t_statistic,
-p_value, paired, seeds; ``scores``: CSV with one row per pair (index, masculine,
-feminine, score = b_i).
+Outputs: ``json``: inbias, se (its standard error), variant, n (pairs scored), n_listed,
+strong, weak, t_statistic, p_value, paired, seeds; ``scores``: CSV with one row per pair
+(index, masculine, feminine, score = b_i).
 Params: ``inbias``: ``variant`` (``averaged``: Eq. 1 as printed; ``pairwise``: the
 authors' code), ``authors_split`` (read the lists as the authors' notebook), ``n_strong``
 (137: strong-gendered English pairs come first), ``paired`` (ttest_rel instead of the

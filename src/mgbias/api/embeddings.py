@@ -10,6 +10,7 @@ workflow's jobs do: each wraps the file step the workflow's script runs
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -500,9 +501,10 @@ class InBiasReport:
         """The lines ``mgbias inbias`` prints."""
         result = self.result
         text = (
-            f"inBias ({result.variant}) of {self.vectors}: {result.value:.4f} on N = "
-            f"{result.n} of {self.n_listed} pairs; strong {self.strong:.4f}, weak "
-            f"{self.weak:.4f}\n{seed_sides(result.seeds)}"
+            f"inBias ({result.variant}) of {self.vectors}: {result.value:.4f} "
+            f"(SE {result.se:.4f}) on N = {result.n} of {self.n_listed} pairs; "
+            f"strong {_group_mean(self.strong)}, weak {_group_mean(self.weak)}\n"
+            f"{seed_sides(result.seeds)}"
         )
         if self.p_value is not None:
             test = "ttest_rel" if self.paired else "ttest_ind"
@@ -511,6 +513,11 @@ class InBiasReport:
                 f"p = {self.p_value:.4g}"
             )
         return text
+
+
+def _group_mean(value: float) -> str:
+    """inBias over the strong- or weak-gendered pairs, or ``none`` where there are none."""
+    return "none" if math.isnan(value) else f"{value:.4f}"
 
 
 #: Seed pairs :func:`seed_sides` names before it counts the rest.

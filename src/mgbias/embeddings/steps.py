@@ -192,6 +192,7 @@ class InBiasReport:
         """JSON-ready values (per-occupation scores are in the CSV)."""
         return {
             "inbias": self.result.value,
+            "se": _json_float(self.result.se),
             "variant": self.result.variant,
             "n": self.result.n,
             "n_listed": self.n_listed,

@@ -46,6 +46,7 @@ __all__ = [
     "WordSpace",
     "inbias",
     "inbias_scores",
+    "inbias_standard_error",
     "inbias_ttest",
     "seed_distance",
     "strong_weak_means",
@@ -149,6 +150,26 @@ class InBiasResult:
     def n(self) -> int:
         """Number of pairs scored (N)."""
         return len(self.pairs)
+
+    @property
+    def se(self) -> float:
+        """The standard error of inBias over the occupation pairs
+        (:func:`inbias_standard_error`)."""
+        return inbias_standard_error(self.scores)
+
+
+def inbias_standard_error(scores) -> float:
+    """The standard error of inBias, the mean of the per-occupation scores ``b_i``:
+    ``sd(b, ddof=1) / sqrt(N)``, the occupation pairs taken as independent draws from
+    the list they stand for; NaN for fewer than two pairs.
+
+    >>> round(inbias_standard_error([0.1, 0.3]), 6)
+    0.1
+    """
+    values = finite_vector(scores, "inBias scores")
+    if values.size < 2:
+        return float("nan")
+    return float(np.std(values, ddof=1) / np.sqrt(values.size))
 
 
 def vocabulary_filter(

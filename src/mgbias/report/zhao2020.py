@@ -21,7 +21,7 @@ __all__ = [
 ]
 
 #: Columns of :func:`inbias_table`.
-INBIAS_COLUMNS = ["world", "lang", "variant", "inbias", "strong", "weak", "n", "n_listed"]
+INBIAS_COLUMNS = ["world", "lang", "variant", "inbias", "se", "strong", "weak", "n", "n_listed"]
 
 
 def inbias_table(results: Mapping[tuple[str, str], Mapping[str, Any]]) -> pd.DataFrame:
@@ -35,23 +35,31 @@ def inbias_table(results: Mapping[tuple[str, str], Mapping[str, Any]]) -> pd.Dat
         for (world, lang), result in results.items()
     ]
     table = pd.DataFrame(rows, columns=INBIAS_COLUMNS)
-    for column in ("inbias", "strong", "weak"):
+    for column in ("inbias", "se", "strong", "weak"):
         table[column] = pd.to_numeric(table[column], errors="coerce")
     return table
 
 
 def inbias_markdown(table: pd.DataFrame) -> str:
-    """inBias (x 100, as the paper prints it) with languages as rows and worlds as columns."""
-    pivot = table.pivot(index="lang", columns="world", values="inbias") * 100
-    pivot = pivot.reindex(index=list(dict.fromkeys(table["lang"])))
-    pivot = pivot[list(dict.fromkeys(table["world"]))]
+    """inBias (x 100, as the paper prints it) and its standard error, with languages as
+    rows and worlds as columns."""
+    langs, worlds = list(dict.fromkeys(table["lang"])), list(dict.fromkeys(table["world"]))
+
+    def pivot(values: str) -> pd.DataFrame:
+        return (table.pivot(index="lang", columns="world", values=values) * 100).reindex(
+            index=langs, columns=worlds
+        )
+
+    value, se = pivot("inbias"), pivot("se")
+    cells = value.apply(lambda column: column.map("{:.2f}".format)) + se.apply(
+        lambda column: column.map(lambda x: "" if pd.isna(x) else f" ± {x:.2f}")
+    )
     variants = ", ".join(sorted(set(table["variant"].astype(str))))
     return (
         "# Zhao et al. (2020): inBias of the original spaces\n\n"
         f"inBias (Eq. 1, variant {variants}) x 100 of each language's own vectors, before any "
-        "alignment; higher = occupations further from gender parity.\n\n"
-        + markdown(pivot.reset_index())
-        + "\n"
+        "alignment, ± its standard error over the occupation pairs; higher = occupations "
+        "further from gender parity.\n\n" + markdown(cells.reset_index()) + "\n"
     )
 
 

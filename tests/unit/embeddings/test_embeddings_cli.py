@@ -129,7 +129,8 @@ def test_inbias_matches_the_library(world, tmp_path, capsys):
     pairs = read_occupation_pairs(world / "en_male_def_occ", world / "en_female_def_occ")
     expected = inbias(space, pairs, read_seed_pairs(world / "en_gender_pairs.json"), "pairwise")
     printed = capsys.readouterr().out
-    assert f"{expected.value:.4f} on N = 3 of 4 pairs" in printed
+    assert f"{expected.value:.4f} (SE {expected.se:.4f}) on N = 3 of 4 pairs" in printed
+    assert expected.se == pytest.approx(np.std(expected.scores, ddof=1) / np.sqrt(3))
     assert f"strong {expected.scores[0]:.4f}" in printed
     # an aligned space, tested against the original's per-occupation scores
     main(_align_args(world, tmp_path / "a.vec"))

@@ -53,7 +53,7 @@ OUTPUTS = [
         "results/zhao2020/inbias/{world}/{lang}.json",
         "zhao2020_inbias",
         "inBias (Zhao et al. 2020, Eq. 1) of one original space",
-        "JSON: inbias, variant, n, n_listed, strong, weak, seeds",
+        "JSON: inbias, se, variant, n, n_listed, strong, weak, seeds",
     ),
     Output(
         "zhao2020_inbias_scores",
@@ -128,7 +128,7 @@ OUTPUTS = [
         "zhao2020_inbias_space",
         "inBias of the source language's words in an aligned space (`{src}-{src}`: the "
         "debiased space itself), tested against the original space",
-        "JSON: inbias, variant, n, n_listed, strong, weak, t_statistic, p_value, paired, seeds",
+        "JSON: inbias, se, variant, n, n_listed, strong, weak, t_statistic, p_value, paired, seeds",
     ),
     Output(
         "zhao2020_inbias_space_scores",
