@@ -26,6 +26,7 @@ __all__ = [
     "finite_vector",
     "mcnemar_test",
     "mean_zero_test",
+    "proportion_interval",
     "random_indicator",
     "sign_test",
     "splitmix64_mix",
@@ -254,6 +255,27 @@ def sign_test(n_more: int, n_less: int) -> float:
     from scipy.stats import binomtest  # here: importing scipy.stats takes seconds on some nodes
 
     return float(binomtest(wins, wins + losses, 0.5, alternative="two-sided").pvalue)
+
+
+def proportion_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``successes / n`` (Wilson 1927), as
+    :meth:`scipy.stats.binomtest`'s ``proportion_ci(method="wilson")`` gives it: a
+    confidence interval that stays inside [0, 1] and is not empty at 0 or ``n``
+    successes; ``(nan, nan)`` for ``n = 0``.
+
+    >>> low, high = proportion_interval(2, 30)
+    >>> round(100 * low, 1), round(100 * high, 1)
+    (1.8, 21.3)
+    """
+    hits, total = _check_count(successes, "successes"), _check_count(n, "n")
+    if hits > total:
+        raise ValueError(f"successes ({hits}) exceed n ({total})")
+    if total == 0:
+        return float("nan"), float("nan")
+    from scipy.stats import binomtest  # here: importing scipy.stats takes seconds on some nodes
+
+    interval = binomtest(hits, total).proportion_ci(confidence_level=level, method="wilson")
+    return float(interval.low), float(interval.high)
 
 
 def finite_vector(values, name: str = "values") -> np.ndarray:

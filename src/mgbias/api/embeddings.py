@@ -73,8 +73,9 @@ class BLIReport:
         """One line per retrieval, as ``mgbias bli`` prints them."""
         return "\n".join(
             f"{result.retrieval.upper()} accuracy on {self.dico_test}: {result.accuracy:.2f}% "
-            f"({result.n_correct} of {result.n_source_words} source words; "
-            f"{result.n_covered} in both vocabularies)"
+            f"(95% CI {result.interval[0]:.1f}-{result.interval[1]:.1f}; {result.n_correct} "
+            f"of {result.n_source_words} source words; {result.n_covered} in both "
+            "vocabularies)"
             for result in self.results
         )
 

@@ -29,6 +29,7 @@ import torch
 from mgbias.embeddings.dictionaries import source_words, translations
 from mgbias.embeddings.rcsls import resolve_device
 from mgbias.embeddings.vectors import Vectors
+from mgbias.stats import proportion_interval
 
 __all__ = ["RETRIEVALS", "BLIResult", "bli_accuracy", "csls_target_penalty", "retrieve"]
 
@@ -44,7 +45,8 @@ class BLIResult:
     Attributes
     ----------
     accuracy
-        ``100 * n_correct / n_source_words`` (percent).
+        ``100 * n_correct / n_source_words`` (percent); :attr:`interval` is its 95%
+        confidence interval.
     n_correct
         Source words whose top-1 target is a gold translation.
     n_source_words
@@ -68,9 +70,22 @@ class BLIResult:
     k: int
     maxload: int
 
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the accuracy, in percent, over the source words
+        (:func:`mgbias.stats.proportion_interval`; NaN without source words)."""
+        low, high = proportion_interval(self.n_correct, self.n_source_words)
+        return 100.0 * low, 100.0 * high
+
     def to_dict(self) -> dict:
-        """JSON-ready values."""
-        return asdict(self)
+        """JSON-ready values, with the interval (``ci_low``, ``ci_high``; null without
+        source words)."""
+        low, high = self.interval
+        return {
+            **asdict(self),
+            "ci_low": None if np.isnan(low) else low,
+            "ci_high": None if np.isnan(high) else high,
+        }
 
 
 def _unit(matrix: np.ndarray, device: torch.device) -> torch.Tensor:

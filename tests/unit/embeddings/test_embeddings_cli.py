@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import runpy
 import subprocess
 import sys
@@ -83,8 +84,15 @@ def test_align_matches_the_library(world, tmp_path, capsys):
         k=10, maxload=250, device="cpu",
     )  # fmt: skip
     assert f"CSLS accuracy on {world / 'test.txt'}: {expected.accuracy:.2f}%" in printed
-    assert f"({expected.n_correct} of {expected.n_source_words} source words" in printed
+    low, high = expected.interval
+    assert f"(95% CI {low:.1f}-{high:.1f}; {expected.n_correct} of 61 source words" in printed
     assert expected.n_source_words == 61  # 60 test words + 1 OOV
+    # the Wilson interval of 10 of 61 (z = 1.96), by hand
+    p, z, n = 10 / 61, 1.959964, 61
+    centre, half = p + z * z / (2 * n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    assert (low, high) == pytest.approx(
+        (100 * (centre - half) / (1 + z * z / n), 100 * (centre + half) / (1 + z * z / n))
+    )
 
 
 def test_bli_retrievals_match_the_library(world, tmp_path, capsys):

@@ -120,7 +120,7 @@ OUTPUTS = [
         "zhao2020_bli",
         "bilingual lexicon induction accuracy of one aligned space on the test dictionary",
         "JSON: per retrieval (`csls`, `nn`): accuracy (percent), n_correct, "
-        "n_source_words, n_covered, k, maxload",
+        "n_source_words, n_covered, k, maxload, ci_low and ci_high (its 95% interval)",
     ),
     Output(
         "zhao2020_inbias_space",
