@@ -32,6 +32,7 @@ from mgbias.contextual.swap import Analyser, Swapper
 from mgbias.contextual.vectors import WordVectors, parse_layers
 from mgbias.errors import InputError
 from mgbias.files.textio import read_text
+from mgbias.workflow.schema import key_default as _setting
 
 __all__ = [
     "AnalyserFactories",
@@ -119,9 +120,9 @@ def static_lists(
     path: str | Path,
     lists: ProbeLists,
     *,
-    n_biased: int = 500,
-    n_extended: int = 2500,
-    top_n: int = 50_000,
+    n_biased: int = _setting("basta2020.static.n_biased"),
+    n_extended: int = _setting("basta2020.static.n_extended"),
+    top_n: int = _setting("basta2020.static.top_n"),
     male: str | None = None,
     female: str | None = None,
     noun_genders: dict[str, bool] | None = None,
@@ -258,8 +259,8 @@ def plan_corpus(
     static: StaticLists | None = None,
     spacy_model: str | None = None,
     nouns: CorpusNouns | None = None,
-    n_pca_sentences: int = 1000,
-    max_per_word: int = 20,
+    n_pca_sentences: int = _setting("basta2020.vectors.n_pca_sentences"),
+    max_per_word: int = _setting("basta2020.vectors.max_per_word"),
     seed: int = 0,
     analysers: AnalyserFactories | None = None,
 ) -> ProbePlan:
@@ -290,14 +291,14 @@ def vectors_for_plan(
     *,
     model_id: str,
     revision: str | None = None,
-    layers: str = "all",
-    pooling: str = "mean",
-    dtype: str = "float32",
-    batch_size: int = 64,
+    layers: str = _setting("basta2020.vectors.layers"),
+    pooling: str = _setting("basta2020.vectors.pooling"),
+    dtype: str = _setting("basta2020.vectors.dtype"),
+    batch_size: int = _setting("basta2020.vectors.batch_size"),
     max_length: int | None = None,
     device: str | None = None,
     n_hidden_states: int | None = None,
-    precision: str = "fp32",
+    precision: str = _setting("basta2020.vectors.precision"),
 ) -> tuple[WordVectors, bool]:
     """The plan's vectors from ``cache`` if its key matches, else from one encoder pass.
 

@@ -29,6 +29,7 @@ from mgbias.measures.inbias import (
     strong_weak_means,
     vocabulary_filter,
 )
+from mgbias.workflow.schema import key_default as _setting
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -116,11 +117,11 @@ def bli_files(
     src_emb: str | Path,
     tgt_emb: str | Path,
     dico_test: str | Path,
-    retrievals: Sequence[str] = ("csls", "nn"),
-    k: int = 10,
-    maxload: int = 200_000,
-    center: bool = False,
-    device: str = "auto",
+    retrievals: Sequence[str] = tuple(_setting("zhao2020.bli.retrievals")),
+    k: int = _setting("zhao2020.bli.k"),
+    maxload: int = _setting("zhao2020.bli.maxload"),
+    center: bool = _setting("zhao2020.bli.center"),
+    device: str = _setting("zhao2020.bli.device"),
     output: str | Path | None = None,
     duplicates: str = DEFAULT_DUPLICATES,
 ) -> list[BLIResult]:
@@ -240,11 +241,11 @@ def inbias_files(
     female_occupations: str | Path,
     seeds: str | Path,
     original: str | Path | None = None,
-    variant: str = "averaged",
-    authors_split: bool = False,
+    variant: str = _setting("zhao2020.inbias.variant"),
+    authors_split: bool = _setting("zhao2020.inbias.authors_split"),
     n_strong: int = STRONG_PAIRS_EN,
     reference_scores: str | Path | None = None,
-    paired: bool = False,
+    paired: bool = _setting("zhao2020.inbias.paired"),
     output: str | Path | None = None,
     scores: str | Path | None = None,
     duplicates: str = DEFAULT_DUPLICATES,

@@ -46,6 +46,7 @@ import numpy as np
 from mgbias.files.atomic import atomic_path
 from mgbias.seeds import check_seed, derive_seed
 from mgbias.wordlists.genders import FEMALE, MALE
+from mgbias.workflow.schema import key_default as _setting
 
 __all__ = ["ROUNDING", "SAMPLING", "Mixture", "mixture_indices", "mixture_sizes", "write_mixture"]
 
@@ -60,7 +61,7 @@ def _check_rate(r: float) -> float:
 
 
 def mixture_sizes(
-    n: int, r: float, rounding: Literal["half_up", "half_even"] = "half_up"
+    n: int, r: float, rounding: Literal["half_up", "half_even"] = _setting("kaneko2023.rounding")
 ) -> tuple[int, int]:
     """Sizes of the male and female parts of D_r (Kaneko et al. 2023, §2).
 
@@ -142,8 +143,8 @@ def mixture_indices(
     seed: int,
     n: int | None = None,
     repeat: int = 0,
-    sampling: Literal["nested", "independent"] = "nested",
-    rounding: Literal["half_up", "half_even"] = "half_up",
+    sampling: Literal["nested", "independent"] = _setting("kaneko2023.sampling"),
+    rounding: Literal["half_up", "half_even"] = _setting("kaneko2023.rounding"),
 ) -> Mixture:
     """Choose the lines of D_r out of D_f (``n_female_lines``) and D_m (``n_male_lines``).
 
@@ -229,8 +230,8 @@ def write_mixture(
     seed: int,
     n: int | None = None,
     repeat: int = 0,
-    sampling: Literal["nested", "independent"] = "nested",
-    rounding: Literal["half_up", "half_even"] = "half_up",
+    sampling: Literal["nested", "independent"] = _setting("kaneko2023.sampling"),
+    rounding: Literal["half_up", "half_even"] = _setting("kaneko2023.rounding"),
 ) -> Mixture:
     """Write D_r, one sentence per line, from the D_f and D_m files (atomically).
 
