@@ -257,14 +257,18 @@ def mine_gendered_text(
                 files, female, male, {FEMALE: female_sink, MALE: male_sink}, progress
             )
         n_female, n_male = counts[FEMALE], counts[MALE]
-        n_kept = min(n_female, n_male) - n_dev if n is None else n
-        for gender, available in ((FEMALE, n_female), (MALE, n_male)):
-            if n_kept < 1 or n_kept + n_dev > available:
-                raise ValueError(
-                    f"{', '.join(map(str, files))}: {n_female} female and {n_male} male "
-                    f"sentences mined; {gender} has {available}, fewer than N = {n_kept} "
-                    f"training + {n_dev} development sentences (lower n or n_dev)"
-                )
+        # the rarer gender decides: it needs N (at least one) training sentences and n_dev
+        rarer, available = min((FEMALE, n_female), (MALE, n_male), key=lambda item: item[1])
+        if available < (n or 1) + n_dev:
+            lower = [name for name, given in (("n", n is not None), ("n_dev", n_dev > 0)) if given]
+            remedy = f"lower {' or '.join(lower)}, or give" if lower else "give"
+            raise ValueError(
+                f"{', '.join(map(str, files))}: {n_female} female and {n_male} male "
+                f"sentences mined; {rarer} has {available}, fewer than N = {n or 1} "
+                f"training + {n_dev} development sentences ({remedy} text with more "
+                f"{rarer} sentences)"
+            )
+        n_kept = available - n_dev if n is None else n
         female_rng, male_rng = (
             np.random.default_rng(child) for child in np.random.SeedSequence(seed).spawn(2)
         )

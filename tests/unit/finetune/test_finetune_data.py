@@ -93,6 +93,14 @@ def test_too_few_sentences_names_the_counts(tmp_path):
     ):
         mine(tmp_path, source, "a", n=18, n_dev=3, seed=0)
     assert not (tmp_path / "a" / "out_female.txt").exists()  # nothing written
+    # without n, the rarer gender must hold one training sentence beside the n_dev
+    with pytest.raises(
+        ValueError, match=r"30 female and 20 male .* male has 20, fewer than N = 1 training "
+        r"\+ 20 development sentences \(lower n_dev, or give text with more male sentences\)"
+    ):  # fmt: skip
+        mine(tmp_path, source, "a", n=None, n_dev=20, seed=0)
+    counts, _ = mine(tmp_path, source, "a", n=None, n_dev=19, seed=0)
+    assert (counts.n_kept, counts.n_dev) == (1, 19)
     with pytest.raises(ValueError, match="n_dev must be a non-negative integer"):
         mine(tmp_path, source, "a", n=5, n_dev=-1, seed=0)
     with pytest.raises(ValueError, match="seed"):
