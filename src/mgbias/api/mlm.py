@@ -431,6 +431,10 @@ def pair_verdicts(
         # a share measure drops its ties from n under "exclude"; S_JSD's zeros stay in n
         share = pair.pair_measure(row["measure"]).share
         compared = n + t if tie_rule == "exclude" and share else n
+        # the sign test's units are the untied pairs, the sign-flip test's the clusters;
+        # with m units neither gives p below 2 / 2**m (S_JSD's t-test has no such floor)
+        m = k if k else (n - t if share else 0)
+        units = f"{m} cluster{'s' if m != 1 else ''}" if k else f"{m} untied pairs"
         verdicts.append(
             verdict(
                 row["measure"],
@@ -444,6 +448,8 @@ def pair_verdicts(
                 n_compared=compared,
                 lean=LengthLean.of(row),
                 subject=subject,
+                units=units,
+                smallest_p=min(1.0, 2.0 * 0.5**m) if m else None,
             )
         )
     return verdicts

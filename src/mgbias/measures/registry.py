@@ -140,6 +140,8 @@ def verdict(
     n_compared: int = 0,
     lean: LengthLean | None = None,
     subject: str = "the model",
+    units: str = "",
+    smallest_p: float | None = None,
 ) -> str:
     """One measure's result in words, its direction read from the registry.
 
@@ -180,6 +182,11 @@ def verdict(
     subject : str
         Whose scores these are: ``"the model"``, or ``"the random copy"`` for a
         structural baseline's (:mod:`mgbias.pairs.baseline`).
+    units, smallest_p : str, float, optional
+        The test's units (``"2 clusters"``) and the smallest p-value it can give with
+        them. Where that is not below ``alpha`` and the test did not reach it, the verdict
+        says so: ``"AUL 100 (p = 0.5, 6 pairs in 2 clusters): 2 clusters cannot give p
+        below alpha = 0.05 (at best p = 0.5): the test, not the model, decides"``.
 
     Raises
     ------
@@ -199,6 +206,11 @@ def verdict(
         )
     where = f"p = {p_value:.2g}" + (f", {sample}" if sample else "")
     head = f"{measure.short} {score:.4g} ({where})"
+    if smallest_p is not None and smallest_p >= alpha and not p_value < alpha:
+        return (
+            f"{head}: {units or 'these units'} cannot give p below alpha = {alpha:g} "
+            f"(at best p = {smallest_p:.2g}): the test, not {subject}, decides"
+        )
     if lean is not None:
         return f"{head}: {_length_words(measure, lean, alpha, subject)}"
     return f"{head}: {_preference(measure, score, p_value, alpha, subject)}"

@@ -275,7 +275,9 @@ def test_score_pairs_per_bias_type_sums_to_the_overall_row(fixed_bert_dir, crows
     assert overall.loc["aula", "score"] == pytest.approx(100.0)
     assert overall.loc["cps", "score"] == pytest.approx(0.0)
     assert report.per_pair.bias_type.tolist() == ["gender", "gender", "race-color", "age"]
-    assert report.verdicts[0].startswith("gender: AUL 100 (p = 0.5, 2 pairs): no significant")
+    assert report.verdicts[0].startswith(
+        "gender: AUL 100 (p = 0.5, 2 pairs): 2 untied pairs cannot give p below alpha"
+    )
     assert "bias_type" in report.table()
 
 

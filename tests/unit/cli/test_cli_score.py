@@ -304,7 +304,10 @@ def test_score_with_clusters_tests_the_clusters(fixed_bert_dir, tmp_path, capsys
     assert table["p_value"].tolist() == pytest.approx([0.5, 0.5])
     assert table["n_clusters"].tolist() == [2, 2]
     assert not table["significant"].any()
-    assert "(p = 0.5, 6 pairs in 2 clusters)" in table.loc["aul", "verdict"]
+    assert table.loc["aul", "verdict"] == (
+        "AUL 100 (p = 0.5, 6 pairs in 2 clusters): 2 clusters cannot give p below alpha = "
+        "0.05 (at best p = 0.5): the test, not the model, decides"
+    )
     assert "(p = 0.031, 6 pairs)" in plain_table.loc["aul", "verdict"]
     record = (clustered.parent / (clustered.name + ".provenance.json")).read_text()
     assert '"cluster": "target"' in record

@@ -274,3 +274,34 @@ def test_length_lean_flag_fires_at_most_at_alpha_on_null_decisions():
         assert rate <= bound, (n_unequal, rate)
     # and a real lean is found: 25 of 30 pairs to the shorter side
     assert leans_on_length(shorter_share(25, 5), length_p_value(25, 5), alpha)
+
+
+def test_too_few_units_for_the_test_to_reach_alpha_is_said():
+    """Five untied pairs (or five clusters) give at best p = 2 / 2**5 = 0.0625 > 0.05: the
+    verdict says the test decides; six can reach 0.03125, so the plain verdict stands."""
+
+    def row(measure, score, p_value, n, n_ties=0, n_clusters=0):
+        return {"measure": measure, "score": score, "p_value": p_value, "n": n,
+                "n_ties": n_ties, "n_clusters": n_clusters}  # fmt: skip
+
+    rows = [
+        row("aula", 100.0, binomtest(5, 5).pvalue, 5),
+        row("cps", 100.0, binomtest(5, 5).pvalue, 7, n_ties=2),  # 5 untied of 7
+        row("aul", 100.0, 0.0625, 40, n_clusters=5),
+        row("sjsd", -0.2, 0.04, 5),  # the t-test has no such floor
+        row("sss", 100.0, binomtest(6, 6).pvalue, 6),
+    ]
+    assert pair_verdicts(pd.DataFrame(rows), 0.05) == [
+        "AULA 100 (p = 0.062, 5 pairs): 5 untied pairs cannot give p below alpha = 0.05 "
+        "(at best p = 0.062): the test, not the model, decides",
+        "CPS 100 (p = 0.062, 7 pairs, 2 tied): 5 untied pairs cannot give p below alpha = "
+        "0.05 (at best p = 0.062): the test, not the model, decides",
+        "AUL 100 (p = 0.062, 40 pairs in 5 clusters): 5 clusters cannot give p below alpha "
+        "= 0.05 (at best p = 0.062): the test, not the model, decides",
+        "S_JSD -0.2 (p = 0.04, 5 pairs): the model prefers the stereotypical sentence",
+        "SSS 100 (p = 0.031, 6 pairs): the model prefers the stereotypical sentence",
+    ]
+    # at alpha = 0.1 five units suffice
+    assert pair_verdicts(pd.DataFrame(rows[:1]), 0.1) == [
+        "AULA 100 (p = 0.062, 5 pairs): the model prefers the stereotypical sentence"
+    ]
