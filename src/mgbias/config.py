@@ -16,7 +16,6 @@ those the ``_check_*`` generators yield, joined in one :class:`ConfigError` whos
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
 import re
@@ -30,7 +29,7 @@ from mgbias.files.yaml_lines import YAMLDocument, YAMLInputError, read_yaml
 from mgbias.languages import ISO_639_1, PIVOT
 from mgbias.pairs.benchmarks import benchmark_checksums, load_benchmarks
 from mgbias.settings import SECTIONS as SETTINGS_SECTIONS
-from mgbias.settings import section_class, unknown_keys
+from mgbias.settings import allowed_keys, section_class, unknown_keys
 from mgbias.workflow.config_locations import as_url as as_url  # where it was first defined
 from mgbias.workflow.config_locations import localize, missing_locations
 from mgbias.workflow.core import (
@@ -56,6 +55,7 @@ from mgbias.workflow.schema import (
     filled_section as filled_section,
 )
 from mgbias.workflow.schema import load_schema as _load_schema
+from mgbias.workflow.schema import schema_node
 from mgbias.workflow.schema import (
     schema_path as schema_path,
 )
@@ -735,7 +735,7 @@ def _settings_errors(cls: type, values: Mapping[str, Any], key: str) -> list[Con
     ``key``: each unknown key at its own line, else the first bad value."""
     unknown = unknown_keys(cls, values, cls.ignored_keys)
     if unknown:
-        allowed = sorted({f.name for f in dataclasses.fields(cls) if f.init} | cls.ignored_keys)
+        allowed = allowed_keys(cls, cls.ignored_keys)
         return [
             ConfigError(
                 f"key '{key}.{name}': unknown key; expected among {allowed} ({cls.__name__})",
@@ -758,7 +758,6 @@ def _check_settings(config: dict) -> Iterator[ConfigError]:
     trained model's training settings, hold the keys and values their class accepts, so
     that a misspelt fine-tuning, RCSLS or fastText setting stops the check, not a job.
     A section the schema rejects is left to the schema's message."""
-    schema = _load_schema()
     sections = [(section, section, _settings_at(config, section)) for section in SETTINGS_SECTIONS]
     sections += [
         ("mlm_training", f"models.{model}.train", training_settings(config, model))
@@ -766,8 +765,9 @@ def _check_settings(config: dict) -> Iterator[ConfigError]:
         if set(config["models"][model]["train"]) - {"world", "languages"}
     ]
     for section, key, values in sections:
-        node = _settings_at(schema, "properties." + section.replace(".", ".properties."))
-        if isinstance(values, Mapping) and _validator_class()(node).is_valid(values):
+        if isinstance(values, Mapping) and _validator_class()(schema_node(section)).is_valid(
+            values
+        ):
             yield from _settings_errors(section_class(section), values, key)
 
 

@@ -27,10 +27,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from mgbias.errors import InputError
-from mgbias.workflow.schema import load_schema
+from mgbias.workflow.schema import schema_node
 
 __all__ = [
     "SECTIONS",
+    "allowed_keys",
     "schema_settings",
     "section_class",
     "settings_from_mapping",
@@ -59,17 +60,6 @@ def section_class(section: str) -> type:
     return getattr(importlib.import_module(module), name)
 
 
-def _schema_properties(section: str) -> dict[str, Any]:
-    """The schema's entries of the keys of ``section`` (dotted); KeyError naming it."""
-    node: Any = load_schema()
-    try:
-        for name in section.split("."):
-            node = node["properties"][name]
-    except KeyError:
-        raise KeyError(f"the configuration schema has no section {section!r}") from None
-    return node.get("properties", {})
-
-
 def schema_settings(
     section: str, *, ignore: Iterable[str] = (), what: str = "keys", frozen: bool = True
 ) -> Callable[[type[T]], type[T]]:
@@ -85,7 +75,7 @@ def schema_settings(
     """
 
     def declare(cls: type[T]) -> type[T]:
-        properties = _schema_properties(section)
+        properties = schema_node(section).get("properties", {})
         for name in cls.__dict__.get("__annotations__", {}):
             if "default" not in properties.get(name, {}):
                 continue
@@ -126,11 +116,16 @@ def _from_mapping(cls, values: Mapping[str, Any] | None = None, where: str | Non
     )
 
 
+def allowed_keys(cls: type, ignore: Iterable[str] = ()) -> list[str]:
+    """The keys a mapping of settings of the dataclass ``cls`` may hold: its ``__init__``
+    fields and ``ignore``, sorted."""
+    return sorted({field.name for field in dataclasses.fields(cls) if field.init} | set(ignore))
+
+
 def unknown_keys(cls: type, mapping: Mapping[str, Any], ignore: Iterable[str] = ()) -> list[str]:
-    """The keys of ``mapping`` that are neither an ``__init__`` field of the dataclass
-    ``cls`` nor in ``ignore``, as sorted strings."""
-    names = {field.name for field in dataclasses.fields(cls) if field.init} | set(ignore)
-    return sorted(str(key) for key in mapping if key not in names)
+    """The keys of ``mapping`` that are not :func:`allowed_keys`, as sorted strings."""
+    allowed = set(allowed_keys(cls, ignore))
+    return sorted(str(key) for key in mapping if key not in allowed)
 
 
 def settings_from_mapping(
@@ -195,11 +190,10 @@ def settings_from_mapping(
         )
     fields = [field for field in dataclasses.fields(cls) if field.init]
     names = {field.name for field in fields}
-    ignored = set(ignore)
-    unknown = unknown_keys(cls, mapping, ignored)
+    unknown = unknown_keys(cls, mapping, ignore)
     if unknown:
         raise InputError(
-            f"{where}: unknown {what} {unknown}; expected among {sorted(names | ignored)}"
+            f"{where}: unknown {what} {unknown}; expected among {allowed_keys(cls, ignore)}"
         )
     missing = [
         field.name

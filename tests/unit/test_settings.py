@@ -136,7 +136,7 @@ def test_a_default_stated_in_the_class_and_in_the_schema_is_refused():
         class Twice:
             steps: int = 10
 
-    with pytest.raises(KeyError, match="no section 'mlm_trainin'"):
+    with pytest.raises(KeyError, match="schema has no key 'mlm_trainin'"):
         schema_settings("mlm_trainin")(type("Typo", (), {}))
 
 

@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 from mgbias.measures import pair
 from mgbias.measures.measure import MBE_RESULT_COLUMNS, PAIR_SCORE_COLUMNS
 from mgbias.measures.registry import LengthLean, verdict
-from mgbias.workflow.schema import entry_key_default as _entry_setting
 from mgbias.workflow.schema import key_default as _setting
 
 if TYPE_CHECKING:
@@ -476,7 +475,7 @@ def score_pairs(
     mirror: str | None = None,
     force_lang: bool = False,
     progress: bool = True,
-    cluster: str | None = _entry_setting("pair_datasets", "cluster"),
+    cluster: str | None = _setting("pair_datasets.*.cluster"),
     precision: str = _setting("scoring.precision"),
     tokenizer: str | os.PathLike | None = None,
     allow_unk: bool = _setting("scoring.allow_unk"),

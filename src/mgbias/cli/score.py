@@ -17,7 +17,6 @@ from mgbias.cli.options import (
 from mgbias.config import ConfigError
 from mgbias.measures import pair
 from mgbias.pairs.named import DEFAULT_CACHE
-from mgbias.workflow.schema import entry_key_default
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -192,7 +191,7 @@ def _add_measure_options(group) -> None:
         "--cluster",
         metavar="COLUMN",
         type=_cluster,
-        default=entry_key_default("pair_datasets", "cluster"),
+        default=setting("pair_datasets.*.cluster"),
         help="a column of the data shared by pairs with a common cause (e.g. target, the "
         "target word): p-values and standard errors take these clusters as units "
         "(cluster sign-flip test, cluster bootstrap); scores are unchanged. auto: the "

@@ -21,11 +21,11 @@ from mgbias.files.yaml_lines import load_yaml
 from mgbias.resources import resource_path
 
 __all__ = [
-    "entry_key_default",
     "filled_entry",
     "filled_section",
     "key_default",
     "load_schema",
+    "schema_node",
     "schema_path",
     "section_defaults",
     "validator_class",
@@ -99,12 +99,23 @@ def _defaults_of(schema: Mapping[str, Any]) -> dict:
     return instance
 
 
+def schema_node(key: str) -> dict:
+    """The schema's entry of the dotted key ``key`` (``mbe.permutations``, a section such
+    as ``zhao2020.rcsls``); ``*`` stands for each entry of a mapping section
+    (``pair_datasets.*.cluster``). The shipped schema's own object, shared: a caller
+    copies what it keeps or changes. KeyError naming the key where the schema has none."""
+    node: Any = _current_schema()
+    try:
+        for name in key.split("."):
+            node = node["additionalProperties"] if name == "*" else node["properties"][name]
+    except (KeyError, TypeError):
+        raise KeyError(f"the configuration schema has no key {key!r}") from None
+    return node
+
+
 @functools.cache
 def _section_defaults(key: str) -> dict:
-    schema = load_schema()
-    for name in key.split("."):
-        schema = schema["properties"][name]
-    return _defaults_of(schema)
+    return _defaults_of(schema_node(key))
 
 
 def section_defaults(key: str) -> dict:
@@ -116,30 +127,15 @@ def section_defaults(key: str) -> dict:
 
 
 def key_default(key: str) -> Any:
-    """The default the schema states for the key ``key`` (dotted: ``mbe.permutations``),
-    read from its entry without jsonschema (a command-line parser reads its defaults
-    here); KeyError naming the key if it has none. Only the default is copied, not the
-    schema: a parser asks for dozens."""
-    node: Any = _current_schema()
+    """The default the schema states for the key ``key`` (dotted: ``mbe.permutations``;
+    ``pair_datasets.*.cluster`` for a key of each entry of a mapping section), read from
+    its entry without jsonschema (a command-line parser reads its defaults here);
+    KeyError naming the key if it has none. Only the default is copied, not the schema: a
+    parser asks for dozens."""
     try:
-        for name in key.split("."):
-            node = node["properties"][name]
-        return copy.deepcopy(node["default"])
+        return copy.deepcopy(schema_node(key)["default"])
     except KeyError:
         raise KeyError(f"the configuration schema states no default for {key!r}") from None
-
-
-def entry_key_default(section: str, key: str) -> Any:
-    """The default the schema states for the key ``key`` of each entry of the mapping
-    section ``section`` (``pair_datasets``, ``models``), read as :func:`key_default`
-    reads one; KeyError naming them if it states none."""
-    try:
-        entry = _current_schema()["properties"][section]["additionalProperties"]
-        return copy.deepcopy(entry["properties"][key]["default"])
-    except KeyError:
-        raise KeyError(
-            f"the configuration schema states no default for {key!r} of a {section} entry"
-        ) from None
 
 
 def filled_section(config: Mapping[str, Any], key: str) -> dict:

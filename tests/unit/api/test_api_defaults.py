@@ -13,7 +13,7 @@ import inspect
 import pytest
 
 import mgbias
-from mgbias.workflow.schema import entry_key_default, key_default
+from mgbias.workflow.schema import key_default
 
 SCORING = {
     "batch_size": "scoring.batch_size",
@@ -63,7 +63,7 @@ def test_api_defaults_are_the_settings_defaults(function):
     for name, key in SETTINGS[function].items():
         assert parameters[name].default == key_default(key), (function, name, key)
     if function == "score_pairs":  # a setting of each pair dataset
-        default = entry_key_default("pair_datasets", "cluster")
+        default = key_default("pair_datasets.*.cluster")
         assert parameters["cluster"].default == default
     if function == "probe":
         experiments = parameters["experiments"].default

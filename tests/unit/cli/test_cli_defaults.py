@@ -18,7 +18,7 @@ from mgbias.cli.main import build_parser
 from mgbias.embeddings.rcsls_config import RCSLSConfig
 from mgbias.finetune.settings import FineTuneConfig
 from mgbias.measures.inbias import STRONG_PAIRS_EN
-from mgbias.workflow.schema import entry_key_default, key_default, section_defaults
+from mgbias.workflow.schema import key_default, section_defaults
 
 
 def schema(key: str):
@@ -34,7 +34,7 @@ SETTINGS = {
     ("mbe", "batch_size"): schema("scoring.batch_size"),
     ("score", "tie_rule"): key_default("pair_tie_rule"),
     ("score", "alpha"): key_default("pair_alpha"),
-    ("score", "cluster"): entry_key_default("pair_datasets", "cluster"),
+    ("score", "cluster"): key_default("pair_datasets.*.cluster"),
     ("mbe", "weighting"): schema("mbe.weighting"),
     ("mbe", "permutations"): schema("mbe.permutations"),
     ("mbe", "alpha"): schema("mbe.alpha"),

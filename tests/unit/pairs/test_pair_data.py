@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from mgbias.pairs.data import AUTO_CLUSTER, cluster_column
-from mgbias.workflow.schema import entry_key_default
+from mgbias.workflow.schema import key_default
 
 
 def pairs(targets) -> pd.DataFrame:
@@ -36,6 +36,6 @@ def test_a_column_or_none_is_taken_as_given():
 
 
 def test_auto_is_the_default_of_a_pair_dataset():
-    assert entry_key_default("pair_datasets", "cluster") == AUTO_CLUSTER
-    with pytest.raises(KeyError, match="no default for 'url' of a pair_datasets entry"):
-        entry_key_default("pair_datasets", "url")
+    assert key_default("pair_datasets.*.cluster") == AUTO_CLUSTER
+    with pytest.raises(KeyError, match="states no default for 'pair_datasets.\\*.url'"):
+        key_default("pair_datasets.*.url")
