@@ -29,6 +29,7 @@ __all__ = [
     "proportion_interval",
     "random_indicator",
     "sign_test",
+    "smallest_sign_p",
     "splitmix64_mix",
 ]
 
@@ -276,6 +277,18 @@ def proportion_interval(successes: int, n: int, level: float = 0.95) -> tuple[fl
 
     interval = binomtest(hits, total).proportion_ci(confidence_level=level, method="wilson")
     return float(interval.low), float(interval.high)
+
+
+def smallest_sign_p(units: int) -> float:
+    """The smallest two-sided p-value that :func:`sign_test` on ``units`` untied pairs, or
+    :func:`cluster_sign_flip_test` on ``units`` clusters, can give: every unit on one
+    side, ``min(1, 2 / 2**units)``. With five units or fewer it is at least 0.0625, so no
+    outcome is significant at 0.05.
+
+    >>> smallest_sign_p(5), smallest_sign_p(6)
+    (0.0625, 0.03125)
+    """
+    return min(1.0, 2.0 * 0.5 ** _check_count(units, "units"))
 
 
 def finite_vector(values, name: str = "values") -> np.ndarray:

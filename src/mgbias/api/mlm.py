@@ -423,6 +423,8 @@ def pair_verdicts(
     them out). The verdict says the measure could not decide when ties dominate, and
     names the length artifact where ``length_lean`` is true. ``subject``: whose scores
     (``"the random copy"`` for a structural baseline's)."""
+    from mgbias.stats import smallest_sign_p
+
     rows = summary.to_dict("records")
     verdicts = []
     for row in rows:
@@ -430,9 +432,9 @@ def pair_verdicts(
         # a share measure drops its ties from n under "exclude"; S_JSD's zeros stay in n
         share = pair.pair_measure(row["measure"]).share
         compared = n + t if tie_rule == "exclude" and share else n
-        # the sign test's units are the untied pairs, the sign-flip test's the clusters;
-        # with m units neither gives p below 2 / 2**m (S_JSD's t-test has no such floor)
-        m = k if k else (n - t if share else 0)
+        # the sign test's units are the untied pairs, the sign-flip test's the clusters
+        # (S_JSD's t-test has no floor)
+        m = k if k else (max(compared - t, 0) if share else 0)
         units = f"{m} cluster{'s' if m != 1 else ''}" if k else f"{m} untied pairs"
         verdicts.append(
             verdict(
@@ -448,7 +450,7 @@ def pair_verdicts(
                 lean=LengthLean.of(row),
                 subject=subject,
                 units=units,
-                smallest_p=min(1.0, 2.0 * 0.5**m) if m else None,
+                smallest_p=smallest_sign_p(m) if m else None,
             )
         )
     return verdicts

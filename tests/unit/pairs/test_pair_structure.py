@@ -305,3 +305,18 @@ def test_too_few_units_for_the_test_to_reach_alpha_is_said():
     assert pair_verdicts(pd.DataFrame(rows[:1]), 0.1) == [
         "AULA 100 (p = 0.062, 5 pairs): the model prefers the stereotypical sentence"
     ]
+
+
+def test_with_excluded_ties_the_untied_pairs_are_the_pairs_counted():
+    # tie_rule="exclude": a share measure's n holds only its untied pairs; 6 of them can
+    # reach p = 0.031, whatever the 3 ties beside them
+    row = {"measure": "aula", "score": 100.0, "p_value": binomtest(6, 6).pvalue, "n": 6,
+           "n_ties": 3, "n_clusters": 0}  # fmt: skip
+    assert pair_verdicts(pd.DataFrame([row]), 0.05, "exclude") == [
+        "AULA 100 (p = 0.031, 6 pairs, 3 tied): the model prefers the stereotypical sentence"
+    ]
+    few = {**row, "n": 5, "p_value": binomtest(5, 5).pvalue}
+    assert pair_verdicts(pd.DataFrame([few]), 0.05, "exclude") == [
+        "AULA 100 (p = 0.062, 5 pairs, 3 tied): 5 untied pairs cannot give p below alpha = "
+        "0.05 (at best p = 0.062): the test, not the model, decides"
+    ]
