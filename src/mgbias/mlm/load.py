@@ -11,6 +11,11 @@ shape); such a model still runs, and every score of it is noise.
 model (:class:`UntrainedHeadError`) unless told to accept it. :func:`load_encoder`
 loads the encoder alone (``AutoModel``: hidden states, no head), refusing one whose
 encoder weights are not all in the checkpoint.
+
+A checkpoint whose weights hold NaN or infinite values (a fine-tuning that
+diverged, a file damaged in a way its format does not notice) also loads and
+runs; every score of it is NaN, or a number computed from NaN-free corners of
+it. Both loaders refuse it (:class:`NonFiniteWeightsError`, naming the tensors).
 """
 
 from __future__ import annotations
@@ -129,6 +134,50 @@ class UntrainedHeadError(ValueError):
     """A checkpoint lacks weights of the masked LM (its MLM head, usually), so they are random."""
 
 
+class NonFiniteWeightsError(WeightsError):
+    """A checkpoint whose weights hold NaN or infinite values."""
+
+
+def non_finite_weights(model: torch.nn.Module) -> list[tuple[str, int, int]]:
+    """``(name, non-finite values, values)`` of each parameter holding NaN or infinity.
+
+    A tensor's sum is finite when all its values are (NaN and infinity carry
+    into the sum), so the values are counted only for a tensor whose sum is not
+    (it may also have overflowed): about a third of the time of checking every value.
+    """
+    found = []
+    with torch.no_grad():
+        for name, weight in model.named_parameters():
+            if torch.isfinite(weight.sum()):
+                continue
+            bad = int((~torch.isfinite(weight)).sum())
+            if bad:
+                found.append((name, bad, weight.numel()))
+    return found
+
+
+def check_finite_weights(name: str, model: torch.nn.Module) -> None:
+    """Refuse a model any of whose weights is NaN or infinite.
+
+    Raises
+    ------
+    NonFiniteWeightsError
+        Naming ``name``, how many weight tensors hold such values and the first
+        few with their counts.
+    """
+    found = non_finite_weights(model)
+    if not found:
+        return
+    tensors = sum(1 for _ in model.parameters())
+    shown = [f"{key} ({bad:,} of {total:,} values)" for key, bad, total in found]
+    raise NonFiniteWeightsError(
+        f"{name}: {len(found)} of {tensors} weight tensors hold NaN or infinite values: "
+        f"{_listing(shown, 3)}. The checkpoint is broken (a training run that diverged, or a "
+        "damaged file), and every score of it would be NaN or meaningless: use another "
+        "checkpoint of the model"
+    )
+
+
 #: How many weight names an error or warning lists before "... and N more".
 LISTED_WEIGHTS = 10
 
@@ -199,6 +248,8 @@ def load_mlm(
     UntrainedHeadError
         If the checkpoint lacks weights of the masked LM (or holds them in
         another shape) and ``allow_untrained_head`` is false.
+    NonFiniteWeightsError
+        If a weight holds NaN or an infinite value.
     """
     target = pick_device(None if device is None else str(device))
     source = resolve_source(name_or_path, revision)
@@ -228,6 +279,7 @@ def load_mlm(
     check_loading_info(
         name, info, model_class=type(model).__name__, allow_untrained_head=allow_untrained_head
     )
+    check_finite_weights(name, model)
     # Plain attribute: read by model_revision(); transformers never serialises it.
     model.config._commit_hash = commit
     model.eval()
@@ -269,6 +321,7 @@ def load_encoder(name_or_path: str, *, revision: str | None = None, device: str 
             f"{source.target}: {len(untrained)} encoder weight(s) are not in the checkpoint and "
             f"would be random, e.g. {untrained[:5]}; its hidden states would be noise"
         )
+    check_finite_weights(source.target, model)
     log.info("%s loaded as %s (unused: pooler %s)", source.target, type(model).__name__, missing)
     model.eval()
     model.to(pick_device(device))
@@ -361,9 +414,9 @@ def check_loading_info(
     )
 
 
-def _listing(names: list[str]) -> str:
-    shown = ", ".join(names[:LISTED_WEIGHTS])
-    rest = len(names) - LISTED_WEIGHTS
+def _listing(names: list[str], limit: int = LISTED_WEIGHTS) -> str:
+    shown = ", ".join(names[:limit])
+    rest = len(names) - limit
     return f"{shown}, ... and {rest} more" if rest > 0 else shown
 
 

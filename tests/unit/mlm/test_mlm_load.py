@@ -25,12 +25,15 @@ from fixtures.tiny_models import (
 from safetensors.torch import load_file, save_file
 
 from mgbias.mlm.load import (
+    NonFiniteWeightsError,
     UntrainedHeadError,
     check_loading_info,
     entry_fields,
     initialised_weights,
     load_each,
+    load_encoder,
     load_mlm,
+    non_finite_weights,
 )
 from mgbias.workflow.runlog import per_model
 
@@ -201,3 +204,44 @@ def test_nothing_missing_nothing_logged(caplog):
     with caplog.at_level(logging.DEBUG, logger="mgbias.mlm.load"):
         check_loading_info("m", empty)
     assert caplog.records == []
+
+
+@pytest.mark.parametrize(
+    ("value", "where"),
+    [
+        (float("nan"), "bert.encoder.layer.0.output.dense.weight"),
+        (float("inf"), "cls.predictions.bias"),
+    ],
+)
+def test_non_finite_weights_are_refused_naming_the_tensor(tmp_path, value, where):
+    tokenizer = wordpiece_tokenizer()
+    save_pretrained(build_model("bert", len(tokenizer)), tokenizer, tmp_path)
+    weights = load_file(tmp_path / "model.safetensors")
+    assert where in weights
+    weights[where][0, ...] = value
+    save_file(weights, tmp_path / "model.safetensors", metadata={"format": "pt"})
+    row = weights[where][0].numel()
+    with pytest.raises(NonFiniteWeightsError) as raised:
+        load_mlm(str(tmp_path), device="cpu")
+    message = str(raised.value)
+    assert message.startswith(f"{tmp_path}: 1 of ")
+    assert f"{where} ({row:,} of {weights[where].numel():,} values)" in message
+    if where.startswith("bert."):  # the encoder alone holds it too
+        inner = where.removeprefix("bert.").replace(".", r"\.")
+        with pytest.raises(NonFiniteWeightsError, match=f": {inner} \\({row} of "):
+            load_encoder(str(tmp_path), device="cpu")
+
+
+def test_non_finite_weights_counts_each_tensor():
+    model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Linear(2, 2))
+    with torch.no_grad():
+        model[0].weight[1, 2] = float("nan")
+        model[1].bias[0] = float("-inf")
+        model[1].bias[1] = float("inf")
+    assert non_finite_weights(model) == [("0.weight", 1, 6), ("1.bias", 2, 2)]
+    assert non_finite_weights(torch.nn.Linear(2, 2)) == []
+    large = torch.nn.Linear(4, 4)
+    with torch.no_grad():
+        large.weight.fill_(3e38)  # finite values whose float32 sum overflows
+    assert not torch.isfinite(large.weight.sum())
+    assert non_finite_weights(large) == []
