@@ -44,6 +44,7 @@ from mgbias.workflow.core import (
     pair_file,
     pair_jobs,
     pair_url,
+    pinned_checksums,
     scored_together,
     scoring_settings,
     structural_baselines,

@@ -1,5 +1,7 @@
 # Downloads: any configured source by URL template, written atomically with a
-# sha256 sidecar; archives are checked before they are accepted.
+# sha256 sidecar; archives are checked before they are accepted. A job's `checksums`
+# param holds its own files' pinned sha256 only (core.pinned_checksums): pinning
+# another file reruns no other download.
 #
 # A download of one file is a local rule: on a cluster it runs on the host that runs
 # Snakemake, which can reach the network where compute nodes often cannot, and it
@@ -24,7 +26,7 @@ rule download_corpus:
         "../envs/mgbias.yaml"
     params:
         url=corpus_url,
-        checksums=canonical(config["checksums"]),
+        checksums=lambda wc: pinned_checksums(config, corpus_url(wc)),
     script:
         "../scripts/download.py"
 
@@ -51,7 +53,7 @@ rule download_corpus_files:
     params:
         corpus="{corpus}",
         urls=corpus_file_urls,
-        checksums=canonical(config["checksums"]),
+        checksums=lambda wc: pinned_checksums(config, *corpus_file_urls(wc).values()),
     script:
         "../scripts/download_corpus_files.py"
 
@@ -71,7 +73,7 @@ rule download_monolingual:
         "../envs/mgbias.yaml"
     params:
         url=monolingual_url,
-        checksums=canonical(config["checksums"]),
+        checksums=lambda wc: pinned_checksums(config, monolingual_url(wc)),
     script:
         "../scripts/download.py"
 
@@ -93,7 +95,9 @@ rule download_pairs:
         "../envs/mgbias.yaml"
     params:
         url=lambda wc: pair_url(config, wc.dataset, wc.lang),
-        checksums=canonical(config["checksums"]),
+        checksums=lambda wc: pinned_checksums(
+            config, pair_url(config, wc.dataset, wc.lang)
+        ),
     script:
         "../scripts/download.py"
 
@@ -113,7 +117,7 @@ rule download_controlled:
         "../envs/mgbias.yaml"
     params:
         url=controlled_url,
-        checksums=canonical(config["checksums"]),
+        checksums=lambda wc: pinned_checksums(config, controlled_url(wc)),
     script:
         "../scripts/download.py"
 
@@ -137,7 +141,9 @@ rule download_basta2020:
         "../envs/mgbias.yaml"
     params:
         url=lambda wc: basta2020_url(config, wc.world, wc.domain),
-        checksums=canonical(config["checksums"]),
+        checksums=lambda wc: pinned_checksums(
+            config, basta2020_url(config, wc.world, wc.domain)
+        ),
     script:
         "../scripts/download.py"
 
@@ -163,7 +169,9 @@ rule download_zhao2020:
         runtime=240,
     params:
         url=lambda wc: zhao2020.url(config, wc.source, wc.filename),
-        checksums=canonical(config["checksums"]),
+        checksums=lambda wc: pinned_checksums(
+            config, zhao2020.url(config, wc.source, wc.filename)
+        ),
     script:
         "../scripts/download.py"
 
@@ -186,7 +194,7 @@ rule download_bios_titles:
         "../envs/mgbias.yaml"
     params:
         url=lambda wc: bios.titles_url(config, wc.lang),
-        checksums=canonical(config["checksums"]),
+        checksums=lambda wc: pinned_checksums(config, bios.titles_url(config, wc.lang)),
     script:
         "../scripts/download.py"
 
@@ -209,7 +217,9 @@ rule download_bios_listing:
         "../envs/mgbias.yaml"
     params:
         url=lambda wc: bios.listing_url(config, wc.snapshot),
-        checksums=canonical(config["checksums"]),
+        checksums=lambda wc: pinned_checksums(
+            config, bios.listing_url(config, wc.snapshot)
+        ),
     script:
         "../scripts/download.py"
 

@@ -90,6 +90,17 @@ def test_rerun_measure_parameter_changed_reruns_no_model_job(run_copy):
     )
 
 
+def test_rerun_pinning_another_files_checksum_reruns_nothing(run_copy):
+    # a download job's params hold its own file's pinned sha256, not every pinned one:
+    # pinning a file no job reads (or adding a benchmark, which pins its files) reruns no
+    # download and so nothing after one (before, every download and every job after it)
+    config = yaml.safe_load((run_copy / "tests/configs/tiny.yaml").read_text())
+    config["checksums"] = {"https://example.org/other.csv": "a" * 64}
+    (run_copy / "config/pinned.yaml").write_text(yaml.safe_dump(config, sort_keys=True))
+
+    assert plan(run_copy, config="config/pinned.yaml") == []
+
+
 def test_rerun_a_further_world_and_a_model_trained_on_it_rerun_no_other_job(run_copy):
     # a probe world (Basta et al. 2020) and a probe-only model trained on its English
     # text: the existing worlds, models and scores are not planned again

@@ -30,6 +30,17 @@ def local_file_of_url(url: str) -> str | None:
     return unquote(parsed.netloc + parsed.path)
 
 
+def pinned_checksums(config: Mapping[str, Any], *urls: str) -> dict[str, str]:
+    """The pinned sha256 of each of ``urls`` that ``checksums`` holds: a download job's param.
+
+    A job's param holds its own files' checksums only: pinning another file (adding a
+    pair benchmark pins its files) changes no other download's params, so it reruns no
+    other download, and nothing that depends on one.
+    """
+    pinned = config.get("checksums") or {}
+    return {url: pinned[url] for url in sorted(set(urls)) if url in pinned}
+
+
 def model_is_trained(entry: Mapping[str, Any]) -> bool:
     """Whether a model entry of the config is trained (or fine-tuned) by the workflow."""
     return "train" in entry or "finetune" in entry

@@ -20,6 +20,7 @@ from mgbias.workflow.core import (
     model_input,
     pair_file,
     pair_jobs,
+    pinned_checksums,
     trained_models,
     training_languages,
     training_settings,
@@ -30,6 +31,15 @@ def test_file_urls_relative_and_absolute():
     assert local_file_of_url("file://data/demo/x.zip") == "data/demo/x.zip"
     assert local_file_of_url("file:///abs/x%20y.zip") == "/abs/x y.zip"
     assert local_file_of_url("https://example.org/x.zip") is None
+
+
+def test_a_download_job_takes_the_pinned_checksums_of_its_own_files_only():
+    a, b, c = "https://h/a.zip", "https://h/b.txt", "https://h/c.csv"
+    config = {"checksums": {c: "3" * 64, a: "1" * 64}}
+    assert pinned_checksums(config, a) == {a: "1" * 64}
+    assert pinned_checksums(config, b) == {}
+    assert list(pinned_checksums(config, c, b, a, c)) == [a, c]  # sorted, once each
+    assert pinned_checksums({}, a) == {}
 
 
 def test_evaluation_jobs_respect_model_and_corpus_languages():
