@@ -19,7 +19,11 @@ Hard debiasing of unit word vectors, in three steps (Bolukbasi et al. 2016, §5)
 The word lists default to the authors' (``tolga-b/debiaswe``, ``data/``; see
 ``data/debiaswe/SOURCE.md``). Which lists Zhao et al. used is not stated; their README
 points to debiaswe. A definitional pair missing from the vocabulary is tried in lower
-case, then skipped; skipped pairs are logged and returned.
+case, then skipped; skipped pairs are logged and returned. When fewer than half of the
+definitional pairs are found (:data:`MIN_DEFINITIONAL_SHARE`) the lists do not fit the
+vectors (the default lists are English; vectors of another language have few of their
+words), and :func:`hard_debias` refuses: one or two pairs would still give a direction
+and a confident-looking debiased space, along whatever those pairs happen to differ in.
 """
 
 from __future__ import annotations
@@ -34,11 +38,13 @@ from pathlib import Path
 import numpy as np
 
 from mgbias.embeddings.vectors import Vectors, normalize_rows_inplace, unit_rows
+from mgbias.errors import InputError
 from mgbias.files.textio import read_text
 
 __all__ = [
     "DebiasLists",
     "DebiasResult",
+    "MIN_DEFINITIONAL_SHARE",
     "cosines_with",
     "direct_bias",
     "direct_bias_of_rows",
@@ -52,6 +58,10 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+#: The share of the definitional pairs that must be in the vocabulary (debiaswe's ten:
+#: all in fastText's English wiki vectors, eight in the demo's English space).
+MIN_DEFINITIONAL_SHARE = 0.5
 
 _DATA = "data/debiaswe"
 _BLOCK_ROWS = 100_000
@@ -324,6 +334,14 @@ def hard_debias(vectors: Vectors, lists: DebiasLists | None = None) -> DebiasRes
     used, skipped = _present_pairs(unit, lists.definitional)
     for pair in skipped:
         logger.warning("definitional pair %s not in %s; skipped", pair, vectors.source)
+    if len(used) < MIN_DEFINITIONAL_SHARE * len(lists.definitional) or not used:
+        raise InputError(
+            f"{vectors.source or 'the vectors'}: {len(used)} of the {len(lists.definitional)} "
+            f"definitional pairs are in the vocabulary ({', '.join(map(str, used)) or 'none'}), "
+            f"fewer than {MIN_DEFINITIONAL_SHARE:.0%}: the word lists do not fit these vectors "
+            "(the default lists are debiaswe's English ones); give lists of the vectors' "
+            "language (mgbias debias --definitional, --gender-specific, --equalize)"
+        )
     g = gender_direction(unit, used)
     keep = np.fromiter((w in lists.gender_specific for w in unit.words), bool, len(unit))
     _neutralize_inplace(unit.matrix, g, keep)  # ``unit`` owns its matrix

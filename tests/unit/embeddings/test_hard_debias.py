@@ -16,6 +16,7 @@ from mgbias.embeddings.debias import (
     load_debias_lists,
 )
 from mgbias.embeddings.vectors import Vectors, unit_rows
+from mgbias.errors import InputError
 
 D = 12
 
@@ -119,3 +120,30 @@ def test_bad_list_file_rejected(tmp_path):
     path.write_text('[["a", "b"], ["c"]]', encoding="utf-8")
     with pytest.raises(ValueError, match="item 1 is \\['c'\\]; expected a pair"):
         load_debias_lists(definitional=path)
+
+
+def test_lists_that_do_not_fit_the_vocabulary_are_refused_naming_what_was_found():
+    # one of three definitional pairs present: a "direction" of one pair's difference
+    lists = DebiasLists(
+        definitional=(("she", "he"), ("frau", "mann"), ("Mary", "John")),
+        gender_specific=frozenset(),
+        equalize=(),
+    )
+    vectors = _space()
+    vectors.source = "de.vec"
+    with pytest.raises(InputError) as raised:
+        hard_debias(vectors, lists)
+    assert str(raised.value).startswith(
+        "de.vec: 1 of the 3 definitional pairs are in the vocabulary (('she', 'he')), "
+        "fewer than 50%: the word lists do not fit these vectors"
+    )
+    # the shipped English lists on a space without their words: none found
+    with pytest.raises(InputError, match=r"0 of the 10 definitional pairs .* \(none\)"):
+        hard_debias(Vectors(["hund", "katze", "haus"], unit_rows(np.eye(3))))
+
+
+def test_half_of_the_definitional_pairs_is_enough():
+    lists = DebiasLists(
+        definitional=(("she", "he"), ("frau", "mann")), gender_specific=frozenset(), equalize=()
+    )
+    assert hard_debias(_space(), lists).definitional_used == (("she", "he"),)
