@@ -311,6 +311,7 @@ def align(
         matrix=matrix,
         summary=summary,
         duplicates=duplicates,
+        dico_test=dico_test,
     )
     tested = None
     if dico_test is not None:

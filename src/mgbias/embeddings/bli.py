@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import torch
 
-from mgbias.embeddings.dictionaries import source_words, translations
+from mgbias.embeddings.dictionaries import covered_source_words, source_words, translations
 from mgbias.embeddings.rcsls import resolve_device
 from mgbias.embeddings.vectors import Vectors
 from mgbias.stats import proportion_interval
@@ -178,11 +178,7 @@ def bli_accuracy(
     gold = translations(dictionary)
     src_cap = src.head(maxload).normalized(center=center, eps=_NORM_EPS)
     tgt_cap = tgt.head(maxload).normalized(center=center, eps=_NORM_EPS)
-    covered = [
-        word
-        for word in words
-        if word in src_cap.index and any(t in tgt_cap.index for t in gold[word])
-    ]
+    covered = covered_source_words(dictionary, src_cap.index, tgt_cap.index)
     n_correct = 0
     if covered:
         torch_device = resolve_device(device)

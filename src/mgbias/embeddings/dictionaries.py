@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from collections.abc import Iterable
+from collections.abc import Container, Iterable, Sequence
 from pathlib import Path
 
 from mgbias.errors import InputError
@@ -19,8 +19,11 @@ from mgbias.files.atomic import atomic_path
 from mgbias.files.textio import decoding
 
 __all__ = [
+    "MIN_COVERAGE",
     "TEST_SPLIT",
     "TRAIN_SPLIT",
+    "check_coverage",
+    "covered_source_words",
     "dictionary_name",
     "read_dictionary",
     "source_words",
@@ -32,6 +35,49 @@ __all__ = [
 TRAIN_SPLIT = "0-5000"
 #: MUSE's test split: source words of frequency rank 5,000 to 6,500.
 TEST_SPLIT = "5000-6500"
+
+
+#: The share of a dictionary's pairs (training) or source words (test) that must be in
+#: the vocabularies. MUSE's dictionaries hold words of fastText's 200,000 most frequent
+#: (all of them at the default ``maxload``); a dictionary of other languages, or read
+#: the wrong way round, finds a few shared strings (names, numbers): 1 of 76 pairs in the
+#: demo's Spanish and German spaces with its English-German dictionary.
+MIN_COVERAGE = 0.5
+
+
+def covered_source_words(
+    pairs: Sequence[tuple[str, str]], source: Container[str], target: Container[str]
+) -> list[str]:
+    """The source words (first-seen order) in ``source`` with a translation in ``target``."""
+    gold = translations(pairs)
+    return [
+        word
+        for word in source_words(pairs)
+        if word in source and any(t in target for t in gold[word])
+    ]
+
+
+def check_coverage(found: int, total: int, what: str, where: str, maxload: int = -1) -> None:
+    """Refuse a dictionary of which fewer than :data:`MIN_COVERAGE` of ``total`` were found.
+
+    ``what`` names the counted items (``"training pairs"``), ``where`` the dictionary and
+    the vectors, ``maxload`` the words read of each (``<= 0``: all), for the message.
+
+    Raises
+    ------
+    InputError
+        ``"{where}: 1 of 76 training pairs (1.3%) are in the vectors (their first 200000
+        words), fewer than 50%: ..."``.
+    """
+    if total and found >= MIN_COVERAGE * total:
+        return
+    share = f" ({found / total:.1%})" if total else ""
+    read = f" (their first {maxload} words)" if maxload > 0 else ""
+    raise InputError(
+        f"{where}: {found} of {total} {what}{share} are in the vectors{read}, fewer than "
+        f"{MIN_COVERAGE:.0%}: the dictionary does not fit these vectors; check the languages "
+        f"and the files' order{' (or read more words: maxload)' if read else ''}"
+    )
 
 
 def dictionary_name(src: str, tgt: str, split: str) -> str:

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from mgbias.embeddings.dictionaries import check_coverage
 from mgbias.embeddings.rcsls_config import RCSLSConfig
 from mgbias.embeddings.vectors import Vectors, unit_rows
 
@@ -239,6 +240,7 @@ def align(
     tgt: Vectors,
     dictionary: Sequence[tuple[str, str]],
     config: RCSLSConfig | None = None,
+    dictionary_source: str = "the training dictionary",
 ) -> AlignmentResult:
     """Fit RCSLS from ``src`` to ``tgt`` on the training dictionary (align.py's main).
 
@@ -251,10 +253,23 @@ def align(
         Training pairs ``(source word, target word)``.
     config
         Settings (default: Zhao et al. 2020's).
+    dictionary_source
+        The dictionary's file, for the message of a dictionary that does not fit.
 
     Returns
     -------
     AlignmentResult
+
+    Raises
+    ------
+    ValueError
+        Spaces of different dimension.
+    InputError
+        Fewer than :data:`~mgbias.embeddings.dictionaries.MIN_COVERAGE` of the
+        dictionary's pairs have both words in the first ``maxload`` words (before
+        ``maxsup``): the dictionary does not fit the vectors (other languages, or the
+        files swapped), and a map fitted on the few shared strings would be written as
+        an alignment.
     """
     config = config or RCSLSConfig()
     if src.dim != tgt.dim:
@@ -264,12 +279,16 @@ def align(
         )
     src_cap = src.head(config.maxload).normalized(center=config.center, eps=OUTPUT_EPS)
     tgt_cap = tgt.head(config.maxload).normalized(center=config.center, eps=OUTPUT_EPS)
-    pairs = training_pairs(dictionary, src_cap, tgt_cap, config.maxsup)
-    if not pairs:
-        raise ValueError(
-            f"no training pair has both words in the first {config.maxload} words of "
-            f"{src.source} and {tgt.source} ({len(dictionary)} pairs in the dictionary)"
-        )
+    pairs = training_pairs(dictionary, src_cap, tgt_cap)
+    check_coverage(
+        len(pairs),
+        len(dictionary),
+        "training pairs",
+        f"{dictionary_source} on {src.source} -> {tgt.source}",
+        config.maxload,
+    )
+    if 0 < config.maxsup < len(pairs):
+        pairs = pairs[: config.maxsup]
     device = resolve_device(config.device)
     rows_src = np.array([i for i, _ in pairs])
     rows_tgt = np.array([j for _, j in pairs])

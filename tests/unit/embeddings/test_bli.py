@@ -87,7 +87,12 @@ def _files(tmp_path, dictionary: str):
         ("", r"dico\.txt: the test dictionary has no pairs"),
         ("\n\n", r"dico\.txt: the test dictionary has no pairs"),
         # the languages swapped: 0% of nothing would read as a result
-        ("dog hund\ncat katze\n", r"dico\.txt: none of its 2 source words is in .*de\.vec"),
+        ("dog hund\ncat katze\n", r"dico\.txt on .*de\.vec -> .*en\.vec: 0 of 2 source words"),
+        # one of three covered: an accuracy over the few shared strings of the wrong dictionary
+        (
+            "hund dog\nmaus mouse\nhaus house\n",
+            r"dico\.txt on .*: 1 of 3 source words \(33\.3%\) are in the vectors .* fewer than 50%",
+        ),
     ],
 )
 def test_a_dictionary_that_scores_nothing_is_refused_naming_it(tmp_path, dictionary, expected):

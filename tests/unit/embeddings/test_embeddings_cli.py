@@ -47,8 +47,9 @@ def world(tmp_path_factory):
     write_vec(root / "src.vec", Vectors(words, X), precision=9)
     write_vec(root / "tgt.vec", Vectors([f"t_{w}" for w in words], Y), precision=9)
     pairs = [(w, f"t_{w}") for w in words]
-    write_dictionary(root / "train.txt", pairs[:240])
-    write_dictionary(root / "test.txt", [*pairs[240:], ("oov", "t_oov")])
+    write_dictionary(root / "train.txt", pairs[:200])
+    # 60 test words, 10 of them beyond maxload (250), and one in neither space
+    write_dictionary(root / "test.txt", [*pairs[200:260], ("oov", "t_oov")])
     write_occupation_pairs(root / "en_male_def_occ", root / "en_female_def_occ", OCCUPATIONS)
     write_seed_pairs(root / "en_gender_pairs.json", SEEDS)
     (root / "defs.json").write_text(json.dumps([["she", "he"], ["woman", "man"], ["her", "his"]]))
@@ -87,8 +88,9 @@ def test_align_matches_the_library(world, tmp_path, capsys):
     low, high = expected.interval
     assert f"(95% CI {low:.1f}-{high:.1f}; {expected.n_correct} of 61 source words" in printed
     assert expected.n_source_words == 61  # 60 test words + 1 OOV
-    # the Wilson interval of 10 of 61 (z = 1.96), by hand
-    p, z, n = 10 / 61, 1.959964, 61
+    assert expected.n_covered == 50
+    # the Wilson interval of the correct of 61 (z = 1.96), by hand
+    p, z, n = expected.n_correct / 61, 1.959964, 61
     centre, half = p + z * z / (2 * n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     assert (low, high) == pytest.approx(
         (100 * (centre - half) / (1 + z * z / n), 100 * (centre + half) / (1 + z * z / n))
@@ -225,10 +227,13 @@ def test_duplicates_first_reads_a_vec_with_a_repeated_word_on_every_command(
     assert f"{api.value:.4f}" in first
     with pytest.raises(ValueError, match="duplicate word 'he'"):
         mgbias.debias(repeated, tmp_path / "d.vec")
-    debiased = mgbias.debias(repeated, tmp_path / "d.vec", duplicates="first")
+    # the world's own lists: it holds 3 of debiaswe's 10 definitional pairs
+    own = {"definitional": world / "defs.json", "gender_specific": world / "specific.json"}
+    debiased = mgbias.debias(repeated, tmp_path / "d.vec", duplicates="first", **own)
     assert len(debiased.result.vectors) == int(n)
     commands = [
-        ["debias", "--emb", str(repeated), "--output", str(tmp_path / "c.vec")],
+        ["debias", "--emb", str(repeated), "--output", str(tmp_path / "c.vec"),
+         "--definitional", str(own["definitional"])],
         ["bli", "--src-emb", str(repeated), "--tgt-emb", str(world / "tgt.vec"),
          "--dico-test", str(world / "test.txt"), "--device", "cpu"],
         [*_align_args(world, tmp_path / "a.vec")[:2], str(repeated),
@@ -381,3 +386,15 @@ def test_the_align_steps_import_neither_pandas_nor_scipy_stats():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "False False", result.stderr
+
+
+def test_align_refuses_a_test_dictionary_that_does_not_fit_before_writing(world, tmp_path, capsys):
+    # the test dictionary read the wrong way round: refused before training, nothing written
+    swapped = tmp_path / "swapped.txt"
+    write_dictionary(swapped, [(t, s) for s, t in read_dictionary(world / "test.txt")])
+    argv = _align_args(world, tmp_path / "out.vec")
+    argv[argv.index("--dico-test") + 1] = str(swapped)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{swapped} on {world / 'src.vec'} -> {world / 'tgt.vec'}: 0 of 61 source words" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["swapped.txt"]

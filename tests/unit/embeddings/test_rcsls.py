@@ -142,8 +142,14 @@ def test_maxload_caps_the_vocabulary_and_maxsup_the_pairs():
     assert training_pairs(pairs, capped_src, capped_tgt, maxsup=2) == [(5, 5), (5, 6)]
     result = align(src, tgt, pairs, RCSLSConfig(maxload=100, niter=0, device="cpu"))
     assert (result.n_pairs, result.n_pairs_file) == (3, 5)
-    with pytest.raises(ValueError, match="no training pair"):
+    # maxsup caps the pairs after the dictionary's coverage (3 of 5) is checked
+    result = align(src, tgt, pairs, RCSLSConfig(maxload=100, maxsup=1, niter=0, device="cpu"))
+    assert (result.n_pairs, result.n_pairs_file) == (1, 5)
+    with pytest.raises(ValueError, match=r": 0 of 1 training pairs \(0\.0%\) are in the vectors"):
         align(src, tgt, [("s290", "t290")], RCSLSConfig(maxload=100, device="cpu"))
+    # 2 of 5 found: a dictionary that does not fit these vectors
+    with pytest.raises(ValueError, match=r"^train\.txt on <memory> -> <memory>: 2 of 5 "):
+        align(src, tgt, [*pairs[1:], ("s299", "t299")], RCSLSConfig(maxload=100), "train.txt")
 
 
 def test_config_rejects_unknown_and_bad_settings():
