@@ -8,7 +8,7 @@ what was expected, so the command line prints it without a traceback. It is a
 
 from __future__ import annotations
 
-__all__ = ["EncodingError", "InputError", "WeightsError"]
+__all__ = ["EncodingError", "InputError", "MissingWordsError", "WeightsError"]
 
 
 class InputError(ValueError):
@@ -21,3 +21,14 @@ class EncodingError(InputError):
 
 class WeightsError(InputError, OSError):
     """A weights file that cannot be read (corrupt, truncated, not the format its name says)."""
+
+
+class MissingWordsError(InputError, KeyError):
+    """Words a measure needs that a vector space lacks; the message names the space.
+
+    A ``KeyError`` too, for callers that look words up; printed without the quotes
+    ``KeyError`` puts around its message.
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""

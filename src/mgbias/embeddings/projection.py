@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from mgbias.embeddings.vectors import Vectors, unit_rows
+from mgbias.errors import MissingWordsError
 
 __all__ = [
     "FIGURE1_COLUMNS",
@@ -109,7 +110,7 @@ def figure1_projections(
     for name, vectors in spaces.items():
         missing = [w for pair in (*pairs, *seeds) for w in pair if w not in vectors]
         if missing:
-            raise KeyError(f"{name}: words {missing[:5]} are not in the vocabulary")
+            raise MissingWordsError(f"{name}: words {missing[:5]} are not in the vocabulary")
         male = vectors.rows(m for m, _ in seeds)
         female = vectors.rows(f for _, f in seeds)
         direction = gender_direction(male, female)

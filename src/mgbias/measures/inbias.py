@@ -36,6 +36,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from mgbias.errors import MissingWordsError
 from mgbias.measures.linalg import unit_rows
 from mgbias.stats import finite_vector
 
@@ -216,14 +217,17 @@ def inbias(
         raise ValueError("inBias needs at least one seed pair")
     missing = [w for pair in seeds for w in pair if w not in vectors]
     if missing:
-        raise KeyError(f"{vectors.source}: seed words {missing} are not in the vocabulary")
+        raise MissingWordsError(
+            f"{vectors.source}: seed words {missing} are not in the vocabulary; the seed "
+            "pairs do not fit these vectors (of another language?)"
+        )
     keep = list(vocabulary_filter(pairs, vectors) if keep is None else keep)
     if not keep:
         raise ValueError(f"{vectors.source}: no occupation pair has both forms in the vocabulary")
     kept = [pairs[i] for i in keep]
     absent = [w for pair in kept for w in pair if w not in vectors]
     if absent:
-        raise KeyError(
+        raise MissingWordsError(
             f"{vectors.source}: words {absent[:5]} of the kept pairs are not in the vocabulary"
         )
     scores = inbias_scores(

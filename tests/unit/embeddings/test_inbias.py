@@ -129,8 +129,11 @@ def test_vocabulary_filter_of_the_original_space_is_reused():
     assert result.n == 12 and result.indices == tuple(keep)
     assert result.value == pytest.approx(result.scores.mean())
     smaller = space.head(len(space) - 12)  # drops words that the kept list still needs
-    with pytest.raises(KeyError, match="not in the vocabulary"):
+    with pytest.raises(KeyError, match="not in the vocabulary") as raised:
         inbias(smaller, listed, seeds, keep=keep)
+    # a message, not a KeyError's quoted repr: the command line prints it as it is
+    assert str(raised.value).startswith(f"{smaller.source}: seed words [")
+    assert isinstance(raised.value, ValueError)
 
 
 def test_strong_weak_split_uses_positions_in_the_full_list():
