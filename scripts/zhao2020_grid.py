@@ -13,8 +13,7 @@ input.bli : list of paths
 params.original_keys : list of [world, lang]
 params.inbias_keys, params.bli_keys : lists of [world, src, tgt]
 output.table : CSV
-    world, src, tgt, inbias, strong, weak, n, p_value, significant, bli_csls, bli_nn,
-    paper_used_published_alignment.
+    :data:`mgbias.report.zhao2020.GRID_COLUMNS`.
 """
 
 from mgbias.files.atomic import read_json

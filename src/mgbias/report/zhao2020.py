@@ -69,12 +69,15 @@ GRID_COLUMNS = [
     "src",
     "tgt",
     "inbias",
+    "inbias_se",
     "strong",
     "weak",
     "n",
     "p_value",
     "significant",
     "bli_csls",
+    "bli_csls_low",
+    "bli_csls_high",
     "bli_nn",
     "paper_used_published_alignment",
 ]
@@ -107,6 +110,8 @@ def grid_table(
     (``src == tgt``: a space itself, e.g. ENDEB); ``bli``: ``{(world, src, tgt): BLI
     JSON}`` of the alignments (absent for ``src == tgt``: BLI is NaN). ``significant``:
     the t-test against the original space gives p < ``alpha`` (the paper's stars).
+    ``inbias_se``: inBias's standard error over the occupation pairs; ``bli_csls_low``
+    and ``bli_csls_high``: the 95% Wilson interval of the CSLS accuracy.
     ``paper_used_published_alignment``: X->EN rows, which the paper took from the
     published wiki.xx.align.vec and the workflow computes with the same RCSLS.
     """
@@ -117,22 +122,28 @@ def grid_table(
     rows = []
     for (world, src, tgt), result in cells.items():
         retrieval = bli.get((world, src, tgt), {})
+        csls = retrieval.get("csls", {})
         p_value = result.get("p_value")
         rows.append(
             {
                 "world": world,
                 "src": src,
                 "tgt": tgt,
-                **{key: result.get(key) for key in ("inbias", "strong", "weak", "n")},
+                "inbias": result.get("inbias"),
+                "inbias_se": result.get("se"),
+                **{key: result.get(key) for key in ("strong", "weak", "n")},
                 "p_value": p_value,
                 "significant": significant(p_value, alpha),
-                "bli_csls": retrieval.get("csls", {}).get("accuracy"),
+                "bli_csls": csls.get("accuracy"),
+                "bli_csls_low": csls.get("ci_low"),
+                "bli_csls_high": csls.get("ci_high"),
                 "bli_nn": retrieval.get("nn", {}).get("accuracy"),
                 "paper_used_published_alignment": published_alignment(src, tgt),
             }
         )
     table = pd.DataFrame(rows, columns=GRID_COLUMNS)
-    for column in ("inbias", "strong", "weak", "p_value", "bli_csls", "bli_nn"):
+    numeric = ("inbias", "inbias_se", "strong", "weak", "p_value", "bli_csls", "bli_nn")
+    for column in (*numeric, "bli_csls_low", "bli_csls_high"):
         table[column] = pd.to_numeric(table[column], errors="coerce")
     order = {world: i for i, world in enumerate(dict.fromkeys(table["world"]))}
     return table.sort_values("world", key=lambda c: c.map(order), kind="stable", ignore_index=True)

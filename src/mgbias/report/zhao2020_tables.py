@@ -55,13 +55,13 @@ PAPER_ORDER = ("en", "es", "de", "fr")
 
 #: Columns of Tables 1 and 3.
 INBIAS_COLUMNS = [
-    "world", "row", "col", "src", "tgt", "inbias", "n", "p_value", "star",
+    "world", "row", "col", "src", "tgt", "inbias", "inbias_se", "n", "p_value", "star",
     "paper_used_published_alignment",
 ]  # fmt: skip
 #: Columns of Tables 2 and 4.
 BLI_COLUMNS = [
-    "world", "row", "col", "src", "tgt", "bli_csls", "bli_nn",
-    "paper_used_published_alignment",
+    "world", "row", "col", "src", "tgt", "bli_csls", "bli_csls_low", "bli_csls_high",
+    "bli_nn", "paper_used_published_alignment",
 ]  # fmt: skip
 #: Columns of Tables 12 and 13.
 SPLIT_COLUMNS = ["world", "row", "col", "src", "tgt", "inbias"]
@@ -119,14 +119,16 @@ def _cells_frame(grid: pd.DataFrame, cells: Sequence[Cell], values: Sequence[str
 
 
 def _inbias_cells(grid: pd.DataFrame, cells: Sequence[Cell], alpha: float) -> pd.DataFrame:
-    frame = _cells_frame(grid, cells, ["inbias", "n", "p_value"])
+    frame = _cells_frame(grid, cells, ["inbias", "inbias_se", "n", "p_value"])
     frame["n"] = frame["n"].astype("Int64")
     frame["star"] = [significant(p, alpha) for p in frame["p_value"]]
     return frame[INBIAS_COLUMNS]
 
 
 def _bli_cells(grid: pd.DataFrame, cells: Sequence[Cell]) -> pd.DataFrame:
-    return _cells_frame(grid, cells, ["bli_csls", "bli_nn"])[BLI_COLUMNS]
+    return _cells_frame(grid, cells, ["bli_csls", "bli_csls_low", "bli_csls_high", "bli_nn"])[
+        BLI_COLUMNS
+    ]
 
 
 def _square(languages: Sequence[str], diagonal: bool) -> list[Cell]:
@@ -207,11 +209,16 @@ def _inbias_text(row) -> str:
     if pd.isna(row.inbias):
         return "-"
     star = "*" if row.star else ""
-    return f"{row.inbias:.4f}{star}{_dagger(row)}"
+    se = "" if pd.isna(row.inbias_se) else f" \u00b1 {row.inbias_se:.4f}"
+    return f"{row.inbias:.4f}{se}{star}{_dagger(row)}"
 
 
 def _bli_text(row) -> str:
-    return "-" if pd.isna(row.bli_csls) else f"{row.bli_csls:.2f}{_dagger(row)}"
+    if pd.isna(row.bli_csls):
+        return "-"
+    low, high = row.bli_csls_low, row.bli_csls_high
+    interval = "" if pd.isna(low) or pd.isna(high) else f" ({low:.1f}-{high:.1f})"
+    return f"{row.bli_csls:.2f}{interval}{_dagger(row)}"
 
 
 def _split_text(row) -> str:
@@ -229,14 +236,15 @@ TABLES: dict[str, tuple[Callable[..., pd.DataFrame], str, str, Callable]] = {
         table1,
         "Table 1: inBias before and after alignment",
         "Rows: source language; columns: target space (the diagonal: the original "
-        "monolingual space). `*`: the per-occupation scores differ from the original "
-        "space's (t-test, p < 0.05).",
+        "monolingual space). `± x`: the standard error over the occupation pairs. `*`: the "
+        "per-occupation scores differ from the original space's (t-test, p < 0.05).",
         _inbias_text,
     ),
     "table2": (
         table2,
         "Table 2: BLI accuracy (%) of the aligned spaces",
-        "CSLS retrieval (k = 10) on the test dictionary; rows: source, columns: target.",
+        "CSLS retrieval (k = 10) on the test dictionary, with its 95% Wilson interval; "
+        "rows: source, columns: target.",
         _bli_text,
     ),
     "table3": (
@@ -244,14 +252,15 @@ TABLES: dict[str, tuple[Callable[..., pd.DataFrame], str, str, Callable]] = {
         "Table 3: inBias before and after alignment with ENDEB",
         "ENDEB: English after hard debiasing. The ENDEB row (ENDEB itself and ENDEB "
         "aligned to each language) is tested against original EN, the ENDEB column "
-        "against each language's original space; `*`: p < 0.05.",
+        "against each language's original space; `± x`: the standard error over the "
+        "occupation pairs; `*`: p < 0.05.",
         _inbias_text,
     ),
     "table4": (
         table4,
         "Table 4: BLI accuracy (%) with ENDEB",
         "ENDEB \u2192 X: ENDEB aligned to language X; X \u2192 ENDEB: language X aligned "
-        "to ENDEB. CSLS retrieval (k = 10).",
+        "to ENDEB. CSLS retrieval (k = 10), with its 95% Wilson interval.",
         _bli_text,
     ),
     "table12": (

@@ -45,7 +45,8 @@ def test_grid_table_marks_significance_bli_and_the_published_x_en_alignments():
         return {**_result(value, value / 2), "p_value": p_value}
 
     def bli(csls):
-        return {"csls": {"accuracy": csls}, "nn": {"accuracy": csls / 2}}
+        interval = {"ci_low": csls - 5, "ci_high": csls + 6}
+        return {"csls": {"accuracy": csls, **interval}, "nn": {"accuracy": csls / 2}}
 
     table = grid_table(
         {
@@ -71,6 +72,11 @@ def test_grid_table_marks_significance_bli_and_the_published_x_en_alignments():
     assert table["paper_used_published_alignment"].tolist() == [False, True] + [False] * 4
     assert table["bli_csls"].tolist()[1:3] == [6.5, 22.7] and math.isnan(table["bli_csls"][3])
     assert math.isnan(table["bli_csls"][0]) and table["bli_nn"].tolist()[2] == 22.7 / 2
+    # the uncertainty of each: inBias's standard error, BLI's 95% interval
+    assert table["inbias_se"].tolist() == [0.004] * 6
+    assert table["bli_csls_low"].tolist()[1:3] == [1.5, 17.7]
+    assert table["bli_csls_high"].tolist()[1:3] == [12.5, 28.7]
+    assert math.isnan(table["bli_csls_low"][0])
 
 
 def test_significant_is_p_below_alpha_and_never_for_a_missing_p():

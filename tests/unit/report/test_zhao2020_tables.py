@@ -25,10 +25,11 @@ from mgbias.report.zhao2020_tables import (
 NAN = float("nan")
 
 
-def _row(src, tgt, inbias, p_value=NAN, bli=NAN, strong=NAN, weak=NAN, world="planted"):
-    return {"world": world, "src": src, "tgt": tgt, "inbias": inbias, "strong": strong,
-            "weak": weak, "n": 20, "p_value": p_value, "significant": False,
-            "bli_csls": bli, "bli_nn": bli / 2,
+def _row(src, tgt, inbias, p_value=NAN, bli=NAN, strong=NAN, weak=NAN, world="planted",
+         se=NAN, ci=(NAN, NAN)):  # fmt: skip
+    return {"world": world, "src": src, "tgt": tgt, "inbias": inbias, "inbias_se": se,
+            "strong": strong, "weak": weak, "n": 20, "p_value": p_value, "significant": False,
+            "bli_csls": bli, "bli_csls_low": ci[0], "bli_csls_high": ci[1], "bli_nn": bli / 2,
             "paper_used_published_alignment": False}  # fmt: skip
 
 
@@ -39,7 +40,7 @@ def grid() -> pd.DataFrame:
         _row("de", "de", 0.30),
         _row("en", "en", 0.10, strong=0.15, weak=0.05),
         _row("es", "es", 0.20),
-        _row("en", "es", 0.08, p_value=0.049, bli=80.0, strong=0.11, weak=0.04),
+        _row("en", "es", 0.08, 0.049, 80.0, 0.11, 0.04, se=0.012, ci=(70.14, 87.26)),
         _row("en", "de", 0.09, p_value=0.05, bli=70.0),
         _row("es", "en", 0.21, p_value=0.2, bli=86.4),
         _row("es", "de", 0.22, p_value=0.01, bli=72.4),
@@ -157,10 +158,13 @@ def test_markdown_prints_the_papers_layout_with_stars_daggers_and_dashes(grid):
         line.strip("|").split("|")[0].strip(): [c.strip() for c in line.strip("|").split("|")[1:]]
         for line in lines[2:]
     }
-    assert cells["EN"] == ["0.1000", "0.0800*", "0.0900"]
+    # ± the standard error where the grid has one, then the star
+    assert cells["EN"] == ["0.1000", "0.0800 \u00b1 0.0120*", "0.0900"]
     assert cells["ES"] == ["0.2100\u2020", "0.2000", "0.2200*"]
     assert cells["DE"] == ["0.3100*\u2020", "-", "0.3000"]
-    assert "| 80.00 " in table_markdown("table2", table2(grid))
+    # the 95% Wilson interval where the grid has one, one decimal
+    assert "| 80.00 (70.1-87.3) " in table_markdown("table2", table2(grid))
+    assert "| 70.00 " in table_markdown("table2", table2(grid))
     assert "0.0450*" in table_markdown("table3", table3(grid))
     table4_text = table_markdown("table4", table4(grid)).split("## balanced")[0]
     assert "| ENDEB \u2192 X | 84.10 | -     |" in table4_text

@@ -144,20 +144,12 @@ OUTPUTS = [
         "inBias (with the t-test against the original space) and BLI of every original, "
         "aligned and debiased space: every cell of Zhao et al. (2020), Tables 1-4, 12 and "
         "13 in one tidy table, from which those tables are cut",
-        "`world`, `src`, `tgt` (`src` = `tgt`: an original space or ENDEB itself), "
-        "`inbias`, `strong`, `weak`, `n`, `p_value`, `significant`, `bli_csls`, `bli_nn`, "
-        "`paper_used_published_alignment`",
+        "mgbias.report.zhao2020:GRID_COLUMNS",
     ),
 ]
 
-_ZHAO2020_INBIAS_CELLS = (
-    "`world`, `row`, `col` (the paper's labels), `src`, `tgt` (the spaces), `inbias`, "
-    "`n`, `p_value`, `star` (p < 0.05), `paper_used_published_alignment`; NaN: no value"
-)
-_ZHAO2020_BLI_CELLS = (
-    "`world`, `row`, `col`, `src`, `tgt`, `bli_csls` (%), `bli_nn` (%), "
-    "`paper_used_published_alignment`; NaN: no value"
-)
+_ZHAO2020_INBIAS_CELLS = "mgbias.report.zhao2020_tables:INBIAS_COLUMNS"
+_ZHAO2020_BLI_CELLS = "mgbias.report.zhao2020_tables:BLI_COLUMNS"
 _ZHAO2020_SPLIT_CELLS = (
     "`world`, `row` (Strong-gendered, Weak-gendered), `col`, `src`, `tgt`, `inbias`"
 )
@@ -181,7 +173,8 @@ for _table, _holds, _columns in (
             f"zhao2020_{_table}",
             f"results/tables/zhao2020_{_table}.csv",
             f"zhao2020_{_table}",
-            f"Zhao et al. (2020), Table {_number}: {_holds}; one row per cell",
+            f"Zhao et al. (2020), Table {_number}: {_holds}; one row per cell, NaN where "
+            "it has no value",
             _columns,
         ),
         Output(
