@@ -391,6 +391,11 @@ def run_action(args: argparse.Namespace) -> int:
     """Carry out parsed ``push`` / ``pull`` arguments; 1 with a message on failure."""
     root = args.root.resolve()
     try:
+        if not (root / DVC_FILE).is_file():
+            raise ShareError(
+                f"{root} holds no {DVC_FILE}: not an mgbias checkout; run this in the "
+                "repository's root (or give it with --root)"
+            )
         if args.action == "push":
             if args.force:
                 raise ShareError("--force applies to pull only")

@@ -106,6 +106,13 @@ def test_params_yaml_is_written_from_the_configuration_and_must_keep_its_workdir
 def test_mgbias_share_command_runs_the_recipe_and_reports_refusals(tmp_path, capsys):
     from mgbias.cli.main import main
 
+    # a folder that is no checkout is named as such, before anything else
+    assert main(["share", "push", "--root", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"mgbias share: {tmp_path} holds no dvc.yaml: not an mgbias checkout; run this in "
+        "the repository's root (or give it with --root)\n"
+    )
+    (tmp_path / "dvc.yaml").write_text("stages: {}\n")
     assert main(["share", "pull", "--root", str(tmp_path)]) == 1
     assert "dvc.lock: missing; nothing has been pushed" in capsys.readouterr().err
     assert main(["share", "push", "--root", str(tmp_path), "--force"]) == 1
