@@ -826,10 +826,22 @@ class MBEReport:
     def verdict(self) -> str:
         """``"MBE 61.2 (p = 0.003, 400 male and 400 female sentences): the model prefers
         the male sentences"``, or ``"... no significant preference at alpha = 0.05"``."""
+        from mgbias.measures.mbe_permutation import smallest_sentence_p
+
         sample = f"{self.n_male} male and {self.n_female} female sentences"
         if self.result.n_clusters is not None:
             sample += f" in {self.result.n_clusters} gender-word groups"
-        return verdict("mbe", self.score, self.p_value, alpha=self.alpha, sample=sample)
+        # the clustered test is refused where it cannot reach alpha; the sentences' floor
+        by_sentence = self.result.test == "permutation" and self.result.n_clusters is None
+        return verdict(
+            "mbe",
+            self.score,
+            self.p_value,
+            alpha=self.alpha,
+            sample=sample,
+            units=f"{self.n_male} male and {self.n_female} female sentences",
+            smallest_p=smallest_sentence_p(self.n_male, self.n_female) if by_sentence else None,
+        )
 
     def __str__(self) -> str:
         """The verdict and the Shf baseline, as ``mgbias mbe`` prints them."""

@@ -73,6 +73,7 @@ __all__ = [
     "distinct_cluster_labellings",
     "mbe_permutation_test",
     "size_strata",
+    "smallest_sentence_p",
 ]
 
 #: Permuted scores within this many MBE points of the observed distance from
@@ -196,6 +197,20 @@ def distinct_cluster_labellings(is_male: np.ndarray, strata: np.ndarray) -> tupl
         if 2 * n_male != members.size:
             twins = 1
     return total, twins
+
+
+def smallest_sentence_p(n_male: int, n_female: int) -> float:
+    """The smallest p-value the sentence-level permutation test can give, exactly: one
+    labelling (two when the sets are of one size: a labelling's complement is as
+    extreme) of the ``C(n_male + n_female, n_male)`` distinct ones.
+
+    Three male and three female sentences allow 20 labellings, so p never falls below
+    0.1: such a test cannot be significant at 0.05, whatever the model.
+
+    >>> smallest_sentence_p(3, 3), smallest_sentence_p(3, 4)
+    (0.1, 0.02857142857142857)
+    """
+    return (2 if n_male == n_female else 1) / math.comb(n_male + n_female, n_male)
 
 
 #: Rows gathered at a time when summing embeddings in score order.

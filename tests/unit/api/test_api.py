@@ -372,7 +372,7 @@ def test_mbe_of_swapped_sets_is_100_minus_mbe(tiny_mlm):
     # no AULA ties among these sentences, so I(A(f) > A(m)) = 1 - I(A(m) > A(f))
     assert len(set(result.per_sentence.aula)) == len(MALE) + len(FEMALE)
     assert swapped.score == pytest.approx(100.0 - result.score, abs=1e-6)
-    # 4 + 3 sentences allow 35 labellings: never significant, so no group is preferred
+    # not significant for this model, so no group is preferred
     assert not result.significant and not swapped.significant
     assert result.preferred == swapped.preferred == "none"
     verdict_line, shf_line = str(result).splitlines()
@@ -380,6 +380,20 @@ def test_mbe_of_swapped_sets_is_100_minus_mbe(tiny_mlm):
         f"MBE {result.score:.4g} (p = "
     )
     assert shf_line.startswith(f"Shf {result.shf:.4g} (p = ")
+
+
+def test_mbe_says_when_its_sentences_are_too_few_for_the_test(tiny_mlm):
+    # 3 + 3 sentences: 20 labellings, each as extreme as its complement, so p >= 0.1
+    few = mgbias.mbe(tiny_mlm, MALE[:3], FEMALE, progress=False)
+    assert few.verdict.endswith(
+        f"(p = {few.p_value:.2g}, 3 male and 3 female sentences): 3 male and 3 female "
+        "sentences cannot give p below alpha = 0.05 (at best p = 0.1): the test, not the "
+        "model, decides"
+    )
+    # 4 + 3: 35 labellings, one as extreme (p >= 0.029): the usual verdict
+    assert mgbias.mbe(tiny_mlm, MALE, FEMALE, progress=False).verdict.endswith(
+        "no significant preference at alpha = 0.05"
+    )
 
 
 def test_mbe_equals_eq2_on_its_own_per_sentence_scores(tiny_mlm):
