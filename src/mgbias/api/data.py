@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mgbias.wordlists import kaneko2023_lists
+
 if TYPE_CHECKING:
     from mgbias.finetune.gendered_text import GenderedTextCounts
     from mgbias.finetune.mixture import Mixture
@@ -41,8 +43,7 @@ __all__ = [
 _Path = str | os.PathLike
 
 #: The English word lists of ``mgbias gendered-text`` (Kaneko et al. 2023's).
-GENDERED_TEXT_FEMALE_WORDS = ("kaneko2023_en_female",)
-GENDERED_TEXT_MALE_WORDS = ("kaneko2023_en_male",)
+GENDERED_TEXT_FEMALE_WORDS, GENDERED_TEXT_MALE_WORDS = kaneko2023_lists("en")
 
 
 # ----------------------------------------------------------------------------- D_f, D_m, D_r

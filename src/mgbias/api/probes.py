@@ -140,7 +140,9 @@ def tbs(
         A sentence with one ``[MASK]`` (default: the language's Figure 3 sentence).
     female_words, male_words : sequence of names or paths, optional
         Word lists that class the top predictions (both or neither; default: the
-        template's two gender words).
+        language's shipped lists of Kaneko et al. 2023 with the template's two gender
+        words, as the workflow's ``kaneko2023.wordlists``; the two words alone where no
+        list is shipped).
     top_k, batch_size, max_length
         Top predictions listed; sentences per forward pass; token limit.
     revision, device, allow_untrained_head

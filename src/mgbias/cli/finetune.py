@@ -21,6 +21,7 @@ from mgbias.cli.options import (
 )
 from mgbias.finetune.settings import FineTuneConfig
 from mgbias.mlm.precision_names import PRECISION_NAMES
+from mgbias.wordlists import kaneko2023_lists
 
 #: The fine-tuning's defaults (the paper's), which the options' help shows.
 PAPER = FineTuneConfig()
@@ -256,10 +257,11 @@ def _add_gendered_text(commands: argparse._SubParsersAction) -> None:
         type=output_directory,
         help="directory for female.txt, male.txt, dev_female.txt, dev_male.txt",
     )
+    female, male = kaneko2023_lists("en")
     add_word_list_options(
         gendered,
-        female=["kaneko2023_en_female"],
-        male=["kaneko2023_en_male"],
+        female=list(female),
+        male=list(male),
         what="that make a sentence female / male",
     )
     gendered.add_argument(

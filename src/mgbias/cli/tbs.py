@@ -76,7 +76,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         female=None,
         male=None,
         what="that class the top predictions",
-        without="the template's own gender word, e.g. she / he",
+        without="the language's shipped kaneko2023_<lang>_female / _male lists with the "
+        "template's gender words, or those two words alone where none is shipped",
     )
     tbs.add_argument("--top-k", type=positive_int, default=5, help="top predictions listed")
     tbs.add_argument(

@@ -28,7 +28,7 @@ from mgbias.files.atomic import write_json
 from mgbias.finetune.probe_targets import template_targets
 from mgbias.mlm.templates import tbs_summary, tbs_table, template_logprobs, template_spec
 from mgbias.mlm.top_predictions import top_predictions
-from mgbias.wordlists import load_gender_words
+from mgbias.wordlists import kaneko2023_lists, load_gender_words
 
 __all__ = ["ProbeResult", "gender_lists", "probe_model", "write_probe"]
 
@@ -45,9 +45,16 @@ class ProbeResult:
 def gender_lists(
     female: Sequence[str] | str | None, male: Sequence[str] | str | None, spec
 ) -> tuple[frozenset[str], frozenset[str]]:
-    """Word lists that class the top predictions; default the template's two gender words."""
+    """Word lists that class the top predictions: by default the language's shipped lists
+    of Kaneko et al. (2023) (:func:`mgbias.wordlists.kaneko2023_lists`, as the workflow's
+    ``kaneko2023.wordlists``) with the template's two gender words, or those two words
+    alone where none is shipped (with he and she alone, "man" and "king" read as neither)."""
     if female is None and male is None:
-        return frozenset({spec.female}), frozenset({spec.male})
+        shipped = kaneko2023_lists(spec.lang)
+        if shipped is None:
+            return frozenset({spec.female}), frozenset({spec.male})
+        female_words, male_words = load_gender_words(*shipped)
+        return female_words | {spec.female}, male_words | {spec.male}
     if female is None or male is None:
         raise ValueError("give both the female and the male word lists, or neither")
     return load_gender_words(female, male)

@@ -31,7 +31,13 @@ from typing import Literal
 from mgbias.errors import InputError
 from mgbias.files.textio import decoding
 
-__all__ = ["available", "load_gender_words", "load_wordlist", "parse_wordlist"]
+__all__ = [
+    "available",
+    "kaneko2023_lists",
+    "load_gender_words",
+    "load_wordlist",
+    "parse_wordlist",
+]
 
 _DATA_PACKAGE = "mgbias.wordlists"
 _DATA_DIR = "data"
@@ -53,6 +59,18 @@ def available() -> list[str]:
         for entry in data_dir.iterdir()
         if entry.is_file() and entry.name.endswith(_SUFFIX)
     )
+
+
+def kaneko2023_lists(lang: str) -> tuple[tuple[str], tuple[str]] | None:
+    """The shipped ``(female, male)`` list names of Kaneko et al. (2023) for ``lang``
+    (``kaneko2023_{lang}_female``, ``..._male``), or ``None`` where none is shipped.
+
+    >>> kaneko2023_lists("de"), kaneko2023_lists("xx")
+    ((('kaneko2023_de_female',), ('kaneko2023_de_male',)), None)
+    """
+    female, male = f"kaneko2023_{lang}_female", f"kaneko2023_{lang}_male"
+    shipped = available()
+    return ((female,), (male,)) if female in shipped and male in shipped else None
 
 
 def parse_wordlist(lines: Iterable[str], source: str) -> frozenset[str]:

@@ -260,3 +260,21 @@ def test_probability_of_a_word_at_the_slot_is_a_probability(random_bert, tokeniz
     table = tbs_table(template_logprobs(random_bert, tokenizer, template_spec("en"), TARGETS))
     assert ((table.p_target_male > 0) & (table.p_target_male + table.p_target_female < 1)).all()
     assert math.isfinite(tbs_summary(table, template_spec("en"))["tbs"])
+
+
+def test_top_predictions_are_classed_by_the_languages_shipped_lists_by_default():
+    from mgbias.finetune.probe import gender_lists
+    from mgbias.wordlists import load_gender_words
+
+    english = template_spec("en")
+    female, male = gender_lists(None, None, english)
+    assert {"she", "woman", "mother"} <= female and {"he", "man", "father"} <= male
+    assert (female, male) == load_gender_words("kaneko2023_en_female", "kaneko2023_en_male")
+    assert gender_class("man", male, female) == "male"  # "neither" with he and she alone
+    german = template_spec("de")
+    assert gender_lists(None, None, german) == load_gender_words(
+        "kaneko2023_de_female", "kaneko2023_de_male"
+    )
+    assert gender_lists(["en_female"], ["en_male"], english) == load_gender_words(
+        "en_female", "en_male"
+    )
