@@ -100,8 +100,9 @@ def _vectors(root: Path) -> None:
 def test_an_interrupt_names_the_outputs_written_before_it(
     tmp_path, monkeypatch, capsys, sigint_raises
 ):
-    """align writes its vectors and R, then reads --dico-test for BLI: interrupted there,
-    it says which outputs are complete; the SIGTERM handler is restored afterwards."""
+    """align reads --dico-test first (its check, before any work), writes its vectors and
+    R, then reads it again for BLI: interrupted there, it says which outputs are complete;
+    the SIGTERM handler is restored afterwards."""
     _vectors(tmp_path)
     monkeypatch.chdir(tmp_path)
     os.mkfifo("test.txt")
@@ -109,7 +110,15 @@ def test_an_interrupt_names_the_outputs_written_before_it(
     opened, done = threading.Event(), threading.Event()
 
     def interrupt() -> None:
-        pipe = _open_once_read(Path("test.txt"), done.is_set)  # once align reads it
+        pipe = _open_once_read(Path("test.txt"), done.is_set)  # the check reads it: served
+        if pipe is None:
+            return
+        os.set_blocking(pipe, True)
+        os.write(pipe, "".join(f"w{i} tw{i}\n" for i in range(10)).encode())
+        os.close(pipe)
+        while not Path("out.json").exists() and not done.is_set():  # the outputs written
+            time.sleep(0.01)
+        pipe = _open_once_read(Path("test.txt"), done.is_set)  # once BLI reads it
         if pipe is not None:
             opened.set()
             signal.pthread_kill(main_thread, signal.SIGINT)
