@@ -82,10 +82,12 @@ class TBSReport:
         male, female = summary["male_word"], summary["female_word"]
         return "\n".join(
             [
-                f"TBS {summary['tbs']:.6g} over {summary['n_targets']} targets "
-                f"(> 0: targets more associated with {male!r} than {female!r})",
-                f"P({male}) {summary['p_male']:.4g}, P({female}) "
-                f"{summary['p_female']:.4g} over {summary['n_neutral']} neutral targets",
+                f"TBS {summary['tbs']:.6g} ± {summary['tbs_se']:.2g} over "
+                f"{summary['n_targets']} targets (> 0: targets more associated with "
+                f"{male!r} than {female!r}; ± its standard error over the targets)",
+                f"P({male}) {summary['p_male']:.4g} ± {summary['p_male_se']:.2g}, "
+                f"P({female}) {summary['p_female']:.4g} ± {summary['p_female_se']:.2g} over "
+                f"{summary['n_neutral']} neutral targets",
                 f"top {self.top_k} for {summary['sentence']!r}:",
                 self.result.top.to_markdown(index=False, floatfmt=".4g"),
             ]

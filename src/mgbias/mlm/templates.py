@@ -479,11 +479,18 @@ def tbs_summary(table: pd.DataFrame, spec: TemplateSpec) -> dict[str, Any]:
     -------
     dict
         ``tbs`` (:func:`~mgbias.measures.tbs.tbs_bias` over all targets;
-        positive = male), ``n_targets``; ``p_male`` and ``p_female`` (mean
-        ``p_target`` over the neutral targets, NaN if none), ``male_share``
-        (``p_male / (p_male + p_female)``), ``n_neutral``; ``lang``,
-        ``male_word``, ``female_word``, ``template``.
+        positive = male) and ``tbs_se`` (its standard error over the targets,
+        :func:`scipy.stats.sem`; NaN for one target), ``n_targets``; ``p_male`` and
+        ``p_female`` (mean ``p_target`` over the neutral targets, NaN if none) with
+        ``p_male_se`` and ``p_female_se``, ``male_share`` (``p_male / (p_male +
+        p_female)``), ``n_neutral``; ``lang``, ``male_word``, ``female_word``,
+        ``template``.
     """
+    from scipy.stats import sem
+
+    def standard_error(values) -> float:
+        return float(sem(values)) if len(values) > 1 else math.nan
+
     neutral = table[table["neutral"].astype(bool)]
     p_male = float(neutral["p_target_male"].mean()) if len(neutral) else math.nan
     p_female = float(neutral["p_target_female"].mean()) if len(neutral) else math.nan
@@ -493,9 +500,12 @@ def tbs_summary(table: pd.DataFrame, spec: TemplateSpec) -> dict[str, Any]:
         "male_word": spec.male,
         "female_word": spec.female,
         "tbs": tbs_bias(table["assoc_male"], table["assoc_female"]),
+        "tbs_se": standard_error(table["bias"]),
         "n_targets": int(len(table)),
         "p_male": p_male,
+        "p_male_se": standard_error(neutral["p_target_male"]),
         "p_female": p_female,
+        "p_female_se": standard_error(neutral["p_target_female"]),
         "male_share": p_male / (p_male + p_female) if len(neutral) else math.nan,
         "n_neutral": int(len(neutral)),
         "direction": "tbs > 0: targets more associated with the male word; p_male, p_female: "

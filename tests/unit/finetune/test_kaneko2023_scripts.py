@@ -187,7 +187,10 @@ def test_cli_tbs_writes_the_same_bytes_as_the_probe_script(workspace, tmp_path, 
         assert out[name].read_bytes() == script[name].read_bytes(), name
     summary = json.loads(out["summary"].read_text())
     assert summary["n_targets"] == 4 and summary["male_word"] == "he"
-    assert f"TBS {summary['tbs']:.6g} over 4 targets" in capsys.readouterr().out
+    assert (
+        f"TBS {summary['tbs']:.6g} ± {summary['tbs_se']:.2g} over 4 targets"
+        in capsys.readouterr().out
+    )
     table = pd.read_csv(out["targets"])
     assert table["target"].tolist() == ["doctor", "engineer", "nurse", "alter ego"]
     assert table.loc[2, "text"] == "[MASK] is a nurse." and table.loc[3, "n_target_tokens"] == 2

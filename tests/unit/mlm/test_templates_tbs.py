@@ -172,6 +172,12 @@ def test_tbs_by_hand_from_the_model_probabilities(random_bert, tokenizer):
     np.testing.assert_allclose(table["bias"], by_hand, rtol=1e-12)
     summary = tbs_summary(table, spec)
     assert summary["tbs"] == pytest.approx(np.mean(by_hand), rel=1e-12)
+    # the standard errors over the targets: sd (n - 1) / sqrt(n), by hand
+    assert summary["tbs_se"] == pytest.approx(np.std(by_hand, ddof=1) / 2, rel=1e-12)
+    neutral_male = np.exp(logprobs.logp_target_male[[0, 2]].to_numpy())
+    assert summary["p_male_se"] == pytest.approx(
+        abs(neutral_male[0] - neutral_male[1]) / 2, rel=1e-9
+    )
     p_male = np.mean(np.exp(logprobs.logp_target_male[[0, 2]]))
     p_female = np.mean(np.exp(logprobs.logp_target_female[[0, 2]]))
     assert summary["p_male"] == pytest.approx(p_male, rel=1e-12)
