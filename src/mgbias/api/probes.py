@@ -85,6 +85,10 @@ class TBSReport:
                 f"TBS {summary['tbs']:.6g} ± {summary['tbs_se']:.2g} over "
                 f"{summary['n_targets']} targets (> 0: targets more associated with "
                 f"{male!r} than {female!r}; ± its standard error over the targets)",
+                f"  = log P({male})/P({female}) with a target, "
+                f"{summary['log_ratio_target']:.4g} on average, less the same with the "
+                f"target masked too, {summary['log_ratio_prior']:.4g}: one prior sentence "
+                "sets TBS's zero point",
                 f"P({male}) {summary['p_male']:.4g} ± {summary['p_male_se']:.2g}, "
                 f"P({female}) {summary['p_female']:.4g} ± {summary['p_female_se']:.2g} over "
                 f"{summary['n_neutral']} neutral targets",

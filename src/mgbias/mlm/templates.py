@@ -484,7 +484,13 @@ def tbs_summary(table: pd.DataFrame, spec: TemplateSpec) -> dict[str, Any]:
         ``p_female`` (mean ``p_target`` over the neutral targets, NaN if none) with
         ``p_male_se`` and ``p_female_se``, ``male_share`` (``p_male / (p_male +
         p_female)``), ``n_neutral``; ``lang``, ``male_word``, ``female_word``,
-        ``template``.
+        ``template``. TBS's two parts: ``log_ratio_target``, the mean over the
+        targets of ``log P(male word) - log P(female word)`` with the target in the
+        template, less ``log_ratio_prior``, the same with the target masked too
+        (Kurita et al.'s prior), so ``tbs = log_ratio_target - log_ratio_prior``: the
+        prior is one sentence (per article), and a model that prefers one word more
+        without a target than with any reads as associating every target with the
+        other.
     """
     from scipy.stats import sem
 
@@ -501,6 +507,8 @@ def tbs_summary(table: pd.DataFrame, spec: TemplateSpec) -> dict[str, Any]:
         "female_word": spec.female,
         "tbs": tbs_bias(table["assoc_male"], table["assoc_female"]),
         "tbs_se": standard_error(table["bias"]),
+        "log_ratio_target": float((table["logp_target_male"] - table["logp_target_female"]).mean()),
+        "log_ratio_prior": float((table["logp_prior_male"] - table["logp_prior_female"]).mean()),
         "n_targets": int(len(table)),
         "p_male": p_male,
         "p_male_se": standard_error(neutral["p_target_male"]),

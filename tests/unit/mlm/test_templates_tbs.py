@@ -172,6 +172,12 @@ def test_tbs_by_hand_from_the_model_probabilities(random_bert, tokenizer):
     np.testing.assert_allclose(table["bias"], by_hand, rtol=1e-12)
     summary = tbs_summary(table, spec)
     assert summary["tbs"] == pytest.approx(np.mean(by_hand), rel=1e-12)
+    # its two parts: the targets' mean log ratio less the prior's
+    target_ratio = np.mean(logprobs.logp_target_male - logprobs.logp_target_female)
+    prior_ratio = np.mean(logprobs.logp_prior_male - logprobs.logp_prior_female)
+    assert summary["log_ratio_target"] == pytest.approx(target_ratio, rel=1e-12)
+    assert summary["log_ratio_prior"] == pytest.approx(prior_ratio, rel=1e-12)
+    assert summary["tbs"] == pytest.approx(target_ratio - prior_ratio, rel=1e-9)
     # the standard errors over the targets: sd (n - 1) / sqrt(n), by hand
     assert summary["tbs_se"] == pytest.approx(np.std(by_hand, ddof=1) / 2, rel=1e-12)
     neutral_male = np.exp(logprobs.logp_target_male[[0, 2]].to_numpy())
