@@ -15,6 +15,7 @@ Outputs: ``table`` (CSV), and ``markdown`` with every part but ``counts``.
 
 import json
 
+from mgbias.bios.experiment import metric_standard_errors
 from mgbias.bios.pipeline import read_records
 from mgbias.bios.tables import (
     COUNT_COLUMNS,
@@ -44,10 +45,12 @@ smk = snakemake  # noqa: F821 (provided by Snakemake)
 
 
 def run_result(path: str) -> dict:
-    """The experiment keys, the number of runs and the mean metrics of a run's JSON."""
+    """The experiment keys, the number of runs, the mean metrics of a run's JSON and
+    their standard errors over the runs."""
     with open(path, encoding="utf-8") as handle:
         data = json.load(handle)
-    return {**data["experiment"], "runs": len(data["runs"]), **data["metrics"]}
+    errors = metric_standard_errors([run["metrics"] for run in data["runs"]])
+    return {**data["experiment"], "runs": len(data["runs"]), **data["metrics"], **errors}
 
 
 with job_log(smk.log[0]) as log, job_provenance(smk):

@@ -13,7 +13,8 @@
   (:func:`mgbias.bios.fairness.gender_gap`).
 - :func:`run_transfer`: train on one language, fine-tune on a share of another's
   training split with its space, test there (static spaces or encoders on both sides).
-- :func:`mean_metrics`: the metrics of several seeded runs, averaged; :func:`run_seeds`:
+- :func:`mean_metrics`: the metrics of several seeded runs, averaged (their standard
+  errors: :func:`metric_standard_errors`); :func:`run_seeds`:
   one run per seed (the workflow's classifier and transfer jobs), the runs' records, TPR
   rows and checkpoints.
 """
@@ -208,6 +209,23 @@ def mean_metrics(runs: Sequence[Mapping[str, float]]) -> dict[str, float]:
     if not runs:
         raise ValueError("no runs")
     return {key: float(np.mean([run[key] for run in runs])) for key in METRICS}
+
+
+def metric_standard_errors(runs: Sequence[Mapping[str, float]]) -> dict[str, float]:
+    """``<metric>_se``: the standard error of each metric's mean over the seeded runs
+    (:func:`scipy.stats.sem`; NaN with one run, or where a run's metric is NaN).
+
+    The runs differ in their seeds (initialisation, sampling, batches), so this is the
+    spread of the training, not of the test bios.
+    """
+    if not runs:
+        raise ValueError("no runs")
+    from scipy.stats import sem
+
+    return {
+        f"{key}_se": float(sem([run[key] for run in runs])) if len(runs) > 1 else math.nan
+        for key in METRICS
+    }
 
 
 def tpr_rows(result: RunResult, run: int) -> list[dict]:

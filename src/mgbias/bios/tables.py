@@ -8,6 +8,7 @@ instances per occupation and gender for the occupations with at least 200 instan
 from __future__ import annotations
 
 import csv
+import math
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -85,20 +86,35 @@ def table5_markdown(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The classifier's metrics (accuracies and |Diff| in points), each followed by its
+#: standard error over the seeded runs (:func:`mgbias.bios.experiment.metric_standard_errors`).
+METRIC_COLUMNS = [
+    "avg", "avg_se", "female", "female_se", "male", "male_se", "diff", "diff_se",
+]  # fmt: skip
+
 MONOLINGUAL_COLUMNS = [
-    "table",
-    "world",
-    "lang",
-    "space",
-    "text",
-    "sampling",
-    "runs",
-    "avg",
-    "female",
-    "male",
-    "diff",
-    "arrow",
-]
+    "table", "world", "lang", "space", "text", "sampling", "runs", *METRIC_COLUMNS, "arrow",
+]  # fmt: skip
+
+
+def _metric_cells(result: Mapping) -> dict:
+    """The metrics and their standard errors of one result, rounded to 2 decimals (a
+    standard error NaN where the result has none: one run)."""
+    return {
+        key: round(float(result.get(key, math.nan)), 2)
+        if key.endswith("_se")
+        else round(result[key], 2)
+        for key in METRIC_COLUMNS
+    }
+
+
+def metric_text(row: Mapping, key: str) -> str:
+    """A metric cell of the Markdown tables: ``"85.12 ± 0.40"``, or ``"85.12"`` without a
+    standard error (one run)."""
+    se = row.get(f"{key}_se", math.nan)
+    text = f"{row[key]:.2f}"
+    return text if se is None or math.isnan(float(se)) else f"{text} ± {float(se):.2f}"
+
 
 #: The paper's table of the monolingual runs (scrubbed bios, original sampling).
 MONOLINGUAL_TABLE = {"en": "6", "es": "6", "de": "14", "fr": "14"}
@@ -138,7 +154,7 @@ def monolingual_rows(results: list[dict]) -> list[dict]:
                 "table": paper_table(r["lang"], r["text"], r["sampling"]),
                 **{key: r[key] for key in ("world", "lang", "space", "text", "sampling")},
                 "runs": r["runs"],
-                **{key: round(r[key], 2) for key in ("avg", "female", "male", "diff")},
+                **_metric_cells(r),
                 "arrow": ""
                 if reference is None or r["space"] == r["lang"]
                 else arrow(r["diff"], reference),
@@ -169,27 +185,16 @@ def monolingual_markdown(rows: list[dict]) -> str:
         for row in group:
             lines.append(
                 f"| {row['table']} | {row['space']} | {row['text']} | {row['sampling']} | "
-                f"{row['avg']:.2f} | {row['female']:.2f} | {row['male']:.2f} | "
-                f"{row['diff']:.2f}{marks[row['arrow']]} |"
+                f"{metric_text(row, 'avg')} | {metric_text(row, 'female')} | "
+                f"{metric_text(row, 'male')} | {metric_text(row, 'diff')}{marks[row['arrow']]} |"
             )
     return "\n".join(lines) + "\n"
 
 
 TRANSFER_COLUMNS = [
-    "table",
-    "world",
-    "src",
-    "tgt",
-    "src_space",
-    "tgt_space",
-    "text",
-    "sampling",
-    "runs",
-    "avg",
-    "female",
-    "male",
-    "diff",
-]
+    "table", "world", "src", "tgt", "src_space", "tgt_space", "text", "sampling", "runs",
+    *METRIC_COLUMNS,
+]  # fmt: skip
 
 #: The paper's transfer tables per language pair: (unbalanced, balanced).
 TRANSFER_TABLES = {
@@ -223,7 +228,7 @@ def transfer_rows(results: list[dict]) -> list[dict]:
             "table": transfer_table(*(r[k] for k in keys[1:])),
             **{key: r[key] for key in keys},
             "runs": r["runs"],
-            **{key: round(r[key], 2) for key in ("avg", "female", "male", "diff")},
+            **_metric_cells(r),
         }
         for r in results
     ]
@@ -250,39 +255,18 @@ def transfer_markdown(rows: list[dict]) -> str:
         for row in group:
             lines.append(
                 f"| {row['table']} | {row['src_space']} | {row['tgt_space']} | {row['text']} | "
-                f"{row['sampling']} | {row['avg']:.2f} | {row['female']:.2f} | "
-                f"{row['male']:.2f} | {row['diff']:.2f} |"
+                f"{row['sampling']} | {metric_text(row, 'avg')} | {metric_text(row, 'female')} | "
+                f"{metric_text(row, 'male')} | {metric_text(row, 'diff')} |"
             )
     return "\n".join(lines) + "\n"
 
 
 ENCODER_COLUMNS = [
-    "table",
-    "world",
-    "lang",
-    "encoder",
-    "text",
-    "sampling",
-    "runs",
-    "avg",
-    "female",
-    "male",
-    "diff",
-]
+    "table", "world", "lang", "encoder", "text", "sampling", "runs", *METRIC_COLUMNS,
+]  # fmt: skip
 ENCODER_TRANSFER_COLUMNS = [
-    "table",
-    "world",
-    "src",
-    "tgt",
-    "encoder",
-    "text",
-    "sampling",
-    "runs",
-    "avg",
-    "female",
-    "male",
-    "diff",
-]
+    "table", "world", "src", "tgt", "encoder", "text", "sampling", "runs", *METRIC_COLUMNS,
+]  # fmt: skip
 
 #: The paper's row order of Tables 10 and 11 (other languages follow, sorted).
 LANGUAGE_ORDER = ("en", "es", "de", "fr")
@@ -300,7 +284,7 @@ def _encoder_row(r: dict, table: str, keys: tuple[str, ...], space: str) -> dict
         "text": r["text"],
         "sampling": r["sampling"],
         "runs": r["runs"],
-        **{key: round(r[key], 2) for key in ("avg", "female", "male", "diff")},
+        **_metric_cells(r),
     }
 
 
@@ -349,8 +333,8 @@ def _encoder_markdown(rows: list[dict], title: str, label) -> str:
         ]
         for row in group:
             lines.append(
-                f"| {label(row)} | {row['avg']:.2f} | {row['female']:.2f} | "
-                f"{row['male']:.2f} | {row['diff']:.2f} |"
+                f"| {label(row)} | {metric_text(row, 'avg')} | {metric_text(row, 'female')} | "
+                f"{metric_text(row, 'male')} | {metric_text(row, 'diff')} |"
             )
     return "\n".join(lines) + "\n"
 

@@ -312,7 +312,7 @@ def test_the_scripts_write_tables_10_and_11_from_an_encoder_model_directory(tmp_
     )
     (row11,) = csv.DictReader(open(tmp_path / "table11.csv", encoding="utf-8"))
     assert (row11["table"], row11["src"], row11["tgt"], row11["runs"]) == ("11", "en", "de", "2")
-    assert "| EN→DE | 100.00 |" in (tmp_path / "table11.md").read_text()
+    assert "| EN→DE | 100.00 ± 0.00 |" in (tmp_path / "table11.md").read_text()
 
 
 def test_bf16_features_are_float32_and_close_to_fp32():

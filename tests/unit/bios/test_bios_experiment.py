@@ -253,6 +253,27 @@ def test_monolingual_table_arrows_compare_with_the_languages_own_space():
     assert arrow(1.0, 1.0) == ""
 
 
+def test_the_tables_carry_the_standard_errors_over_the_runs():
+    from mgbias.bios.experiment import metric_standard_errors
+
+    runs = [
+        {"avg": 80.0, "female": 79.0, "male": 81.0, "diff": 2.0},
+        {"avg": 82.0, "female": 78.0, "male": 86.0, "diff": 8.0},
+    ]
+    # two runs: sd (n - 1) / sqrt(n) = |a - b| / 2, by hand
+    errors = metric_standard_errors(runs)
+    assert errors == pytest.approx(
+        {"avg_se": 1.0, "female_se": 0.5, "male_se": 2.5, "diff_se": 3.0}
+    )
+    assert all(math.isnan(v) for v in metric_standard_errors(runs[:1]).values())
+    rows = monolingual_rows([{**result("es", 5.0), **errors}, result("es-en", 12.5)])
+    assert (rows[0]["diff"], rows[0]["diff_se"]) == (5.0, 3.0)
+    assert math.isnan(rows[1]["diff_se"])  # one run: no standard error
+    markdown = monolingual_markdown(rows)
+    assert "| 80.00 ± 1.00 | 79.00 ± 0.50 | 81.00 ± 2.50 | 5.00 ± 3.00 |" in markdown
+    assert "| 80.00 | 79.00 | 81.00 | 12.50 ↑ |" in markdown
+
+
 def write_vec(path, words, seed):
     rng = np.random.default_rng(seed)
     path.write_text(
