@@ -363,7 +363,7 @@ def probe(
     ProbeReport
     """
     from mgbias.contextual.lists import load_probe_lists
-    from mgbias.contextual.run import ProbeSettings
+    from mgbias.contextual.run import ProbeSettings, TooFewProfessionsError
     from mgbias.contextual.steps import (
         corpus_static_lists,
         grammatical_nouns,
@@ -420,5 +420,8 @@ def probe(
             device=device,
             precision=precision,
         )
-    results = probe_plan(word_vectors, plan, lists, settings, static=static)
+    try:
+        results = probe_plan(word_vectors, plan, lists, settings, static=static)
+    except TooFewProfessionsError as error:
+        raise TooFewProfessionsError(f"{corpus}: {error}") from None
     return ProbeReport(results=results, cache_hit=hit)

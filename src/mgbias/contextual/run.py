@@ -58,6 +58,7 @@ from mgbias.contextual.plan import ProbePlan
 from mgbias.contextual.settings import ProbeSettings
 from mgbias.contextual.vectors import WordVectors
 from mgbias.contextual.words import words as split_words
+from mgbias.errors import InputError
 
 __all__ = [
     "COLUMNS",
@@ -130,6 +131,7 @@ def run_probes(
         raise ValueError("the vectors were not extracted for this plan's targets")
     layers = list(layers) if layers is not None else vectors.layer_names
     chosen = _selection(vectors, plan, lists, settings.n_knn, biased, extended, profession_bias)
+    _check_both_labels(chosen, settings.experiments)
     noun_data = _noun_data(vectors, plan, lists, chosen.bias, semantic, grammar)
     rows: list = []
     summary: dict = {"layers": {}}
@@ -196,6 +198,33 @@ def _selection(
     return _Selection(
         bias, biased, extended, stand_in, knn_bias, *direct, *cluster, *classify, *knn
     )
+
+
+class TooFewProfessionsError(InputError):
+    """The corpus holds professions of one label only (or none) for Exp. 3 or 4."""
+
+
+def _check_both_labels(chosen: _Selection, experiments: Iterable[int]) -> None:
+    """Exp. 3 (clustering) and 4 (classification) split professions of two labels: refuse,
+    before any of them runs, a corpus that holds those of one label only, with the counts."""
+    needs = {
+        3: ("clustering", chosen.cluster_words, chosen.biased),
+        4: ("classification", chosen.classify_words, chosen.extended),
+    }
+    for number in sorted(set(experiments) & set(needs)):
+        name, words, listed = needs[number]
+        labels = listed.labels()
+        found = set(words)
+        n_male = sum(labels[word] for word in found)
+        n_female = len(found) - n_male
+        if n_male and n_female:
+            continue
+        raise TooFewProfessionsError(
+            f"Exp. {number} ({name}) needs professions of both labels in the corpus; it "
+            f"holds {n_male} of the {len(listed.male)} male-biased and {n_female} of the "
+            f"{len(listed.female)} female-biased ones: give a corpus in which both occur, "
+            f"or leave Exp. {number} out (--experiments)"
+        )
 
 
 def _noun_data(

@@ -163,6 +163,22 @@ def test_probe_rejects_a_language_without_lists(workspace, capsys):
     assert "no shipped contextual-probe lists for language 'it'" in capsys.readouterr().err
 
 
+def test_a_corpus_of_one_label_is_refused_by_name_before_the_splits(workspace, capsys):
+    # the male-biased professions alone: Exp. 3 and 4 would split words of one label
+    male = ["carpenter", "mechanic"]
+    corpus = workspace / "one_label.txt"
+    corpus.write_text("".join(f"he is a {p} .\nthe {p} works here .\n" for p in male))
+    arguments = ["probe", "--model", str(workspace / "model"), "--corpus", str(corpus),
+                 "--experiments", "1,2,4", "--device", "cpu"]  # fmt: skip
+    assert main(arguments) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if "mgbias:" in line]
+    assert len(lines) == 1 and lines[0].startswith(
+        f"mgbias: {corpus}: Exp. 4 (classification) needs professions of both labels in the "
+        "corpus; it holds 2 of the "
+    ), lines
+    assert " male-biased and 0 of the " in lines[0]
+
+
 @pytest.mark.parametrize("lang", ["de", "fr"])
 def test_cli_probes_demo_text_of_a_gendered_language_with_the_demo_analyser(tmp_path, lang):
     # French and German demo text, the shipped lists and the demo grammar's analyser
