@@ -203,9 +203,10 @@ def mix_gendered_text(
     -------
     MixedText
     """
-    from mgbias.files.output_paths import check_output_paths
+    from mgbias.files.output_paths import check_distinct_inputs, check_output_paths
 
     check_output_paths({"female": female, "male": male}, {"output": output})
+    check_distinct_inputs(("female", female), ("male", male))
 
     from mgbias.finetune.mixture import write_mixture
 

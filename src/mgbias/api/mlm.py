@@ -964,10 +964,12 @@ def mbe(
     """
     import pandas as pd
 
+    from mgbias.files.output_paths import check_distinct_inputs
     from mgbias.measures.mbe import check_mbe_options
     from mgbias.seeds import check_seed
     from mgbias.wordlists.genders import FEMALE, MALE
 
+    check_distinct_inputs(("female", female), ("male", male))
     male_sentences, _ = _sentence_list(male, MALE)
     female_sentences, _ = _sentence_list(female, FEMALE)
     check_seed(seed)

@@ -93,13 +93,15 @@ def _command_paths(
 def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict:
     """Checks run before a command imports torch or loads anything: every input file
     exists, no output overwrites an input or another output
-    (:func:`mgbias.files.output_paths.check_output_paths`), and checks across options.
+    (:func:`mgbias.files.output_paths.check_output_paths`), the female and male
+    sentences are not one file (:func:`~mgbias.files.output_paths.check_distinct_inputs`),
+    and checks across options.
 
     Single values (counts, rates, output paths) are checked as the command line is
     parsed (the option types of :mod:`mgbias.cli.options`). Returns the command's
     outputs, ``{option: paths}``.
     """
-    from mgbias.files.output_paths import check_output_paths
+    from mgbias.files.output_paths import check_distinct_inputs, check_output_paths
 
     (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     command = commands.choices[args.command]
@@ -109,6 +111,8 @@ def _preflight(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dic
             if not path.exists():
                 raise InputError(f"{name} {path}: no such file")
     check_output_paths(required | named, outputs, replaced=replaced)
+    if args.command in ("mbe", "mix-gendered-text"):  # the two sides of the comparison
+        check_distinct_inputs(("--female", args.female), ("--male", args.male))
     if getattr(args, "precision", None) == "fp16" and getattr(args, "device", None) == "cpu":
         raise InputError("--precision fp16 needs a CUDA device; use bf16 or fp32 with --device cpu")
     female, male = getattr(args, "female", None), getattr(args, "male", None)

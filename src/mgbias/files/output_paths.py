@@ -24,6 +24,10 @@ either way, so the guard refuses both.
 
 An input that does not exist (a hub id, a named dataset) has nothing to overwrite and is
 skipped; outputs are compared with each other whether they exist or not.
+
+:func:`check_distinct_inputs` guards the two sides of a comparison (male and female
+sentences): one file named twice, or two files of the same bytes, would compare a set
+with itself and read as a confident "no difference".
 """
 
 from __future__ import annotations
@@ -36,11 +40,21 @@ from typing import Any
 
 from mgbias.errors import InputError
 
-__all__ = ["OutputPathError", "check_output_paths", "option_paths"]
+__all__ = [
+    "OutputPathError",
+    "SameInputsError",
+    "check_distinct_inputs",
+    "check_output_paths",
+    "option_paths",
+]
 
 
 class OutputPathError(InputError):
     """An output that would overwrite an input or another output; the message names both."""
+
+
+class SameInputsError(InputError):
+    """The two sides of a comparison are one file, or files of the same bytes."""
 
 
 @dataclass(frozen=True)
@@ -156,3 +170,40 @@ def check_output_paths(
                         f"{directory.given}, which is written as a whole: one would "
                         "overwrite the other"
                     )
+
+
+def check_distinct_inputs(first: tuple[str, Any], second: tuple[str, Any]) -> None:
+    """Refuse two inputs that are one file, or two files of the same bytes.
+
+    Parameters
+    ----------
+    first, second : (name, path)
+        The option (``--female``) and the path of each side; a value that is not a path
+        (a list of sentences) or names no file is left to the caller.
+
+    Raises
+    ------
+    SameInputsError
+        ``"m.txt is both --female and --male: ..."`` or ``"f.txt (--female) and m.txt
+        (--male) hold the same bytes: ..."``.
+    """
+    sides = []
+    for name, value in (first, second):
+        if not isinstance(value, str | os.PathLike):
+            return
+        named = _named({name: value})
+        if not named or named[0].identity is None or named[0].is_dir:
+            return
+        sides.append(named[0])
+    one, other = sides
+    why = "the two sides of the comparison would be the same sentences"
+    if one.same_file(other):
+        raise SameInputsError(
+            f"{one.given} is both {one.name} and {other.name}{one.spelled(other)}: {why}"
+        )
+    if one.resolved.stat().st_size == other.resolved.stat().st_size and (
+        one.resolved.read_bytes() == other.resolved.read_bytes()
+    ):
+        raise SameInputsError(
+            f"{one.given} ({one.name}) and {other.given} ({other.name}) hold the same bytes: {why}"
+        )

@@ -162,7 +162,7 @@ def test_every_command_is_a_thin_layer_over_the_api(command, tmp_path, monkeypat
 
     monkeypatch.chdir(tmp_path)
     for name in ("d.csv", "male.txt", "female.txt", "t.txt", "s.vec", "t.vec", "d.txt"):
-        (tmp_path / name).write_text("x\n", encoding="utf-8")
+        (tmp_path / name).write_text(f"{name}\n", encoding="utf-8")  # distinct bytes
     (tmp_path / "w.wet.gz").write_bytes(b"")
     (tmp_path / "m").mkdir()
     function = COMMANDS[command]

@@ -347,11 +347,12 @@ def test_precision_fp32_writes_the_bytes_of_no_precision(fixed_bert_dir, crows_c
 def test_precision_fp16_on_the_cpu_is_refused_before_the_model_loads(
     command, crows_csv, tmp_path, capsys
 ):
-    text = tmp_path / "text.txt"
+    text, female = tmp_path / "text.txt", tmp_path / "female.txt"
     text.write_text("he is here .\n", encoding="utf-8")
+    female.write_text("she is here .\n", encoding="utf-8")
     inputs = {
         "score": ["--data", str(crows_csv)],
-        "mbe": ["--male", str(text), "--female", str(text)],
+        "mbe": ["--male", str(text), "--female", str(female)],
         "tbs": [],
         "probe": ["--text", str(text)],
     }[command]

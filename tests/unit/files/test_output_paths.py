@@ -210,3 +210,28 @@ def test_an_option_that_names_no_file_is_no_input(files, capsys):
             "--precision", "fp16", "--device", "cpu"]  # fmt: skip
     assert main(argv) == 2
     assert capsys.readouterr().err.startswith("mgbias: --precision fp16 needs a CUDA device")
+
+
+SAME_SIDES = "the two sides of the comparison would be the same sentences"
+
+
+@pytest.mark.parametrize(
+    ("command", "female", "message"),
+    [
+        (["mbe", "--model", MODEL], "male.txt",
+         f"male.txt is both --female and --male: {SAME_SIDES}"),
+        (["mbe", "--model", MODEL], "sub/../male.txt",
+         f"sub/../male.txt is both --female and --male (as male.txt): {SAME_SIDES}"),
+        (["mix-gendered-text", "--r", "0.5", "--output", "d_r.txt"], "copy.txt",
+         f"copy.txt (--female) and male.txt (--male) hold the same bytes: {SAME_SIDES}"),
+    ],
+)  # fmt: skip
+def test_the_female_and_male_sentences_are_not_one_file(command, female, message, files, capsys):
+    Path("sub").mkdir()
+    Path("copy.txt").write_text(files["male.txt"], encoding="utf-8")
+    _refused([*command, "--female", female, "--male", "male.txt"], message, files, capsys)
+    with pytest.raises(InputError, match="hold the same bytes"):
+        mgbias.mbe(MODEL, "male.txt", "copy.txt")
+    with pytest.raises(InputError, match="is both female and male"):
+        mgbias.mix_gendered_text("male.txt", "male.txt", 0.5, "d_r.txt")
+    assert not Path("d_r.txt").exists()
