@@ -279,11 +279,11 @@ def load_mlm(
     check_loading_info(
         name, info, model_class=type(model).__name__, allow_untrained_head=allow_untrained_head
     )
-    check_finite_weights(name, model)
     # Plain attribute: read by model_revision(); transformers never serialises it.
     model.config._commit_hash = commit
     model.eval()
     model.to(target)
+    check_finite_weights(name, model)  # on the device: a GPU reads the weights in ms
     log.info("loaded %s (revision %s) on %s", name_or_path, commit or "local", target)
     return model, loaded_tokenizer
 
@@ -321,10 +321,10 @@ def load_encoder(name_or_path: str, *, revision: str | None = None, device: str 
             f"{source.target}: {len(untrained)} encoder weight(s) are not in the checkpoint and "
             f"would be random, e.g. {untrained[:5]}; its hidden states would be noise"
         )
-    check_finite_weights(source.target, model)
     log.info("%s loaded as %s (unused: pooler %s)", source.target, type(model).__name__, missing)
     model.eval()
     model.to(pick_device(device))
+    check_finite_weights(source.target, model)
     commit = None if local else _resolved_commit(name_or_path, revision)
     return model, tokenizer, commit or revision
 
