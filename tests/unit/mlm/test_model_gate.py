@@ -221,11 +221,12 @@ def test_an_unknown_id_fails_at_once_offline_saying_both_facts(
         f"'no-such-org/no-such-model' is not a local directory (no such path under {tmp_path}) "
         "and could not be reached on the Hugging Face hub (offline: HF_HUB_OFFLINE is set"
     )
-    text = tmp_path / "text.txt"
+    text, female = tmp_path / "text.txt", tmp_path / "female.txt"
     text.write_text("he is a doctor .\nshe is a doctor .\n", encoding="utf-8")
+    female.write_text("she is a doctor .\n", encoding="utf-8")
     inputs = {
         "score": ["--data", str(known_csv)],
-        "mbe": ["--male", str(text), "--female", str(text)],
+        "mbe": ["--male", str(text), "--female", str(female)],
         "tbs": [],
         "probe": ["--text", str(text)],
     }
