@@ -33,7 +33,7 @@ from transformers import (
 )
 from transformers.utils.hub import cached_file, extract_commit_hash
 
-from mgbias.errors import WeightsError
+from mgbias.errors import InputError, WeightsError
 from mgbias.mlm.devices import pick_device
 from mgbias.mlm.gate import (
     ModelLoadError,
@@ -132,6 +132,35 @@ def _check_safetensors_size(path: Path) -> None:
 
 class UntrainedHeadError(ValueError):
     """A checkpoint lacks weights of the masked LM (its MLM head, usually), so they are random."""
+
+
+class NotMaskedLMError(InputError):
+    """A model of a type that makes no masked-token predictions (GPT-2, T5, ...)."""
+
+
+def check_masked_lm(source: ModelSource) -> None:
+    """Refuse a model whose configuration no masked-LM class takes (a causal LM, an
+    encoder-decoder), in one line naming its type, before its weights are read.
+
+    A configuration that cannot be read is left to ``from_pretrained``, whose error the
+    loader reports.
+    """
+    from transformers import AutoConfig
+    from transformers.models.auto.modeling_auto import MODEL_FOR_MASKED_LM_MAPPING_NAMES
+
+    try:
+        config = AutoConfig.from_pretrained(source.target, **source.options)
+    except Exception:  # noqa: BLE001 - reported by the load itself
+        return
+    if config.model_type in MODEL_FOR_MASKED_LM_MAPPING_NAMES:
+        return
+    architectures = ", ".join(getattr(config, "architectures", None) or []) or "no architecture"
+    raise NotMaskedLMError(
+        f"{source.name}: a {config.model_type!r} model ({architectures}), not a masked "
+        "language model: the measures read its predictions at masked positions, which a "
+        "masked LM makes (BERT, RoBERTa, XLM-R and the other types "
+        "AutoModelForMaskedLM loads)"
+    )
 
 
 class NonFiniteWeightsError(WeightsError):
@@ -248,6 +277,8 @@ def load_mlm(
     UntrainedHeadError
         If the checkpoint lacks weights of the masked LM (or holds them in
         another shape) and ``allow_untrained_head`` is false.
+    NotMaskedLMError
+        If the configuration is of a type no masked-LM class takes (GPT-2, T5, ...).
     NonFiniteWeightsError
         If a weight holds NaN or an infinite value.
     """
@@ -256,6 +287,7 @@ def load_mlm(
     options = {"attn_implementation": attn_implementation, "output_loading_info": True}
     # A weight of another shape is then re-initialised and reported like a missing one.
     options["ignore_mismatched_sizes"] = True
+    check_masked_lm(source)
     loaded_tokenizer = _gated_tokenizer(source, tokenizer)
     if source.directory is not None:
         name = str(source.directory)

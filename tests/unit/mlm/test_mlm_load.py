@@ -26,6 +26,7 @@ from safetensors.torch import load_file, save_file
 
 from mgbias.mlm.load import (
     NonFiniteWeightsError,
+    NotMaskedLMError,
     UntrainedHeadError,
     check_loading_info,
     entry_fields,
@@ -245,3 +246,17 @@ def test_non_finite_weights_counts_each_tensor():
         large.weight.fill_(3e38)  # finite values whose float32 sum overflows
     assert not torch.isfinite(large.weight.sum())
     assert non_finite_weights(large) == []
+
+
+def test_a_model_that_is_no_masked_lm_is_refused_by_its_type(tmp_path):
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    config = GPT2Config(vocab_size=40, n_layer=1, n_head=2, n_embd=8, n_positions=16)
+    config.bos_token_id = config.eos_token_id = 0
+    GPT2LMHeadModel(config).save_pretrained(tmp_path)
+    with pytest.raises(NotMaskedLMError) as raised:
+        load_mlm(str(tmp_path), device="cpu")
+    assert str(raised.value).startswith(
+        f"{tmp_path}: a 'gpt2' model (GPT2LMHeadModel), not a masked language model: "
+    )
+    assert "\n" not in str(raised.value)
