@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
     from mgbias.kaneko2022.mining import MiningCounts
     from mgbias.measures.mbe import MBEResult
+    from mgbias.measures.mbe_length import SetLengths
 
 __all__ = [
     "DEFAULT_FEMALE_WORDS",
@@ -765,13 +766,17 @@ class MBEReport:
         The Shf baseline (Kaneko et al. 2022, §5.1): the same sentences split at
         random (:func:`mgbias.measures.mbe.shuffled_baseline`).
     per_sentence : pandas.DataFrame
-        ``gender``, ``sentence``, ``aula`` (Eq. 1, higher = more likely), female
-        sentences first, in input order: the order the model scored them; with
-        clusters, ``cluster`` too.
+        ``gender``, ``sentence``, ``aula`` (Eq. 1, higher = more likely), ``tokens``
+        (the tokens AULA averages), female sentences first, in input order: the order
+        the model scored them; with clusters, ``cluster`` too.
     model, revision : str, str or None
         The model scored.
     seed, alpha, batch_size, max_length, device, precision
         The settings of :func:`mbe`.
+    lengths : SetLengths or None
+        The two sets' token counts and AULA's relation with them
+        (:func:`mgbias.measures.mbe_length.set_lengths`): where they lean the score's
+        way, the verdict names the lengths instead of a preference.
     """
 
     result: MBEResult
@@ -785,6 +790,7 @@ class MBEReport:
     max_length: int | None
     device: str = ""
     precision: str = "fp32"
+    lengths: SetLengths | None = None
 
     @property
     def score(self) -> float:
@@ -833,6 +839,7 @@ class MBEReport:
             sample += f" in {self.result.n_clusters} gender-word groups"
         # the clustered test is refused where it cannot reach alpha; the sentences' floor
         by_sentence = self.result.test == "permutation" and self.result.n_clusters is None
+        leans = self.lengths is not None and self.lengths.leans(self.score, self.alpha)
         return verdict(
             "mbe",
             self.score,
@@ -841,6 +848,9 @@ class MBEReport:
             sample=sample,
             units=f"{self.n_male} male and {self.n_female} female sentences",
             smallest_p=smallest_sentence_p(self.n_male, self.n_female) if by_sentence else None,
+            artifact=f"{self.lengths.words()}: the length difference, not the model, may decide"
+            if leans
+            else "",
         )
 
     def __str__(self) -> str:
@@ -861,6 +871,7 @@ class MBEReport:
             "revision": self.revision,
             "seed": self.seed,
             "alpha": self.alpha,
+            **(self.lengths.to_dict() if self.lengths is not None else {}),
             "verdict": self.verdict,
         }
 
@@ -999,6 +1010,7 @@ def mbe(
     )
     # torch: loaded once the inputs are checked
     from mgbias.measures.mbe import mbe_of_sentences
+    from mgbias.measures.mbe_length import set_lengths
     from mgbias.mlm.unmasked import score_unmasked
 
     handle = _as_model(
@@ -1031,13 +1043,17 @@ def mbe(
         clusters=clusters,
         **options,
     )
-    per_sentence = pd.DataFrame({"gender": genders, "sentence": sentences, "aula": likelihood})
+    tokens = [len(values) for values in scores.logprobs]
+    per_sentence = pd.DataFrame(
+        {"gender": genders, "sentence": sentences, "aula": likelihood, "tokens": tokens}
+    )
     if clusters is not None:
         per_sentence["cluster"] = clusters
     return MBEReport(
         result=result,
         baseline=baseline,
         per_sentence=per_sentence,
+        lengths=set_lengths(tokens, likelihood, genders),
         model=handle.name,
         revision=handle.revision,
         seed=seed,

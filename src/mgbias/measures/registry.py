@@ -142,6 +142,7 @@ def verdict(
     subject: str = "the model",
     units: str = "",
     smallest_p: float | None = None,
+    artifact: str = "",
 ) -> str:
     """One measure's result in words, its direction read from the registry.
 
@@ -187,6 +188,9 @@ def verdict(
         them. Where that is not below ``alpha`` and the test did not reach it, the verdict
         says so: ``"AUL 100 (p = 0.5, 6 pairs in 2 clusters): 2 clusters cannot give p
         below alpha = 0.05 (at best p = 0.5): the test, not the model, decides"``.
+    artifact : str, optional
+        What of the data, not the model, may decide the score (MBE's set lengths,
+        :mod:`mgbias.measures.mbe_length`), said in place of a preference.
 
     Raises
     ------
@@ -213,6 +217,8 @@ def verdict(
         )
     if lean is not None:
         return f"{head}: {_length_words(measure, lean, alpha, subject)}"
+    if artifact:
+        return f"{head}: {artifact}"
     return f"{head}: {_preference(measure, score, p_value, alpha, subject)}"
 
 

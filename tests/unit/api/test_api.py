@@ -437,8 +437,15 @@ def test_cli_mbe_prints_and_writes_the_api_result(tiny_mlm_dir, sentence_files, 
     assert expected.score != 50 and not expected.significant
     assert table.preferred[0] == expected.preferred == "none"
     rows = pd.read_csv(per_sentence)
-    assert rows.columns.tolist() == ["gender", "sentence", "aula"]
+    assert rows.columns.tolist() == ["gender", "sentence", "aula", "tokens"]
     assert rows.sentence.tolist() == FEMALE + MALE
+    # the tokens AULA averages: the sentence's word pieces, without [CLS] and [SEP]
+    from transformers import AutoTokenizer
+
+    pieces = AutoTokenizer.from_pretrained(tiny_mlm_dir)
+    assert rows.tokens.tolist() == [
+        len(pieces(s, add_special_tokens=False)["input_ids"]) for s in FEMALE + MALE
+    ]
     # every file written has its provenance sidecar, --per-sentence too
     sidecar = json.loads((tmp_path / "sentences.csv.provenance.json").read_text())
     assert sidecar["output"]["path"] == str(per_sentence) and sidecar["seed"] == 7
