@@ -3,6 +3,7 @@
 from mgbias.files.atomic import write_json
 from mgbias.kaneko2022.sentences import read_gender_words, read_gendered_sentences
 from mgbias.measures.mbe import mbe_of_sentences
+from mgbias.measures.mbe_length import length_record, set_lengths
 from mgbias.mlm.unmasked_cache import read_score_cache, sentences_sha256
 from mgbias.provenance import job_provenance
 from mgbias.workflow.runlog import job_log, wildcard_fields
@@ -27,7 +28,7 @@ with job_log(smk.log[0]) as log, job_provenance(smk):
                 f"{smk.input.sentences}: no gender_words column, which mbe.cluster: "
                 "gender_words needs; rerun the mine_gendered rule, or set mbe.cluster: null"
             )
-    result, baseline, _ = mbe_of_sentences(
+    result, baseline, likelihood = mbe_of_sentences(
         scores.logprobs,
         scores.attention,
         scores.embeddings,
@@ -44,6 +45,11 @@ with job_log(smk.log[0]) as log, job_provenance(smk):
         "cluster": smk.params.mbe.get("cluster"),
         "model_id": metadata.get("model_id"),
         "revision": metadata.get("revision"),
+        **length_record(
+            set_lengths([len(values) for values in scores.logprobs], likelihood, genders),
+            result.score,
+            options["alpha"],
+        ),
     }
     write_json(smk.output[0], record)
     log.info("MBE %.2f (p=%.3g, %s preferred)", result.score, result.p_value, result.preferred)

@@ -863,6 +863,8 @@ class MBEReport:
     def to_dict(self) -> dict[str, Any]:
         """The workflow's MBE record (``results/mbe/…/{lang}.json``) for these sentences,
         with the seed, alpha and verdict."""
+        from mgbias.measures.mbe_length import length_record
+
         return {
             **self.result.to_dict(),
             "shf": self.shf,
@@ -871,7 +873,11 @@ class MBEReport:
             "revision": self.revision,
             "seed": self.seed,
             "alpha": self.alpha,
-            **(self.lengths.to_dict() if self.lengths is not None else {}),
+            **(
+                length_record(self.lengths, self.score, self.alpha)
+                if self.lengths is not None
+                else {}
+            ),
             "verdict": self.verdict,
         }
 

@@ -20,14 +20,14 @@ verdict then names the lengths instead of a preference (:mod:`mgbias.api.mlm`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from mgbias.wordlists.genders import FEMALE, MALE
 
-__all__ = ["SetLengths", "set_lengths"]
+__all__ = ["LENGTH_COLUMNS", "SetLengths", "length_record", "set_lengths"]
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,12 @@ class SetLengths:
         return {f"length_{key}": value for key, value in asdict(self).items()}
 
 
+def length_record(lengths: SetLengths, score: float, alpha: float) -> dict[str, Any]:
+    """The ``length_*`` fields of an MBE record (:data:`LENGTH_COLUMNS`): the numbers and
+    ``length_lean``, whether they may decide ``score``."""
+    return {**lengths.to_dict(), "length_lean": lengths.leans(score, alpha)}
+
+
 def set_lengths(
     lengths: Sequence[int], scores: Sequence[float], genders: Sequence[str]
 ) -> SetLengths:
@@ -115,3 +121,7 @@ def set_lengths(
     else:
         rho, rho_p = (float(v) for v in stats.spearmanr(counts, values))
     return SetLengths(float(male.mean()), float(female.mean()), p_value, rho, rho_p)
+
+
+#: The ``length_*`` fields of an MBE record and table (:func:`length_record`).
+LENGTH_COLUMNS = (*(f"length_{field.name}" for field in fields(SetLengths)), "length_lean")

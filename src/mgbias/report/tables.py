@@ -9,6 +9,7 @@ import pandas as pd
 
 from mgbias.files.atomic import write_text
 from mgbias.files.tabular import markdown, write_csv
+from mgbias.measures.mbe_length import LENGTH_COLUMNS
 from mgbias.measures.measure import MBE_RESULT_COLUMNS
 
 MBE_COLUMNS = [
@@ -20,10 +21,12 @@ MBE_COLUMNS = [
     "cluster",
     "n_clusters",
     "model_id",
+    *LENGTH_COLUMNS,
 ]
 
-#: MBE columns a record may lack (results written before the test had units).
-MBE_OPTIONAL = ("cluster", "n_clusters")
+#: MBE columns a record may lack (results written before the test had units, or before
+#: the sets' lengths were checked).
+MBE_OPTIONAL = ("cluster", "n_clusters", *LENGTH_COLUMNS)
 
 #: How the MBE table describes each significance test (``mbe.test``).
 MBE_TEST_NOTES = {
@@ -124,12 +127,15 @@ def mbe_markdown(frame: pd.DataFrame) -> str:
         "Score = 100 x cosine-weighted share of (male, female) sentence pairs in which the",
         "model's AULA prefers the male sentence (Eq. 2): above 50 = male sentences preferred,",
         "below 50 = female. ‡ = p < alpha by the significance test in the `test` column: "
-        f"{mbe_test_note(frame)}.",
+        f"{mbe_test_note(frame)}. § = the two sets' token counts differ and AULA follows "
+        "them, both at alpha, in the score's direction: the length difference, not the "
+        "model, may decide (`length_*` columns; mgbias.measures.mbe_length).",
     ]
+    leans = [value is True or value == "True" for value in frame["length_lean"]]
     marked = frame.assign(
         cell=[
-            f"{s:.2f}{' ‡' if sig else ''}"
-            for s, sig in zip(frame.mbe, frame.significant, strict=True)
+            f"{s:.2f}{' ‡' if sig else ''}{' §' if lean else ''}"
+            for s, sig, lean in zip(frame.mbe, frame.significant, leans, strict=True)
         ]
     )
     for world, world_block in marked.groupby("world", sort=True):

@@ -97,3 +97,18 @@ def test_table2_names_the_clustered_test_and_keeps_records_without_units():
     assert "| 52.90     |" in table2 and "| 53.90 ‡   |" in table2  # p = 0.8: no mark
     only_plain = mbe_markdown(mbe_table([plain]))
     assert "gender words" not in only_plain
+
+
+def test_table2_marks_a_score_the_sets_lengths_may_decide():
+    from mgbias.measures.mbe_length import SetLengths, length_record
+
+    long_male = SetLengths(male=14.2, female=12.9, p_value=0.003, rho=0.55, rho_p_value=1e-9)
+    leaning = {**mbe_row("m", "de", "TED2020", 61.2, 0.001), **length_record(long_male, 61.2, 0.05)}
+    level = SetLengths(male=13.0, female=13.1, p_value=0.7, rho=0.55, rho_p_value=1e-9)
+    fine = {**mbe_row("m", "es", "TED2020", 58.0, 0.002), **length_record(level, 58.0, 0.05)}
+    frame = mbe_table([leaning, fine])
+    assert frame["length_lean"].tolist() == [True, False]
+    assert frame.set_index("lang").loc["de", "length_male"] == 14.2
+    table2 = mbe_markdown(frame).split("## All columns")[0]
+    assert "| 61.20 ‡ § |" in table2 and "| 58.00 ‡   |" in table2
+    assert "§ = the two sets' token counts differ" in table2

@@ -13,7 +13,8 @@ OUTPUTS = [
         "mbe",
         "one MBE score (Kaneko et al. 2022, Eq. 2) with its significance test and the Shf baseline",
         "JSON: score, p_value, test, n_permutations, cluster and n_clusters (the test's "
-        "units), b, c for McNemar, shf, counts",
+        "units), b, c for McNemar, shf, counts, and the sets' lengths (length_male, "
+        "length_female, length_p_value, length_rho, length_rho_p_value, length_lean)",
     ),
     Output(
         "mbe_scores",
@@ -26,7 +27,8 @@ OUTPUTS = [
         "mbe_scores_markdown",
         "results/tables/mbe_scores.md",
         "mbe_scores",
-        "the same, laid out as the paper's Table 2 (‡ = significant)",
+        "the same, laid out as the paper's Table 2 (‡ = significant; § = the sets' "
+        "lengths may decide)",
         "Markdown",
     ),
     Output(
