@@ -54,7 +54,9 @@ FIGURE2_COLUMNS = [
     "male_word",
     "female_word",
     "p_male",
+    "p_male_se",
     "p_female",
+    "p_female_se",
     "male_share",
     "p_male_minus_r",
     "n_targets",
@@ -105,7 +107,9 @@ def figure2_frame(runs: Any, summaries: Sequence[Mapping[str, Any]]) -> pd.DataF
     pandas.DataFrame
         :data:`FIGURE2_COLUMNS`, one row per (language, corpus, model, r); r
         NaN for an original model (first in its group). Seeds at one r are averaged
-        (``n_seeds``); ``male_share = p_male / (p_male + p_female)`` of the
+        (``n_seeds``), with the standard error of each mean over the seeds
+        (``p_male_se``, ``p_female_se``; NaN for one seed: the spread of fine-tuning,
+        the figure's error bars); ``male_share = p_male / (p_male + p_female)`` of the
         averages; ``p_male_minus_r`` = ``p_male - r`` (the paper's remark that
         the probabilities overshoot the data proportion for r < 0.2 and
         r > 0.8); ``n_targets`` = neutral targets averaged over.
@@ -125,7 +129,9 @@ def figure2_frame(runs: Any, summaries: Sequence[Mapping[str, Any]]) -> pd.DataF
         male_word=("male_word", "first"),
         female_word=("female_word", "first"),
         p_male=("p_male", "mean"),
+        p_male_se=("p_male", _seed_standard_error),
         p_female=("p_female", "mean"),
+        p_female_se=("p_female", _seed_standard_error),
         n_targets=("n_neutral", "first"),
         n_seeds=("run", "size"),
         n_words=("male_word", "nunique"),
@@ -136,6 +142,13 @@ def figure2_frame(runs: Any, summaries: Sequence[Mapping[str, Any]]) -> pd.DataF
     table["p_male_minus_r"] = table["p_male"] - table["r"]
     table = table.sort_values(KEYS, na_position="first", ignore_index=True)
     return table[FIGURE2_COLUMNS]
+
+
+def _seed_standard_error(values: pd.Series) -> float:
+    """The standard error of a mean over seeds (:func:`scipy.stats.sem`), NaN for one."""
+    from scipy.stats import sem
+
+    return float(sem(values)) if len(values) > 1 else math.nan
 
 
 def figure3_frame(runs: Any, tops: Sequence[pd.DataFrame]) -> pd.DataFrame:
@@ -172,7 +185,8 @@ def _save(figure, path: str | Path) -> None:
 
 def figure2(frame: pd.DataFrame, path: str | Path) -> None:
     """Figure 2: P(male word) and P(female word) against r, one panel per (language, model,
-    corpus); the original model's values as dotted horizontal lines."""
+    corpus), ± their standard errors over the seeds; the original model's values as
+    dotted horizontal lines."""
     panels = _panels(frame)
     if not panels:
         raise ValueError("figure2: empty table")
@@ -192,7 +206,15 @@ def figure2(frame: pd.DataFrame, path: str | Path) -> None:
             ("p_male", words.male_word, GENDER_COLOURS["male"]),
             ("p_female", words.female_word, GENDER_COLOURS["female"]),
         ):
-            axis.plot(tuned["r"], tuned[column], marker="o", color=colour, label=word)
+            axis.errorbar(
+                tuned["r"],
+                tuned[column],
+                yerr=tuned[f"{column}_se"].fillna(0.0),
+                marker="o",
+                color=colour,
+                capsize=2,
+                label=word,
+            )
             if not original.empty:
                 axis.axhline(
                     float(original[column].iloc[0]),

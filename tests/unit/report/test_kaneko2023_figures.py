@@ -56,6 +56,9 @@ def test_figure2_frame_by_hand():
     r0 = en.loc[1]
     assert (r0.r, r0.n_seeds) == (0.0, 2)
     assert r0.p_male == pytest.approx(0.15) and r0.p_female == pytest.approx(0.70)
+    # two seeds: the standard error of their mean is half their distance, by hand
+    assert r0.p_male_se == pytest.approx(0.05) and r0.p_female_se == pytest.approx(0.10)
+    assert math.isnan(en.loc[0, "p_male_se"])  # one run: none
     assert r0.male_share == pytest.approx(0.15 / 0.85)
     assert r0.p_male_minus_r == pytest.approx(0.15)
     assert en.loc[3, "p_male_minus_r"] == pytest.approx(-0.10)

@@ -86,8 +86,7 @@ OUTPUTS = [
         "results/tables/kaneko2023_figure2.csv",
         "kaneko2023_figure2",
         "Figure 2's data: P(male word), P(female word) per r over the neutral targets",
-        "`language`, `corpus`, `model`, `r`, `male_word`, `female_word`, `p_male`, "
-        "`p_female`, `male_share`, `p_male_minus_r`, `n_targets`, `n_seeds`",
+        "mgbias.report.kaneko2023_figures:FIGURE2_COLUMNS",
     ),
     Output(
         "kaneko2023_figure2",
