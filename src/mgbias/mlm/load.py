@@ -315,7 +315,7 @@ def load_mlm(
     model.config._commit_hash = commit
     model.eval()
     model.to(target)
-    check_finite_weights(name, model)  # on the device: a GPU reads the weights in ms
+    check_finite_weights(name, model)  # on the model's device
     log.info("loaded %s (revision %s) on %s", name_or_path, commit or "local", target)
     return model, loaded_tokenizer
 
