@@ -19,17 +19,19 @@ Hard debiasing of unit word vectors, in three steps (Bolukbasi et al. 2016, §5)
 The word lists default to the authors' (``tolga-b/debiaswe``, ``data/``; see
 ``data/debiaswe/SOURCE.md``). Which lists Zhao et al. used is not stated; their README
 points to debiaswe. A definitional pair missing from the vocabulary is tried in lower
-case, then skipped; skipped pairs are logged and returned. When fewer than half of the
-definitional pairs are found (:data:`MIN_DEFINITIONAL_SHARE`) the lists do not fit the
-vectors (the default lists are English; vectors of another language have few of their
-words), and :func:`hard_debias` refuses: one or two pairs would still give a direction
-and a confident-looking debiased space, along whatever those pairs happen to differ in.
+case, then skipped; skipped pairs are logged and returned. When fewer than
+:data:`MIN_DEFINITIONAL_PAIRS` pairs are found (or half of a shorter list) the lists do
+not fit the vectors (the
+default lists are English; German vectors hold one of them, ``('mary', 'john')``), and
+:func:`hard_debias` refuses: one or two pairs would still give a direction and a
+confident-looking debiased space, along whatever those pairs happen to differ in.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -44,7 +46,7 @@ from mgbias.files.textio import read_text
 __all__ = [
     "DebiasLists",
     "DebiasResult",
-    "MIN_DEFINITIONAL_SHARE",
+    "MIN_DEFINITIONAL_PAIRS",
     "cosines_with",
     "direct_bias",
     "direct_bias_of_rows",
@@ -59,9 +61,10 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: The share of the definitional pairs that must be in the vocabulary (debiaswe's ten:
-#: all in fastText's English wiki vectors, eight in the demo's English space).
-MIN_DEFINITIONAL_SHARE = 0.5
+#: The definitional pairs that must be in the vocabulary (or half of a shorter list):
+#: fewer give the difference of one or two word pairs as the "gender direction". Of
+#: debiaswe's ten, the demo's English space holds eight, its German one one.
+MIN_DEFINITIONAL_PAIRS = 3
 
 _DATA = "data/debiaswe"
 _BLOCK_ROWS = 100_000
@@ -334,11 +337,12 @@ def hard_debias(vectors: Vectors, lists: DebiasLists | None = None) -> DebiasRes
     used, skipped = _present_pairs(unit, lists.definitional)
     for pair in skipped:
         logger.warning("definitional pair %s not in %s; skipped", pair, vectors.source)
-    if len(used) < MIN_DEFINITIONAL_SHARE * len(lists.definitional) or not used:
+    needed = max(1, min(MIN_DEFINITIONAL_PAIRS, math.ceil(len(lists.definitional) / 2)))
+    if len(used) < needed:
         raise InputError(
             f"{vectors.source or 'the vectors'}: {len(used)} of the {len(lists.definitional)} "
             f"definitional pairs are in the vocabulary ({', '.join(map(str, used)) or 'none'}), "
-            f"fewer than {MIN_DEFINITIONAL_SHARE:.0%}: the word lists do not fit these vectors "
+            f"fewer than {needed}: the word lists do not fit these vectors "
             "(the default lists are debiaswe's English ones); give lists of the vectors' "
             "language (mgbias debias --definitional, --gender-specific, --equalize)"
         )

@@ -38,11 +38,12 @@ TEST_SPLIT = "5000-6500"
 
 
 #: The share of a dictionary's pairs (training) or source words (test) that must be in
-#: the vocabularies. MUSE's dictionaries hold words of fastText's 200,000 most frequent
-#: (all of them at the default ``maxload``); a dictionary of other languages, or read
-#: the wrong way round, finds a few shared strings (names, numbers): 1 of 76 pairs in the
-#: demo's Spanish and German spaces with its English-German dictionary.
-MIN_COVERAGE = 0.5
+#: the vocabularies. A dictionary of other languages finds only the strings the languages
+#: share (names, numbers): 1 of 76 pairs (1.3%) in the demo's Spanish and German spaces
+#: with its English-German dictionary. Vectors of a smaller vocabulary than the
+#: dictionary's find far more than that, though not all: MUSE's issue #47 shows a run
+#: that found half of its pairs. The bar sits between the two.
+MIN_COVERAGE = 0.1
 
 
 def covered_source_words(
@@ -67,7 +68,7 @@ def check_coverage(found: int, total: int, what: str, where: str, maxload: int =
     ------
     InputError
         ``"{where}: 1 of 76 training pairs (1.3%) are in the vectors (their first 200000
-        words), fewer than 50%: ..."``.
+        words), fewer than 10%: ..."``.
     """
     if total and found >= MIN_COVERAGE * total:
         return

@@ -135,15 +135,22 @@ def test_lists_that_do_not_fit_the_vocabulary_are_refused_naming_what_was_found(
         hard_debias(vectors, lists)
     assert str(raised.value).startswith(
         "de.vec: 1 of the 3 definitional pairs are in the vocabulary (('she', 'he')), "
-        "fewer than 50%: the word lists do not fit these vectors"
+        "fewer than 2: the word lists do not fit these vectors"
     )
     # the shipped English lists on a space without their words: none found
     with pytest.raises(InputError, match=r"0 of the 10 definitional pairs .* \(none\)"):
         hard_debias(Vectors(["hund", "katze", "haus"], unit_rows(np.eye(3))))
 
 
-def test_half_of_the_definitional_pairs_is_enough():
+def test_three_pairs_or_half_of_a_shorter_list_are_enough():
     lists = DebiasLists(
         definitional=(("she", "he"), ("frau", "mann")), gender_specific=frozenset(), equalize=()
     )
     assert hard_debias(_space(), lists).definitional_used == (("she", "he"),)
+    # a list as long as debiaswe's: three of its pairs are the floor
+    absent = tuple((f"f{i}", f"m{i}") for i in range(8))
+    three = (("she", "he"), ("woman", "man"), ("queen", "king"), *absent[:7])
+    assert len(hard_debias(_space(), DebiasLists(three, frozenset(), ())).definitional_used) == 3
+    two = (("woman", "man"), ("queen", "king"), *absent)
+    with pytest.raises(InputError, match=r"2 of the 10 definitional pairs .* fewer than 3"):
+        hard_debias(_space(), DebiasLists(two, frozenset(), ()))
