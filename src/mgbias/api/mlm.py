@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mgbias.measures import pair
+from mgbias.measures.mbe_length import LENGTH_COLUMNS
 from mgbias.measures.measure import MBE_RESULT_COLUMNS, PAIR_SCORE_COLUMNS
 from mgbias.measures.registry import LengthLean, verdict
 from mgbias.workflow.schema import key_default as _setting
@@ -75,6 +76,7 @@ MBE_SUMMARY_COLUMNS = (
     "n_clusters",
     "seed",
     "alpha",
+    *LENGTH_COLUMNS,
     "verdict",
 )
 
@@ -887,7 +889,7 @@ class MBEReport:
 
         record = self.to_dict()
         record["mbe"] = record.pop("score")
-        return pd.DataFrame([record])[list(MBE_SUMMARY_COLUMNS)]
+        return pd.DataFrame([record]).reindex(columns=list(MBE_SUMMARY_COLUMNS))
 
 
 def mbe(

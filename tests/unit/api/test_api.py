@@ -438,6 +438,10 @@ def test_cli_mbe_prints_and_writes_the_api_result(tiny_mlm_dir, sentence_files, 
     assert table.preferred[0] == expected.preferred == "none"
     rows = pd.read_csv(per_sentence)
     assert rows.columns.tolist() == ["gender", "sentence", "aula", "tokens"]
+    # --output carries the sets' lengths: the mean tokens of each gender's rows
+    male_rows = rows[rows.gender == "male"]
+    assert table.length_male[0] == pytest.approx(male_rows.tokens.mean())
+    assert table.length_lean[0] == expected.lengths.leans(expected.score, expected.alpha)
     assert rows.sentence.tolist() == FEMALE + MALE
     # the tokens AULA averages: the sentence's word pieces, without [CLS] and [SEP]
     from transformers import AutoTokenizer
