@@ -311,6 +311,12 @@ def inbias_files(
                 f"{reference_scores} scores other pairs than {emb}; both must use the "
                 "vocabulary filter of the same original space"
             )
+        if np.array_equal(reference["score"].to_numpy(dtype=float), result.scores):
+            raise InputError(
+                f"{reference_scores} holds the very scores of {emb}: the t-test would "
+                "compare a space with itself (t = 0, p = 1, or no value when paired); give "
+                "the scores of the other space"
+            )
         t_statistic, p_value = inbias_ttest(reference["score"], result.scores, paired)
     report = InBiasReport(result, strong, weak, len(pairs), t_statistic, p_value, paired)
     if output is not None:

@@ -155,6 +155,14 @@ def test_inbias_matches_the_library(world, tmp_path, capsys):
     summary = json.loads((tmp_path / "a.json").read_text())
     assert summary["inbias"] == pytest.approx(aligned.value)
     assert summary["n"] == 3 and summary["n_listed"] == 4
+    # the original space against its own scores: refused, not "p = 1"
+    argv = [*base, "--emb", str(world / "src.vec"), "--variant", "pairwise",
+            "--reference", str(tmp_path / "orig.csv")]  # fmt: skip
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(
+        f"mgbias: {tmp_path / 'orig.csv'} holds the very scores of {world / 'src.vec'}: "
+        "the t-test would compare a space with itself"
+    )
 
 
 def test_inbias_says_which_side_of_a_seed_pair_is_male_and_refuses_a_reversed_one(
