@@ -23,6 +23,7 @@ __all__ = [
     "TEST_SPLIT",
     "TRAIN_SPLIT",
     "check_coverage",
+    "check_test_coverage",
     "covered_source_words",
     "dictionary_name",
     "read_dictionary",
@@ -78,6 +79,24 @@ def check_coverage(found: int, total: int, what: str, where: str, maxload: int =
         f"{where}: {found} of {total} {what}{share} are in the vectors{read}, fewer than "
         f"{MIN_COVERAGE:.0%}: the dictionary does not fit these vectors; check the languages "
         f"and the files' order{' (or read more words: maxload)' if read else ''}"
+    )
+
+
+def check_test_coverage(
+    pairs: Sequence[tuple[str, str]],
+    source: Container[str],
+    target: Container[str],
+    where: str,
+    maxload: int = -1,
+) -> None:
+    """:func:`check_coverage` of a test dictionary: its source words with a translation,
+    of all its source words (:func:`covered_source_words`)."""
+    check_coverage(
+        len(covered_source_words(pairs, source, target)),
+        len(source_words(pairs)),
+        "source words",
+        where,
+        maxload,
     )
 
 

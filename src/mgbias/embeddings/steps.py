@@ -14,12 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mgbias.embeddings.dictionaries import (
-    check_coverage,
-    covered_source_words,
-    read_dictionary,
-    source_words,
-)
+from mgbias.embeddings.dictionaries import check_test_coverage, read_dictionary
 from mgbias.embeddings.duplicates import DEFAULT_DUPLICATES
 from mgbias.embeddings.mibs import read_occupation_pairs, read_seed_pairs
 from mgbias.embeddings.rcsls_config import RCSLSConfig
@@ -112,14 +107,8 @@ def align_files(
     src = read_vectors(src_emb, config.maxload, duplicates=duplicates)
     tgt = read_vectors(tgt_emb, config.maxload, duplicates=duplicates)
     if dico_test is not None:
-        test = read_dictionary(dico_test)
-        check_coverage(
-            len(covered_source_words(test, src.index, tgt.index)),
-            len(source_words(test)),
-            "source words",
-            f"{dico_test} on {src_emb} -> {tgt_emb}",
-            config.maxload,
-        )
+        where = f"{dico_test} on {src_emb} -> {tgt_emb}"
+        check_test_coverage(read_dictionary(dico_test), src.index, tgt.index, where, config.maxload)
     result = align(src, tgt, read_dictionary(dico_train), config, str(dico_train))
     whole = 0 < len(src) < config.maxload or config.maxload <= 0
     full = src if whole else read_vectors(src_emb, duplicates=duplicates)
@@ -154,12 +143,8 @@ def bli_files(
     if not pairs:
         raise InputError(f"{dico_test}: the test dictionary has no pairs ('source target' lines)")
     # an accuracy over the few shared strings of other languages' words says nothing
-    check_coverage(
-        len(covered_source_words(pairs, src.index, tgt.index)),
-        len(source_words(pairs)),
-        "source words",
-        f"{dico_test} on {src_emb} -> {tgt_emb}",
-        maxload,
+    check_test_coverage(
+        pairs, src.index, tgt.index, f"{dico_test} on {src_emb} -> {tgt_emb}", maxload
     )
     results = [
         bli_accuracy(src, tgt, pairs, retrieval, k, maxload, center, device)
