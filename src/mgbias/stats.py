@@ -25,6 +25,7 @@ __all__ = [
     "cluster_sign_flip_test",
     "finite_vector",
     "mcnemar_test",
+    "mean_standard_error",
     "mean_zero_test",
     "proportion_interval",
     "random_indicator",
@@ -277,6 +278,21 @@ def proportion_interval(successes: int, n: int, level: float = 0.95) -> tuple[fl
 
     interval = binomtest(hits, total).proportion_ci(confidence_level=level, method="wilson")
     return float(interval.low), float(interval.high)
+
+
+def mean_standard_error(values) -> float:
+    """The standard error of the mean of ``values``, ``sd(ddof=1) / sqrt(n)``
+    (:func:`scipy.stats.sem`); NaN for fewer than two values (a NaN among them carries).
+
+    >>> round(mean_standard_error([0.1, 0.3]), 6), mean_standard_error([1.0])
+    (0.1, nan)
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.size < 2:
+        return float("nan")
+    from scipy.stats import sem  # here: importing scipy.stats takes seconds on some nodes
+
+    return float(sem(values))
 
 
 def smallest_sign_p(units: int) -> float:

@@ -36,6 +36,7 @@ from mgbias.bios.spaces import as_space
 from mgbias.bios.training import TrainSettings
 from mgbias.seeds import check_seed, derive_seed
 from mgbias.settings import schema_settings
+from mgbias.stats import mean_standard_error
 
 #: The texts a run can train on: the scrubbed bio (``bio``) or the unscrubbed one (``raw``).
 TEXTS = {"scrubbed": "bio", "raw": "raw"}
@@ -213,19 +214,15 @@ def mean_metrics(runs: Sequence[Mapping[str, float]]) -> dict[str, float]:
 
 def metric_standard_errors(runs: Sequence[Mapping[str, float]]) -> dict[str, float]:
     """``<metric>_se``: the standard error of each metric's mean over the seeded runs
-    (:func:`scipy.stats.sem`; NaN with one run, or where a run's metric is NaN).
+    (:func:`mgbias.stats.mean_standard_error`; NaN with one run, or where a run's metric
+    is NaN).
 
     The runs differ in their seeds (initialisation, sampling, batches), so this is the
     spread of the training, not of the test bios.
     """
     if not runs:
         raise ValueError("no runs")
-    from scipy.stats import sem
-
-    return {
-        f"{key}_se": float(sem([run[key] for run in runs])) if len(runs) > 1 else math.nan
-        for key in METRICS
-    }
+    return {f"{key}_se": mean_standard_error([run[key] for run in runs]) for key in METRICS}
 
 
 def tpr_rows(result: RunResult, run: int) -> list[dict]:

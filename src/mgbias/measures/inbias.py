@@ -38,7 +38,7 @@ import numpy as np
 
 from mgbias.errors import MissingWordsError
 from mgbias.measures.linalg import unit_rows
-from mgbias.stats import finite_vector
+from mgbias.stats import finite_vector, mean_standard_error
 
 __all__ = [
     "STRONG_PAIRS_EN",
@@ -167,10 +167,7 @@ def inbias_standard_error(scores) -> float:
     >>> round(inbias_standard_error([0.1, 0.3]), 6)
     0.1
     """
-    values = finite_vector(scores, "inBias scores")
-    if values.size < 2:
-        return float("nan")
-    return float(np.std(values, ddof=1) / np.sqrt(values.size))
+    return mean_standard_error(finite_vector(scores, "inBias scores"))
 
 
 def vocabulary_filter(

@@ -52,6 +52,7 @@ import pandas as pd
 from mgbias.files.yaml_lines import load_yaml
 from mgbias.measures.tbs import tbs_association, tbs_bias, tbs_target_bias
 from mgbias.resources import resource_path
+from mgbias.stats import mean_standard_error
 
 __all__ = [
     "ARTICLE",
@@ -492,11 +493,6 @@ def tbs_summary(table: pd.DataFrame, spec: TemplateSpec) -> dict[str, Any]:
         without a target than with any reads as associating every target with the
         other.
     """
-    from scipy.stats import sem
-
-    def standard_error(values) -> float:
-        return float(sem(values)) if len(values) > 1 else math.nan
-
     neutral = table[table["neutral"].astype(bool)]
     p_male = float(neutral["p_target_male"].mean()) if len(neutral) else math.nan
     p_female = float(neutral["p_target_female"].mean()) if len(neutral) else math.nan
@@ -506,14 +502,14 @@ def tbs_summary(table: pd.DataFrame, spec: TemplateSpec) -> dict[str, Any]:
         "male_word": spec.male,
         "female_word": spec.female,
         "tbs": tbs_bias(table["assoc_male"], table["assoc_female"]),
-        "tbs_se": standard_error(table["bias"]),
+        "tbs_se": mean_standard_error(table["bias"]),
         "log_ratio_target": float((table["logp_target_male"] - table["logp_target_female"]).mean()),
         "log_ratio_prior": float((table["logp_prior_male"] - table["logp_prior_female"]).mean()),
         "n_targets": int(len(table)),
         "p_male": p_male,
-        "p_male_se": standard_error(neutral["p_target_male"]),
+        "p_male_se": mean_standard_error(neutral["p_target_male"]),
         "p_female": p_female,
-        "p_female_se": standard_error(neutral["p_target_female"]),
+        "p_female_se": mean_standard_error(neutral["p_target_female"]),
         "male_share": p_male / (p_male + p_female) if len(neutral) else math.nan,
         "n_neutral": int(len(neutral)),
         "direction": "tbs > 0: targets more associated with the male word; p_male, p_female: "

@@ -33,6 +33,7 @@ import pandas as pd  # noqa: E402
 from mgbias.files.atomic import atomic_path  # noqa: E402
 from mgbias.finetune.meta_evaluation import RUN_COLUMNS, check_runs  # noqa: E402
 from mgbias.report.figures import PNG_METADATA  # noqa: E402
+from mgbias.stats import mean_standard_error  # noqa: E402
 
 __all__ = [
     "FIGURE2_COLUMNS",
@@ -129,9 +130,9 @@ def figure2_frame(runs: Any, summaries: Sequence[Mapping[str, Any]]) -> pd.DataF
         male_word=("male_word", "first"),
         female_word=("female_word", "first"),
         p_male=("p_male", "mean"),
-        p_male_se=("p_male", _seed_standard_error),
+        p_male_se=("p_male", mean_standard_error),
         p_female=("p_female", "mean"),
-        p_female_se=("p_female", _seed_standard_error),
+        p_female_se=("p_female", mean_standard_error),
         n_targets=("n_neutral", "first"),
         n_seeds=("run", "size"),
         n_words=("male_word", "nunique"),
@@ -142,13 +143,6 @@ def figure2_frame(runs: Any, summaries: Sequence[Mapping[str, Any]]) -> pd.DataF
     table["p_male_minus_r"] = table["p_male"] - table["r"]
     table = table.sort_values(KEYS, na_position="first", ignore_index=True)
     return table[FIGURE2_COLUMNS]
-
-
-def _seed_standard_error(values: pd.Series) -> float:
-    """The standard error of a mean over seeds (:func:`scipy.stats.sem`), NaN for one."""
-    from scipy.stats import sem
-
-    return float(sem(values)) if len(values) > 1 else math.nan
 
 
 def figure3_frame(runs: Any, tops: Sequence[pd.DataFrame]) -> pd.DataFrame:
