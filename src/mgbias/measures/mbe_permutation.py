@@ -210,7 +210,9 @@ def smallest_sentence_p(n_male: int, n_female: int) -> float:
     >>> smallest_sentence_p(3, 3), smallest_sentence_p(3, 4)
     (0.1, 0.02857142857142857)
     """
-    return (2 if n_male == n_female else 1) / math.comb(n_male + n_female, n_male)
+    is_male = np.arange(n_male + n_female) < n_male  # each sentence its own unit
+    labellings, twins = distinct_cluster_labellings(is_male, np.zeros(is_male.size, dtype=int))
+    return twins / labellings
 
 
 #: Rows gathered at a time when summing embeddings in score order.
