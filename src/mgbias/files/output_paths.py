@@ -32,6 +32,7 @@ with itself and read as a confident "no difference".
 
 from __future__ import annotations
 
+import filecmp
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -201,9 +202,7 @@ def check_distinct_inputs(first: tuple[str, Any], second: tuple[str, Any]) -> No
         raise SameInputsError(
             f"{one.given} is both {one.name} and {other.name}{one.spelled(other)}: {why}"
         )
-    if one.resolved.stat().st_size == other.resolved.stat().st_size and (
-        one.resolved.read_bytes() == other.resolved.read_bytes()
-    ):
+    if filecmp.cmp(one.resolved, other.resolved, shallow=False):
         raise SameInputsError(
             f"{one.given} ({one.name}) and {other.given} ({other.name}) hold the same bytes: {why}"
         )
