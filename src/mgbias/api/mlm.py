@@ -836,7 +836,7 @@ class MBEReport:
         the male sentences"``, or ``"... no significant preference at alpha = 0.05"``."""
         from mgbias.measures.mbe_permutation import smallest_sentence_p
 
-        sample = f"{self.n_male} male and {self.n_female} female sentences"
+        sample = sentences = f"{self.n_male} male and {self.n_female} female sentences"
         if self.result.n_clusters is not None:
             sample += f" in {self.result.n_clusters} gender-word groups"
         # the clustered test is refused where it cannot reach alpha; the sentences' floor
@@ -848,7 +848,7 @@ class MBEReport:
             self.p_value,
             alpha=self.alpha,
             sample=sample,
-            units=f"{self.n_male} male and {self.n_female} female sentences",
+            units=sentences,
             smallest_p=smallest_sentence_p(self.n_male, self.n_female) if by_sentence else None,
             artifact=f"{self.lengths.words()}: the length difference, not the model, may decide"
             if leans

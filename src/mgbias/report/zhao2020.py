@@ -142,8 +142,8 @@ def grid_table(
             }
         )
     table = pd.DataFrame(rows, columns=GRID_COLUMNS)
-    numeric = ("inbias", "inbias_se", "strong", "weak", "p_value", "bli_csls", "bli_nn")
-    for column in (*numeric, "bli_csls_low", "bli_csls_high"):
+    numeric = ("inbias", "inbias_se", "strong", "weak", "p_value")
+    for column in (*numeric, "bli_csls", "bli_csls_low", "bli_csls_high", "bli_nn"):
         table[column] = pd.to_numeric(table[column], errors="coerce")
     order = {world: i for i, world in enumerate(dict.fromkeys(table["world"]))}
     return table.sort_values("world", key=lambda c: c.map(order), kind="stable", ignore_index=True)
